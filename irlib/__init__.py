@@ -1,0 +1,25 @@
+"""irlib: offline IR evaluation metrics that agree with trec_eval and explain their steps.
+
+Per-ranking functions take ``grades``, the relevance grades of the results in rank order
+(0 = not relevant). :func:`evaluate` scores whole runs given as pandas DataFrames.
+"""
+from irlib._common import DEFAULT_REL, InputError
+from irlib.ap import DENOMINATORS, average_precision, mean_average_precision
+from irlib.batch import Evaluation, evaluate
+from irlib.binary import (Confusion, confusion_at_k, f1_at_k, precision_at_k, recall_at_k,
+                          success_at_k)
+from irlib.curves import CURVE_NAMES, metric_curves
+from irlib.dcg import (GAINS, IDEALS, cg_at_k, dcg_at_k, idcg_at_k, ideal_grades, mean_ndcg,
+                       ndcg_at_k)
+from irlib.explain import EXPLAINED, Explanation, explain, fmt
+from irlib.measures import MEASURES, PARAMS, Measure, parse_measure
+from irlib.rank import first_relevant_rank, mean_reciprocal_rank, reciprocal_rank
+
+__all__ = [
+    "DEFAULT_REL", "InputError", "DENOMINATORS", "average_precision", "mean_average_precision",
+    "Evaluation", "evaluate", "Confusion", "confusion_at_k", "f1_at_k", "precision_at_k",
+    "recall_at_k", "success_at_k", "CURVE_NAMES", "metric_curves", "GAINS", "IDEALS", "cg_at_k",
+    "dcg_at_k", "idcg_at_k", "ideal_grades", "mean_ndcg", "ndcg_at_k", "EXPLAINED", "Explanation",
+    "explain", "fmt", "MEASURES", "PARAMS", "Measure", "parse_measure", "first_relevant_rank",
+    "mean_reciprocal_rank", "reciprocal_rank",
+]

@@ -1,0 +1,46 @@
+"""Command line: ``python -m irlib QRELS RUN -m nDCG@10 -m AP [-q]``, printed like trec_eval."""
+from __future__ import annotations
+
+import argparse
+import sys
+
+from irlib.batch import evaluate
+from irlib.io import read_qrels, read_run
+from irlib.measures import MEASURES, PARAMS
+
+EPILOG = "measures: " + "; ".join(f"{n} = {i.description}" for n, i in MEASURES.items()) + \
+    ". parameters: " + "; ".join(f"{n} ({p.description}, default {p.default!r})"
+                                 for n, p in PARAMS.items())
+
+
+def main(argv=None) -> int:
+    parser = argparse.ArgumentParser(
+        prog="python -m irlib", epilog=EPILOG,
+        description="Evaluate a TREC run against TREC qrels with trec_eval's conventions.")
+    parser.add_argument("qrels", help="TREC qrels file (qid iter docno rel), may be .gz")
+    parser.add_argument("run", help="TREC run file (qid Q0 docno rank score tag), may be .gz")
+    parser.add_argument("-m", "--measure", action="append", dest="measures",
+                        help="measure in ir_measures syntax, e.g. nDCG@10, AP, P@5, "
+                             "nDCG(dcg='exp-log2')@10 (repeatable; default: AP, nDCG@10, P@10, RR)")
+    parser.add_argument("-q", "--per-query", action="store_true", help="also print each query")
+    args = parser.parse_args(argv)
+    try:
+        result = evaluate(read_qrels(args.qrels), read_run(args.run),
+                          args.measures or ["AP", "nDCG@10", "P@10", "RR"])
+    except (ValueError, OSError) as err:       # InputError is a ValueError
+        print(f"error: {err}", file=sys.stderr)
+        return 2
+    if args.per_query:
+        for qid, row in result.per_query.iterrows():
+            for name, value in row.items():
+                print(f"{name:<24}\t{qid}\t{value:.4f}")
+    for name, value in result.means.items():
+        print(f"{name:<24}\tall\t{value:.4f}")
+    if result.missing_queries:
+        print(f"# {len(result.missing_queries)} qrels queries missing from the run scored 0",
+              file=sys.stderr)
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())

@@ -1,0 +1,91 @@
+"""Conventions shared by every metric family: input checks, the relevance threshold, errors.
+
+Settled here once so that each metric module stays short enough to read.
+"""
+from __future__ import annotations
+
+import math
+from collections.abc import Sequence
+
+import numpy as np
+
+#: Binary metrics count a document as relevant when its grade is >= this (trec_eval's ``-l 1``).
+DEFAULT_REL = 1
+
+
+class InputError(ValueError):
+    """A bad input, with where it is: file (or parameter), line and column when known.
+
+    ``str(err)`` reads like ``"run.txt, line 12, column 5: score 'abc' is not a number"``.
+    """
+
+    def __init__(self, problem: str, *, source: str | None = None,
+                 line: int | None = None, column: int | str | None = None):
+        self.problem = problem
+        self.source = source
+        self.line = line
+        self.column = column
+        where = []
+        if source:
+            where.append(str(source))
+        if line is not None:
+            where.append(f"line {line}")
+        if column is not None:
+            where.append(f"column {column}")
+        super().__init__(f"{', '.join(where)}: {problem}" if where else problem)
+
+
+def check_k(k, name: str = "k", *, allow_none: bool = False) -> int | None:
+    """Return ``k`` if it is a positive int (``None`` allowed when ``allow_none``)."""
+    if k is None and allow_none:
+        return None
+    if isinstance(k, bool) or not isinstance(k, (int, np.integer)):
+        raise ValueError(f"{name} must be a positive integer, got {k!r}")
+    if k < 1:
+        raise ValueError(f"{name} must be >= 1, got {k}")
+    return int(k)
+
+
+def check_grades(grades, name: str = "grades") -> np.ndarray:
+    """Grades in rank order as a float array; finite and >= 0 (0 = not relevant)."""
+    if isinstance(grades, (str, bytes)):
+        raise ValueError(f"{name} must be a sequence of numbers, got a string")
+    try:
+        arr = np.asarray(grades, dtype=float)
+    except (TypeError, ValueError):
+        raise ValueError(f"{name} must be a sequence of numbers, got {grades!r}") from None
+    if arr.ndim != 1:
+        raise ValueError(f"{name} must be one-dimensional, got shape {arr.shape}")
+    bad = ~np.isfinite(arr)
+    if bad.any():
+        i = int(np.flatnonzero(bad)[0])
+        raise ValueError(f"{name}[{i}] is {arr[i]}; grades must be finite numbers")
+    neg = arr < 0
+    if neg.any():
+        i = int(np.flatnonzero(neg)[0])
+        raise ValueError(f"{name}[{i}] is {arr[i]:g}; grades must be >= 0 (0 = not relevant)")
+    return arr
+
+
+def check_rel(rel) -> float:
+    """The relevance threshold: a finite number > 0."""
+    if isinstance(rel, bool) or not isinstance(rel, (int, float, np.integer, np.floating)) \
+            or not math.isfinite(rel) or rel <= 0:
+        raise ValueError(f"rel must be a number > 0, got {rel!r}")
+    return float(rel)
+
+
+def judged_or_shown(grades: np.ndarray, judged: Sequence[float] | None) -> np.ndarray:
+    """The query's judged grades (for denominators and ideals); the shown list when not given."""
+    if judged is None:
+        return grades
+    return check_grades(judged, "judged")
+
+
+def safe_div(num, den):
+    """num / den, with 0 where den == 0 (a query without relevant documents scores 0)."""
+    num = np.asarray(num, dtype=float)
+    den = np.asarray(den, dtype=float)
+    out = np.zeros(np.broadcast(num, den).shape)
+    np.divide(num, den, out=out, where=den != 0)
+    return out if out.ndim else float(out)

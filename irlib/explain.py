@@ -1,0 +1,155 @@
+"""How each number is made: the intermediate terms and the formula with today's numbers.
+
+:func:`explain` returns an :class:`Explanation` whose ``latex`` is the formula written the
+way the article writes it (``Recall@2 = 1/(1+3) = 0.25``) and whose ``rows`` hold the
+per-rank table (AP's precision and rel_k, NDCG's gain / discount / running DCG).
+"""
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+
+import numpy as np
+
+from irlib._common import DEFAULT_REL, check_grades, check_k, check_rel, judged_or_shown
+from irlib.ap import average_precision, precision_at_ranks, _ap_denominator
+from irlib.binary import confusion_at_k, f1_at_k, precision_at_k, recall_at_k, success_at_k
+from irlib.dcg import cg_at_k, dcg_at_k, discounts, gain_values, ideal_grades
+from irlib.rank import first_relevant_rank
+
+EXPLAINED = ("P", "R", "F1", "Success", "RR", "AP", "CG", "DCG", "IDCG", "nDCG")
+
+
+def fmt(x: float, digits: int = 2) -> str:
+    """A number as the article prints it: at most ``digits`` decimals, no trailing zeros."""
+    text = f"{round(float(x), digits):.{digits}f}".rstrip("0").rstrip(".")
+    return "0" if text in ("-0", "") else text
+
+
+@dataclass(frozen=True)
+class Explanation:
+    """One metric at one K: its value, the substituted formula and the per-rank terms."""
+    metric: str
+    k: int
+    value: float
+    latex: str
+    rows: list[dict] = field(default_factory=list)
+    ideal_rows: list[dict] = field(default_factory=list)
+    details: dict = field(default_factory=dict)
+
+
+def _dcg_rows(grades: np.ndarray, gain: str) -> list[dict]:
+    """The notebook's table: rank, grade, gain, discount, discounted gain, running DCG."""
+    gains = gain_values(grades, gain)
+    disc = discounts(len(grades))
+    dg = gains / disc
+    running = np.cumsum(dg)
+    return [{"rank": i + 1, "grade": float(grades[i]), "gain": float(gains[i]),
+             "discount": float(disc[i]), "discounted_gain": float(dg[i]),
+             "running_dcg": float(running[i])} for i in range(len(grades))]
+
+
+def _dcg_sum_latex(grades: np.ndarray, gain: str) -> str:
+    if len(grades) == 0:
+        return "0"
+    terms = []
+    for i, g in enumerate(grades):
+        top = fmt(g) if gain == "linear" else f"(2^{{{fmt(g)}}}-1)"
+        terms.append(rf"\frac{{{top}}}{{\log_2({i + 2})}}")
+    return " + ".join(terms)
+
+
+def explain(metric: str, grades, k: int, *, judged=None, rel=DEFAULT_REL, gain="linear",
+            ideal="judged", denominator="relevant") -> Explanation:
+    r"""Explain ``metric`` (one of :data:`EXPLAINED`) at cut-off ``k``.
+
+    Examples
+    --------
+    >>> e = explain("R", [0, 1, 0, 1, 1, 0, 1, 0], 2)
+    >>> e.value, e.latex
+    (0.25, '\\text{Recall@2} = \\frac{p\\hat{p}}{p\\hat{p} + p\\hat{n}} = \\frac{1}{1 + 3} = 0.25')
+    >>> e = explain("AP", [0, 1, 0, 1, 1, 0, 1, 0], 8)
+    >>> [(r["rank"], fmt(r["precision"])) for r in e.rows if r["rel"]]
+    [(2, '0.5'), (4, '0.5'), (5, '0.6'), (7, '0.57')]
+    """
+    grades = check_grades(grades)
+    k = check_k(k)
+    rel = check_rel(rel)
+    if metric not in EXPLAINED:
+        raise ValueError(f"metric must be one of {EXPLAINED}, got {metric!r}")
+    conf = confusion_at_k(grades, k, judged=judged, rel=rel)
+    tp, fp, fn = conf.tp, conf.fp, conf.fn
+    details = {"tp": tp, "fp": fp, "fn": fn, "tn": conf.tn, "outcomes": conf.outcomes}
+
+    if metric == "P":
+        value = precision_at_k(grades, k, rel=rel)
+        latex = (rf"\text{{Precision@{k}}} = \frac{{p\hat{{p}}}}{{p\hat{{p}} + n\hat{{p}}}}"
+                 rf" = \frac{{{tp}}}{{{tp} + {fp}}} = {fmt(value)}")
+        return Explanation(metric, k, value, latex, details=details)
+    if metric == "R":
+        value = recall_at_k(grades, k, judged=judged, rel=rel)
+        latex = (rf"\text{{Recall@{k}}} = \frac{{p\hat{{p}}}}{{p\hat{{p}} + p\hat{{n}}}}"
+                 rf" = \frac{{{tp}}}{{{tp} + {fn}}} = {fmt(value)}")
+        return Explanation(metric, k, value, latex, details=details)
+    if metric == "F1":
+        p = precision_at_k(grades, k, rel=rel)
+        r = recall_at_k(grades, k, judged=judged, rel=rel)
+        value = f1_at_k(grades, k, judged=judged, rel=rel)
+        latex = (rf"\text{{F1@{k}}} = \frac{{2 \cdot P \cdot R}}{{P + R}} = "
+                 rf"\frac{{2 \cdot {fmt(p)} \cdot {fmt(r)}}}{{{fmt(p)} + {fmt(r)}}} = {fmt(value)}")
+        return Explanation(metric, k, value, latex, details={**details, "precision": p, "recall": r})
+    if metric == "Success":
+        value = success_at_k(grades, k, rel=rel)
+        verdict = "a relevant result is" if value else "no relevant result is"
+        latex = rf"\text{{Success@{k}}} = {fmt(value)} \quad \text{{({verdict} in the top {k})}}"
+        return Explanation(metric, k, value, latex, details=details)
+    if metric == "RR":
+        first = first_relevant_rank(grades, k, rel=rel)
+        value = 1.0 / first if first else 0.0
+        latex = (rf"\text{{RR@{k}}} = \frac{{1}}{{rank_1}} = \frac{{1}}{{{first}}} = {fmt(value)}"
+                 if first else rf"\text{{RR@{k}}} = 0 \quad \text{{(no relevant result in the top {k})}}")
+        return Explanation(metric, k, value, latex, details={**details, "first_relevant_rank": first})
+    if metric == "AP":
+        relevant = grades[:k] >= rel
+        precision = precision_at_ranks(relevant)
+        rows = [{"rank": i + 1, "rel": int(relevant[i]), "precision": float(precision[i]),
+                 "term": float(precision[i] * relevant[i])} for i in range(len(relevant))]
+        n_relevant = int(np.count_nonzero(judged_or_shown(grades, judged) >= rel))
+        den = _ap_denominator(denominator, n_relevant, k, int(relevant.sum()))
+        value = average_precision(grades, k, judged=judged, rel=rel, denominator=denominator)
+        terms = " + ".join(rf"{fmt(r['precision'])} \cdot 1" for r in rows if r["rel"]) or "0"
+        latex = (rf"\text{{AP@{k}}} = \frac{{\sum_{{k=1}}^{{{k}}} P@k \cdot rel_k}}{{{_AP_DEN_TEX[denominator]}}}"
+                 rf" = \frac{{{terms}}}{{{den}}} = {fmt(value)}")
+        return Explanation(metric, k, value, latex, rows=rows,
+                           details={**details, "denominator": den, "n_relevant": n_relevant})
+
+    # graded family
+    top = grades[:k]
+    ideal_top = ideal_grades(grades, judged=judged, ideal=ideal)[:k]
+    rows, ideal_rows = _dcg_rows(top, gain), _dcg_rows(ideal_top, gain)
+    dcg = dcg_at_k(grades, k, gain=gain)
+    idcg = dcg_at_k(ideal_top, gain=gain)
+    details = {**details, "dcg": dcg, "idcg": idcg, "ideal_grades": ideal_top.tolist()}
+    if metric == "CG":
+        value = cg_at_k(grades, k)
+        latex = (rf"\text{{CG@{k}}} = \sum_{{k=1}}^{{{k}}} rel_k = "
+                 + " + ".join(fmt(g) for g in top) + rf" = {fmt(value)}")
+        return Explanation(metric, k, value, latex, rows=rows, details=details)
+    gain_tex = "rel_k" if gain == "linear" else "(2^{rel_k} - 1)"
+    if metric == "DCG":
+        latex = (rf"\text{{DCG@{k}}} = \sum_{{k=1}}^{{{k}}} \frac{{{gain_tex}}}{{\log_2(k+1)}} = "
+                 + _dcg_sum_latex(top, gain) + rf" = {fmt(dcg)}")
+        return Explanation(metric, k, dcg, latex, rows=rows, ideal_rows=ideal_rows, details=details)
+    if metric == "IDCG":
+        latex = (rf"\text{{IDCG@{k}}} = " + _dcg_sum_latex(ideal_top, gain) + rf" = {fmt(idcg)}")
+        return Explanation(metric, k, idcg, latex, rows=rows, ideal_rows=ideal_rows, details=details)
+    value = dcg / idcg if idcg > 0 else 0.0
+    latex = (rf"\text{{NDCG@{k}}} = \frac{{DCG@{k}}}{{IDCG@{k}}} = "
+             rf"\frac{{{fmt(dcg)}}}{{{fmt(idcg)}}} = {fmt(value)}")
+    if idcg == 0:
+        latex += r" \quad \text{(no relevant result: IDCG = 0, so NDCG = 0)}"
+    return Explanation(metric, k, value, latex, rows=rows, ideal_rows=ideal_rows, details=details)
+
+
+_AP_DEN_TEX = {"relevant": r"\text{number of relevant results}",
+               "min_r_k": r"\min(\text{relevant}, K)",
+               "retrieved": r"\text{relevant results in the top } K"}

@@ -1,0 +1,35 @@
+"""Home: offline vs online evaluation, order-aware vs order-unaware, and the map of the course."""
+import streamlit as st
+
+from ui.course import LESSONS
+
+st.title("How do we know a search engine is good?")
+st.markdown(
+    "Before a new ranking reaches users, teams score it **offline**: they take queries whose "
+    "results people have already judged, run the system, and compare its ranking with the "
+    "judgments. **Online** metrics — click-through rate, conversions, A/B tests — come later, "
+    "from real users. This lab is about the offline part: the numbers, how each is made, and "
+    "when to trust which."
+)
+
+st.subheader("Where the metrics sit")
+st.graphviz_chart("""
+digraph {
+  rankdir=LR; bgcolor="transparent";
+  node [shape=box, style="rounded,filled", fillcolor="#eef3f8", color="#5b7083",
+        fontname="sans-serif", fontsize=12];
+  edge [color="#5b7083"];
+  eval [label="Evaluation measures"];
+  online [label="Online\\nclicks, CTR, A/B tests"];
+  offline [label="Offline\\njudged queries"];
+  unaware [label="Order-unaware\\nPrecision@K · Recall@K · F1@K · Success@K"];
+  aware [label="Order-aware\\nMRR · MAP@K · NDCG@K"];
+  eval -> online; eval -> offline; offline -> unaware; offline -> aware;
+}
+""", width="stretch")
+st.caption("After the article's figure: offline metrics split by whether the order of the "
+           "results inside the top K changes the score.")
+
+st.subheader("The course")
+for lesson in LESSONS:
+    st.page_link(lesson.path, label=f"**{lesson.title}** — {lesson.promise}", icon=lesson.icon)

@@ -1,0 +1,86 @@
+"""irlib.evaluate against trec_eval (pytrec-eval-terrier), per query, on random data."""
+import numpy as np
+import pandas as pd
+import pytest
+
+import irlib
+
+pytrec_eval = pytest.importorskip("pytrec_eval", reason="pytrec-eval-terrier is a dev dependency")
+
+# irlib measure -> trec_eval measure (pytrec_eval's result key)
+PAIRS = {
+    "P@5": "P_5", "P@10": "P_10", "R@5": "recall_5", "R@20": "recall_20",
+    "AP": "map", "AP@5": "map_cut_5", "AP@10": "map_cut_10", "RR": "recip_rank",
+    "nDCG": "ndcg", "nDCG@5": "ndcg_cut_5", "nDCG@10": "ndcg_cut_10",
+}
+
+
+def random_case(seed: int, n_queries: int = 320):
+    rng = np.random.default_rng(seed)
+    qrels, run = [], []
+    for qi in range(n_queries):
+        q = f"q{qi}"
+        pool = [f"d{j}" for j in rng.choice(60, size=40, replace=False)]
+        pool += ["D7", "d7a", "z", "a"]                       # ids whose string order matters
+        judged = rng.choice(len(pool), size=rng.integers(1, 16), replace=False)
+        kind = rng.random()
+        for j in judged:
+            if kind < 0.1:
+                grade = int(rng.choice([-1, 0]))              # no relevant document at all
+            else:
+                grade = int(rng.choice([-1, 0, 0, 1, 2, 3]))
+            qrels.append((q, pool[j], grade))
+        if rng.random() < 0.08:
+            continue                                           # query missing from the run
+        retrieved = rng.choice(len(pool), size=rng.integers(1, 30), replace=False)
+        # multiples of 1/4 are exact in float32, and collide often: exact ties
+        scores = rng.integers(0, 12, size=len(retrieved)) / 4.0
+        run.extend((q, pool[j], float(s)) for j, s in zip(retrieved, scores))
+    run += [("run-only", "d1", 1.0), ("run-only", "d2", 0.5)]   # ignored: not in the qrels
+    qrels = pd.DataFrame(qrels, columns=["query_id", "doc_id", "relevance"])
+    run = pd.DataFrame(run, columns=["query_id", "doc_id", "score"])
+    return qrels, run
+
+
+def trec_eval_values(qrels, run):
+    qd, rd = {}, {}
+    for q, d, r in qrels.itertuples(index=False):
+        qd.setdefault(q, {})[d] = int(r)
+    for q, d, s in run.itertuples(index=False):
+        rd.setdefault(q, {})[d] = float(s)
+    evaluator = pytrec_eval.RelevanceEvaluator(qd, set(PAIRS.values()) - {"ndcg"} | {"ndcg"})
+    return evaluator.evaluate(rd)
+
+
+@pytest.mark.parametrize("seed", [0, 1, 2])
+def test_every_per_query_value_matches_trec_eval(seed):
+    qrels, run = random_case(seed)
+    ours = irlib.evaluate(qrels, run, list(PAIRS)).per_query
+    theirs = trec_eval_values(qrels, run)
+    assert len(ours) >= 300
+    compared = 0
+    for q in ours.index:
+        for measure, key in PAIRS.items():
+            expected = theirs[q][key] if q in theirs else 0.0   # missing from run: 0
+            assert ours.at[q, measure] == pytest.approx(expected, abs=1e-9), (q, measure)
+            compared += 1
+    assert compared == len(ours) * len(PAIRS)
+    # the case exercised what it claims to
+    assert (ours.index.isin(run.query_id) == False).any()          # noqa: E712 missing queries
+    assert (qrels.groupby("query_id").relevance.max() <= 0).any()  # queries without relevant
+    assert run.duplicated(["query_id", "score"]).any()             # exact ties
+
+
+def test_relevance_level_matches_trec_eval_l2():
+    qrels, run = random_case(7, n_queries=300)
+    ours = irlib.evaluate(qrels, run, ["AP(rel=2)", "P(rel=2)@5"]).per_query
+    qd, rd = {}, {}
+    for q, d, r in qrels.itertuples(index=False):
+        qd.setdefault(q, {})[d] = int(r)
+    for q, d, s in run.itertuples(index=False):
+        rd.setdefault(q, {})[d] = float(s)
+    theirs = pytrec_eval.RelevanceEvaluator(qd, {"map", "P_5"}, relevance_level=2).evaluate(rd)
+    for q in ours.index:
+        t = theirs.get(q, {"map": 0.0, "P_5": 0.0})
+        assert ours.at[q, "AP(rel=2)"] == pytest.approx(t["map"], abs=1e-9)
+        assert ours.at[q, "P(rel=2)@5"] == pytest.approx(t["P_5"], abs=1e-9)

@@ -1,0 +1,75 @@
+"""Plotly figures shared by every page: one look for curves over K and bar comparisons."""
+from __future__ import annotations
+
+from collections.abc import Sequence
+
+import numpy as np
+import plotly.graph_objects as go
+
+from ui.texts import METRIC_TEXT
+
+# Colour-blind-safe (Okabe-Ito), the same colour for a metric on every page.
+METRIC_COLORS = {"P": "#0072B2", "R": "#E69F00", "F1": "#009E73", "Success": "#999999",
+                 "RR": "#CC79A7", "AP": "#D55E00", "CG": "#56B4E9", "DCG": "#0072B2",
+                 "IDCG": "#999999", "nDCG": "#009E73"}
+FONT = dict(size=14)
+
+
+def _layout(fig: go.Figure, *, y_title: str, x_title: str = "K (results returned)",
+            height: int = 320) -> go.Figure:
+    fig.update_layout(height=height, margin=dict(l=10, r=10, t=30, b=10), font=FONT,
+                      legend=dict(orientation="h", yanchor="bottom", y=1.02, x=0),
+                      hovermode="x unified", clickmode="event+select")
+    fig.update_xaxes(title=x_title, dtick=1)
+    fig.update_yaxes(title=y_title)
+    return fig
+
+
+def curves_figure(curves: dict, names: Sequence[str], k: int, *, y_title: str = "score",
+                  unit_interval: bool = True, labels: dict | None = None,
+                  dash: dict | None = None) -> go.Figure:
+    """Each metric in ``names`` against K = 1..N, with the chosen K marked by a line and dots."""
+    fig = go.Figure()
+    for name in names:
+        values = np.asarray(curves[name], dtype=float)
+        ks = np.arange(1, len(values) + 1)
+        label = (labels or {}).get(name, METRIC_TEXT[name].label if name in METRIC_TEXT else name)
+        fig.add_trace(go.Scatter(
+            x=ks, y=values, name=label, mode="lines+markers",
+            line=dict(color=METRIC_COLORS.get(name), width=3,
+                      dash=(dash or {}).get(name, "solid")),
+            marker=dict(size=[14 if x == k else 7 for x in ks]),
+            hovertemplate=f"{label}: %{{y:.3f}}<extra></extra>"))
+    fig.add_vline(x=k, line_width=2, line_dash="dot", line_color="#888",
+                  annotation_text=f"K = {k}", annotation_position="top")
+    if unit_interval:
+        fig.update_yaxes(range=[-0.03, 1.05])
+    return _layout(fig, y_title=y_title)
+
+
+def clicked_x(event) -> int | None:
+    """The x (K) of the first clicked point in a ``st.plotly_chart`` selection, if any."""
+    try:
+        points = event["selection"]["points"]
+    except (KeyError, TypeError):
+        points = getattr(getattr(event, "selection", None), "points", None)
+    if not points:
+        return None
+    x = points[0].get("x")
+    return int(round(x)) if x is not None else None
+
+
+def bars_figure(categories: Sequence[str], series: dict[str, Sequence[float]], *,
+                y_title: str = "score", highlight: dict[str, int] | None = None,
+                height: int = 320) -> go.Figure:
+    """Grouped bars: one group per category, one bar per series (e.g. rankings x metrics)."""
+    fig = go.Figure()
+    palette = ["#0072B2", "#E69F00", "#009E73", "#CC79A7", "#D55E00", "#56B4E9"]
+    for i, (name, values) in enumerate(series.items()):
+        fig.add_trace(go.Bar(x=list(categories), y=list(values), name=name,
+                             marker_color=palette[i % len(palette)],
+                             text=[f"{v:.2f}" for v in values], textposition="outside"))
+    fig.update_layout(barmode="group")
+    fig = _layout(fig, y_title=y_title, x_title="", height=height)
+    fig.update_layout(hovermode="closest")
+    return fig

@@ -1,0 +1,75 @@
+"""What each metric is called, what it means, and its pros and cons as the sources put them.
+
+One table for the tiles, the chart legends, the formula view and the help texts.
+"""
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+
+@dataclass(frozen=True)
+class MetricText:
+    label: str          # e.g. "Recall@K"
+    short: str          # one line for tooltips
+    order_aware: bool
+    pros: str
+    cons: str
+
+
+METRIC_TEXT = {
+    "P": MetricText(
+        "Precision@K", "Share of the top K results that are relevant.", False,
+        "Easy to read: 'how much of what we showed was useful'.",
+        "Order-unaware: a hit at rank 1 counts the same as at rank K. The denominator is "
+        "always K, so a query with only 2 relevant documents can never reach P@10 = 1."),
+    "R": MetricText(
+        "Recall@K", "Share of all relevant results that made it into the top K.", False,
+        "One of the most interpretable metrics: 1.0 means everything relevant was returned.",
+        "Order-unaware, and it can be gamed: raise K to N and recall is always 1 "
+        "(the article's warning)."),
+    "F1": MetricText(
+        "F1@K", "Harmonic mean of Precision@K and Recall@K.", False,
+        "Balances precision and recall in one number (the lecture's 'balance' case).",
+        "Still order-unaware; hides which of the two is low."),
+    "Success": MetricText(
+        "Success@K", "1 if at least one relevant result is in the top K.", False,
+        "Matches a user who needs one good answer and hates scrolling.",
+        "Says nothing about where in the top K the hit is, or how many there are."),
+    "RR": MetricText(
+        "RR", "1 / rank of the first relevant result (averaged over queries: MRR).", True,
+        "Order-aware and simple; right for question answering and chatbots, where the first "
+        "hit is what matters.",
+        "Sees only the first relevant result: one hit at rank 1 and nine misses still scores "
+        "a perfect 1.0."),
+    "AP": MetricText(
+        "AP@K", "Precision at each relevant rank, averaged (averaged over queries: MAP@K).",
+        True,
+        "Order-aware and rewards putting all relevant results early; makes the finest "
+        "distinctions between rankings (the lecture).",
+        "Binary: a 'perfect' and a 'somewhat' relevant result count the same. Libraries "
+        "disagree on its denominator."),
+    "CG": MetricText(
+        "CG@K", "Sum of the grades in the top K.", False,
+        "Uses graded relevance.",
+        "Order-unaware: swapping the first two results changes nothing."),
+    "DCG": MetricText(
+        "DCG@K", "Graded gains, discounted by log2(rank + 1).", True,
+        "Uses graded labels and rewards putting the best results first.",
+        "Not comparable across queries: its scale depends on how many good results exist."),
+    "IDCG": MetricText(
+        "IDCG@K", "DCG@K of the best possible ordering.", True,
+        "The yardstick that makes DCG comparable.",
+        "Depends on which documents are judged: libraries take the ideal from different pools."),
+    "nDCG": MetricText(
+        "NDCG@K", "DCG@K divided by the ideal DCG@K: 1 is a perfect ordering.", True,
+        "Order-aware, graded, and comparable across queries; the usual choice for search "
+        "and recommendation with graded labels.",
+        "Needs graded labels, which cost more to collect; less intuitive to explain."),
+}
+
+OUTCOME_TEXT = {
+    "TP": "true positive (p·p̂): returned and relevant",
+    "FP": "false positive (n·p̂): returned, not relevant",
+    "FN": "false negative (p·n̂): relevant, not returned",
+    "TN": "true negative (n·n̂): not relevant, not returned",
+}
