@@ -1,10 +1,14 @@
 """Entry point: `streamlit run app.py`. Builds the course's navigation; each page is a file in pages/."""
+from pathlib import Path
+
 import streamlit as st
 
 from ui.course import HOME, LESSONS
 
-st.set_page_config(page_title="Ranking metrics lab", page_icon="📦", layout="wide")
+st.set_page_config(page_title="Ranking metrics lab", page_icon=":material/inventory_2:", layout="wide")
 
+ROOT = Path(__file__).resolve().parent
 home = st.Page(HOME.path, title=HOME.title, icon=HOME.icon, default=True)
-lessons = [st.Page(p.path, title=p.title, icon=p.icon, url_path=p.url_path) for p in LESSONS]
+lessons = [st.Page(p.path, title=p.title, icon=p.icon, url_path=p.url_path)
+           for p in LESSONS if (ROOT / p.path).exists()]
 st.navigation({"Start": [home], "Lessons": lessons}, position="sidebar", expanded=True).run()

@@ -248,3 +248,10 @@ def image_data_uri(item_id: str) -> str:
     item = load_catalog().items[item_id]
     payload = base64.b64encode(item.image_path.read_bytes()).decode("ascii")
     return f"data:image/svg+xml;base64,{payload}"
+
+
+def board_items() -> list[dict]:
+    """The eight pictures as the ranking board wants them: id, title, image data URI, alt."""
+    catalog = load_catalog()
+    return [{"id": item.id, "title": item.title, "image": image_data_uri(item.id), "alt": item.alt}
+            for item in catalog.items.values()]

@@ -10,15 +10,15 @@ from ui.texts import METRIC_TEXT
 
 # Colour-blind-safe (Okabe-Ito), the same colour for a metric on every page.
 METRIC_COLORS = {"P": "#0072B2", "R": "#E69F00", "F1": "#009E73", "Success": "#999999",
-                 "RR": "#CC79A7", "AP": "#D55E00", "CG": "#56B4E9", "DCG": "#0072B2",
-                 "IDCG": "#999999", "nDCG": "#009E73"}
+                 "RR": "#CC79A7", "AP": "#D55E00", "CG": "#009E73", "DCG": "#0072B2",
+                 "IDCG": "#999999", "nDCG": "#56B4E9"}
 FONT = dict(size=14)
 
 
 def _layout(fig: go.Figure, *, y_title: str, x_title: str = "K (results returned)",
-            height: int = 320) -> go.Figure:
+            height: int = 380) -> go.Figure:
     fig.update_layout(height=height, margin=dict(l=10, r=10, t=30, b=10), font=FONT,
-                      legend=dict(orientation="h", yanchor="bottom", y=1.02, x=0),
+                      legend=dict(orientation="h", yanchor="top", y=-0.28, x=0),
                       hovermode="x unified", clickmode="event+select")
     fig.update_xaxes(title=x_title, dtick=1)
     fig.update_yaxes(title=y_title)
@@ -41,7 +41,7 @@ def curves_figure(curves: dict, names: Sequence[str], k: int, *, y_title: str = 
             marker=dict(size=[14 if x == k else 7 for x in ks]),
             hovertemplate=f"{label}: %{{y:.3f}}<extra></extra>"))
     fig.add_vline(x=k, line_width=2, line_dash="dot", line_color="#888",
-                  annotation_text=f"K = {k}", annotation_position="top")
+                  annotation_text=f"K = {k}", annotation_position="bottom right")
     if unit_interval:
         fig.update_yaxes(range=[-0.03, 1.05])
     return _layout(fig, y_title=y_title)

@@ -45,4 +45,4 @@ def show_explanation(expl: Explanation, *, table: bool = True, pros_cons: bool =
     if pros_cons and expl.metric in METRIC_TEXT:
         text = METRIC_TEXT[expl.metric]
         aware = "order-aware" if text.order_aware else "order-unaware"
-        st.markdown(f"**{text.label}** is *{aware}*. 👍 {text.pros}  \n👎 {text.cons}")
+        st.markdown(f"**{text.label}** is *{aware}*.  \n**For:** {text.pros}  \n**Against:** {text.cons}")

@@ -1,0 +1,97 @@
+"""The playground page, driven as a person would through AppTest: state in, numbers out."""
+import pytest
+from streamlit.testing.v1 import AppTest
+
+from ui import state as url_state
+from ui.playground import defaults, item_ids
+
+from pathlib import Path
+
+PAGE = str(Path(__file__).resolve().parents[1] / "pages" / "playground.py")
+
+
+def run(query=None, **session):
+    at = AppTest.from_file(PAGE, default_timeout=30)
+    for key, value in (query or {}).items():
+        at.query_params[key] = value
+    at.run()
+    if session:
+        for key, value in session.items():
+            at.session_state["pg_" + key] = value
+        at.run()
+    assert not at.exception, at.exception
+    return at
+
+
+def tiles(at):
+    return {m.label: m.value for m in at.metric}
+
+
+def test_default_state_shows_the_articles_numbers():
+    at = run()
+    shown = tiles(at)
+    assert shown["Recall@2"] == "0.25" and shown["Precision@2"] == "0.5"
+    assert shown["RR@2"] == "0.5"
+    assert r"\frac{1}{1 + 3} = 0.25" in at.latex[0].value
+
+
+def test_ap_at_8_is_054_with_the_articles_terms():
+    at = run(k=8, metric="AP")
+    assert tiles(at)["AP@8"] == "0.54"
+    assert r"0.5 \cdot 1 + 0.5 \cdot 1 + 0.6 \cdot 1 + 0.57 \cdot 1}{4} = 0.54" in at.latex[0].value
+
+
+def test_graded_mode_gives_ndcg_at_2_039_and_the_dcg_table():
+    at = run(mode="graded", metric="nDCG")
+    shown = tiles(at)
+    assert shown["NDCG@2"] == "0.39" and shown["DCG@2"] == "2.52" and shown["IDCG@2"] == "6.52"
+    assert at.latex[0].value.strip("$\n ").endswith(r"\frac{2.52}{6.52} = 0.39")
+    ranking, ideal = at.dataframe[0].value, at.dataframe[1].value
+    assert ranking["grade"].tolist() == [0, 4] and ideal["grade"].tolist() == [4, 4]
+
+
+def test_exponential_gain_switch_changes_ndcg_at_8():
+    assert tiles(run(mode="graded", k=8))["NDCG@8"] == "0.73"
+    assert tiles(run(mode="graded", k=8, gain="exponential"))["NDCG@8"] == "0.68"
+
+
+def test_dragging_rank_2_to_the_top_makes_rr_one():
+    order = list(defaults().order)
+    order.insert(0, order.pop(1))
+    at = run(order=order, k=1)
+    assert tiles(at)["RR@1"] == "1" and tiles(at)["Recall@1"] == "0.25"
+
+
+def test_ideal_and_worst_buttons_reorder_by_judgment():
+    at = run(k=4)
+    at.button(key="pg_ideal").click().run()
+    assert tiles(at)["Precision@4"] == "1" and tiles(at)["AP@4"] == "1"
+    at.button(key="pg_worst").click().run()
+    assert tiles(at)["Precision@4"] == "0"
+    at.button(key="pg_reset").click().run()
+    assert tiles(at)["Precision@4"] == "0.5"
+
+
+def test_shared_url_opens_that_state():
+    at = run(query={"order": "21345678", "k": "1", "metric": "RR", "mode": "binary"})
+    assert tiles(at)["RR@1"] == "1"
+    assert at.session_state["pg_order"][0] == "white-cat-box"
+    assert not at.info        # a good link gives no notice
+
+
+@pytest.mark.parametrize("params, field", [
+    ({"order": "11111111"}, "order"), ({"k": "99"}, "k"), ({"mode": "<script>"}, "mode"),
+    ({"labels": "01x"}, "labels"), ({"grades": "99999999"}, "grades"), ({"metric": "MAP"}, "metric"),
+])
+def test_broken_url_falls_back_with_a_notice(params, field):
+    at = run(query=params)
+    assert any(f"`{field}`" in info.value for info in at.info)
+    assert tiles(at)["Recall@2"] == "0.25"          # defaults still shown
+
+
+def test_url_round_trip():
+    state = defaults()
+    params = url_state.encode(state, item_ids())
+    assert url_state.decode(params, state) == state
+    assert params["order"] == "12345678" and params["labels"] == "01011010"
+    assert params["grades"] == "04134132"

@@ -1,0 +1,294 @@
+// Ranking board: a Streamlit Components v2 module (no build step).
+// ui/board.py replaces the marker below with ui/vendor/sortablejs/Sortable.min.js
+// at registration time; the UMD bundle sees `module` and exports through it,
+// so nothing is loaded from the network and no global is created.
+const Sortable = (() => {
+  const module = { exports: {} };
+  const exports = module.exports; // eslint-disable-line no-unused-vars
+  /*__SORTABLE_JS__*/
+  return module.exports;
+})();
+
+const OUTCOMES = {
+  TP: "TP · returned & relevant",
+  FP: "FP · returned, not relevant",
+  FN: "FN · missed, relevant",
+  TN: "TN · not returned, not relevant",
+};
+
+function el(tag, cls, attrs) {
+  const e = document.createElement(tag);
+  if (cls) e.className = cls;
+  for (const [k, v] of Object.entries(attrs || {})) e.setAttribute(k, v);
+  return e;
+}
+
+function gradeWords(s, grade) {
+  if (s.mode === "binary") return grade > 0 ? "relevant" : "not relevant";
+  return `grade ${grade}`;
+}
+
+function makeCard(id) {
+  const card = el("div", "rb-card", { role: "listitem", tabindex: "0", "data-item-id": id });
+  const head = el("div", "rb-head");
+  const rank = el("span", "rb-rank", { "aria-hidden": "true" });
+  const up = el("button", "rb-up", { type: "button" });
+  const down = el("button", "rb-down", { type: "button" });
+  up.textContent = "▲";
+  down.textContent = "▼";
+  const moves = el("span", "rb-moves");
+  moves.append(up, down);
+  head.append(rank, moves);
+  const pic = el("div", "rb-pic");
+  const img = el("img", "rb-img", { draggable: "false", alt: "" });
+  const ph = el("span", "rb-ph", { "aria-hidden": "true" });
+  pic.append(img, ph);
+  const title = el("div", "rb-title");
+  const badge = el("button", "rb-badge", { type: "button" });
+  const picker = el("div", "rb-picker", { role: "group" });
+  picker.hidden = true;
+  for (let g = 0; g <= 4; g++) {
+    const b = el("button", "rb-grade", { type: "button", "data-grade": String(g), "aria-label": `Grade ${g}` });
+    b.textContent = String(g);
+    picker.append(b);
+  }
+  const outcome = el("div", "rb-outcome");
+  outcome.hidden = true;
+  card.append(head, pic, title, badge, picker, outcome);
+  card._rb = { rank, up, down, img, ph, title, badge, picker, outcome };
+  return card;
+}
+
+// Bring the DOM in line with s.order / s.grades, touching only what changed.
+function paint(s) {
+  const { list, cards, divider } = s;
+  for (const [id, card] of cards) {
+    if (!s.order.includes(id)) { card.remove(); cards.delete(id); }
+  }
+  const n = s.order.length;
+  const wanted = [];
+  s.order.forEach((id, i) => {
+    wanted.push(cards.get(id));
+    if (s.k != null && i + 1 === s.k && s.k < n) wanted.push(divider);
+  });
+  if (s.k == null || s.k >= n) divider.remove();
+  divider.firstChild.textContent = s.k != null ? `top K = ${s.k}` : "";
+  wanted.forEach((node, i) => {
+    if (list.children[i] !== node) list.insertBefore(node, list.children[i] || null);
+  });
+
+  s.order.forEach((id, i) => {
+    const card = cards.get(id);
+    const p = card._rb;
+    const item = s.items.get(id) || { id, title: id, image: "", alt: "" };
+    const grade = Number(s.grades[id] || 0);
+    const rank = i + 1;
+    const words = gradeWords(s, grade);
+    const oc = s.outcomes.get(id) || "";
+    card.dataset.rank = String(rank);
+    card.dataset.grade = String(grade);
+    card.classList.toggle("rb-below", s.k != null && rank > s.k);
+    let label = `Rank ${rank}: ${item.title}, ${words}`;
+    if (OUTCOMES[oc]) label += `, ${OUTCOMES[oc].replace(" · ", ": ")}`;
+    card.setAttribute("aria-label", label);
+    p.rank.textContent = String(rank);
+    if (p.title.textContent !== item.title) p.title.textContent = item.title;
+    if (item.image) {
+      if (p.img.getAttribute("src") !== item.image) p.img.setAttribute("src", item.image);
+      p.img.setAttribute("alt", item.alt || item.title);
+      p.img.hidden = false;
+      p.ph.hidden = true;
+    } else {
+      p.img.removeAttribute("src");
+      p.img.hidden = true;
+      p.ph.hidden = false;
+      p.ph.textContent = (item.title || "?").trim().charAt(0).toUpperCase();
+    }
+    p.up.disabled = rank === 1;
+    p.down.disabled = rank === n;
+    p.up.setAttribute("aria-label", `Move ${item.title} up`);
+    p.down.setAttribute("aria-label", `Move ${item.title} down`);
+    const b = p.badge;
+    b.dataset.grade = String(grade);
+    if (s.mode === "binary") {
+      b.textContent = grade > 0 ? "✓ relevant" : "✗ not relevant";
+      b.setAttribute("aria-label", `${item.title}: ${words}. Click to toggle.`);
+      b.removeAttribute("aria-expanded");
+      p.picker.hidden = true;
+    } else {
+      b.textContent = `grade ${grade}`;
+      b.setAttribute("aria-label", `${item.title}: grade ${grade} of 4. Click to change.`);
+      b.setAttribute("aria-expanded", String(!p.picker.hidden));
+    }
+    b.className = `rb-badge rb-g${s.mode === "binary" ? (grade > 0 ? 4 : 0) : grade}`;
+    p.picker.setAttribute("aria-label", `Grade for ${item.title}`);
+    for (const gb of p.picker.children) gb.setAttribute("aria-pressed", String(Number(gb.dataset.grade) === grade));
+    p.outcome.hidden = !OUTCOMES[oc];
+    p.outcome.textContent = OUTCOMES[oc] || "";
+    p.outcome.className = `rb-outcome rb-o-${oc || "none"}`;
+  });
+}
+
+function announce(s, msg) {
+  s.live.textContent = msg;
+}
+
+function send(s) {
+  s.seq += 1;
+  s.setTriggerValue("change", { order: s.order.slice(), grades: { ...s.grades }, seq: s.seq });
+}
+
+function titleOf(s, id) {
+  return (s.items.get(id) || { title: id }).title;
+}
+
+function move(s, card, delta, focusEl) {
+  const id = card.dataset.itemId;
+  const i = s.order.indexOf(id);
+  const j = i + delta;
+  if (i < 0 || j < 0 || j >= s.order.length) return;
+  s.order.splice(i, 1);
+  s.order.splice(j, 0, id);
+  paint(s);
+  const target = focusEl && !focusEl.disabled ? focusEl : card;
+  target.focus();
+  announce(s, `${titleOf(s, id)} moved to rank ${j + 1}`);
+  send(s);
+}
+
+function setGrade(s, card, grade) {
+  const id = card.dataset.itemId;
+  if (Number(s.grades[id] || 0) === grade) return;
+  s.grades[id] = grade;
+  paint(s);
+  const t = titleOf(s, id);
+  announce(s, s.mode === "binary" ? `${t} marked ${grade ? "relevant" : "not relevant"}` : `${t} graded ${grade}`);
+  send(s);
+}
+
+function togglePicker(s, card, open) {
+  const p = card._rb;
+  const show = open ?? p.picker.hidden;
+  for (const c of s.cards.values()) {
+    c._rb.picker.hidden = true;
+    if (s.mode === "graded") c._rb.badge.setAttribute("aria-expanded", "false");
+  }
+  p.picker.hidden = !show;
+  p.badge.setAttribute("aria-expanded", String(show));
+  if (show) (p.picker.querySelector('[aria-pressed="true"]') || p.picker.firstChild).focus();
+}
+
+function onClick(s, e) {
+  const t = e.target.closest("button");
+  const card = e.target.closest(".rb-card");
+  if (!t || !card) return;
+  if (t.classList.contains("rb-up")) move(s, card, -1, t);
+  else if (t.classList.contains("rb-down")) move(s, card, 1, t);
+  else if (t.classList.contains("rb-badge")) {
+    if (s.mode === "binary") setGrade(s, card, Number(s.grades[card.dataset.itemId] || 0) > 0 ? 0 : 1);
+    else togglePicker(s, card);
+  } else if (t.classList.contains("rb-grade")) {
+    setGrade(s, card, Number(t.dataset.grade));
+    togglePicker(s, card, false);
+    card._rb.badge.focus();
+  }
+}
+
+function onKey(s, e) {
+  const card = e.target.closest(".rb-card");
+  if (!card) return;
+  let handled = true;
+  if (e.altKey && (e.key === "ArrowUp" || e.key === "ArrowLeft")) move(s, card, -1, e.target);
+  else if (e.altKey && (e.key === "ArrowDown" || e.key === "ArrowRight")) move(s, card, 1, e.target);
+  else if (e.altKey || e.ctrlKey || e.metaKey) handled = false;
+  else if (s.mode === "graded" && /^[0-4]$/.test(e.key)) {
+    setGrade(s, card, Number(e.key));
+    if (!card._rb.picker.hidden) { togglePicker(s, card, false); card._rb.badge.focus(); }
+  } else if (e.key === "Escape" && !card._rb.picker.hidden) {
+    togglePicker(s, card, false);
+    card._rb.badge.focus();
+  } else if (e.target === card && (e.key === " " || e.key === "Enter" || e.key === "r" || e.key === "R")) {
+    if (s.mode === "binary") setGrade(s, card, Number(s.grades[card.dataset.itemId] || 0) > 0 ? 0 : 1);
+    else togglePicker(s, card);
+  } else handled = false;
+  if (handled) { e.preventDefault(); e.stopPropagation(); }
+}
+
+function setup(parentElement) {
+  const root = el("div", "rb-root");
+  const list = el("div", "rb-list", { role: "list" });
+  const divider = el("div", "rb-cut", { "aria-hidden": "true" });
+  divider.append(el("span", "rb-cut-label"));
+  const live = el("div", "rb-live", { "aria-live": "polite", role: "status" });
+  root.append(list, live);
+  parentElement.appendChild(root);
+  const s = { root, list, divider, live, cards: new Map(), seq: 0, dragging: false, queued: null };
+  const onClickL = (e) => onClick(s, e);
+  const onKeyL = (e) => onKey(s, e);
+  list.addEventListener("click", onClickL);
+  list.addEventListener("keydown", onKeyL);
+  s.sortable = Sortable.create(list, {
+    animation: 150,
+    draggable: ".rb-card",
+    filter: "button, .rb-picker",
+    preventOnFilter: false,
+    delay: 180,
+    delayOnTouchOnly: true,
+    touchStartThreshold: 5,
+    ghostClass: "rb-ghost",
+    chosenClass: "rb-chosen",
+    onStart: () => { s.dragging = true; },
+    onEnd: (evt) => {
+      s.dragging = false;
+      const domOrder = [...list.querySelectorAll(".rb-card")].map((c) => c.dataset.itemId);
+      const changed = domOrder.join("\u0000") !== s.order.join("\u0000");
+      if (changed) s.order = domOrder;
+      if (s.queued) { const d = s.queued; s.queued = null; apply(s, d); }
+      else paint(s);
+      if (changed) {
+        const id = evt.item.dataset.itemId;
+        announce(s, `${titleOf(s, id)} moved to rank ${s.order.indexOf(id) + 1}`);
+        send(s);
+      }
+    },
+  });
+  s.destroy = () => {
+    list.removeEventListener("click", onClickL);
+    list.removeEventListener("keydown", onKeyL);
+    if (s.sortable) s.sortable.destroy();
+    s.sortable = null;
+    root.remove();
+  };
+  root._rbState = s;
+  return s;
+}
+
+function apply(s, data) {
+  // A change we sent but Python has not echoed yet wins over older data.
+  if (typeof data.seq === "number" && data.seq < s.seq && s.hasData) return;
+  s.hasData = true;
+  if (typeof data.seq === "number") s.seq = Math.max(s.seq, data.seq);
+  s.mode = data.mode === "graded" ? "graded" : "binary";
+  s.k = Number.isInteger(data.k) && data.k > 0 ? data.k : null;
+  s.items = new Map((data.items || []).map((it) => [String(it.id), it]));
+  s.order = (data.order || []).map(String);
+  s.grades = { ...(data.grades || {}) };
+  s.outcomes = new Map();
+  (data.outcomes || []).forEach((o, i) => { if (i < s.order.length) s.outcomes.set(s.order[i], o || ""); });
+  for (const id of s.order) if (!s.cards.has(id)) s.cards.set(id, makeCard(id));
+  s.root.dataset.mode = s.mode;
+  s.root.classList.toggle("rb-fixed", Boolean(data.fixedHeight));
+  paint(s);
+}
+
+// Streamlit calls this again on every data change without running the
+// previous cleanup, so all state lives on the root element and is reused.
+export default function (component) {
+  const { data, parentElement, setTriggerValue } = component;
+  let root = parentElement.querySelector(".rb-root");
+  const s = root && root._rbState ? root._rbState : setup(parentElement);
+  s.setTriggerValue = setTriggerValue;
+  if (s.dragging) s.queued = data || {};
+  else apply(s, data || {});
+  return () => s.destroy();
+}

@@ -1,0 +1,240 @@
+"""Helpers for two lessons: "Many queries: MRR and MAP" and "Graded relevance: NDCG".
+
+Board state lives in ``st.session_state`` under one key per query (``mm_order_<query>``,
+``mm_grades_<query>``; ``nd_order``, ``nd_grades``); the boards' ``on_change`` callbacks write
+there and the pages read it back on every run. All numbers come from irlib; this module only
+arranges them (substituted formulas, tables, figures).
+"""
+from __future__ import annotations
+
+from collections.abc import Sequence
+
+import numpy as np
+import pandas as pd
+import plotly.graph_objects as go
+import streamlit as st
+
+import irlib
+from irlib import fmt
+from ui.catalog import load_catalog
+from ui.charts import METRIC_COLORS, clicked_x, curves_figure
+
+# --------------------------------------------------------------------------- MRR & MAP
+
+MM = "mm_"
+#: The article's three MRR/MAP queries, in its order (the second reworded, see the page).
+MRR_QUERIES = ("cat-in-a-box", "white-animal", "dark-cats")
+
+
+def order_key(prefix: str, query_id: str | None = None) -> str:
+    return f"{prefix}order" + (f"_{query_id}" if query_id else "")
+
+
+def grades_key(prefix: str, query_id: str | None = None) -> str:
+    return f"{prefix}grades" + (f"_{query_id}" if query_id else "")
+
+
+def _store_default(prefix: str, query_id: str, state_id: str | None, *, force: bool) -> None:
+    query = load_catalog().queries[query_id]
+    ss = st.session_state
+    if force or order_key(prefix, state_id) not in ss:
+        ss[order_key(prefix, state_id)] = list(query.order)
+    if force or grades_key(prefix, state_id) not in ss:
+        ss[grades_key(prefix, state_id)] = dict(query.grades)
+
+
+def init_mrr() -> None:
+    """Each query's order and judgments default to the article's (kept if already set)."""
+    for qid in MRR_QUERIES:
+        _store_default(MM, qid, qid, force=False)
+    st.session_state.setdefault(MM + "k", 8)
+
+
+def reset_mrr() -> None:
+    for qid in MRR_QUERIES:
+        _store_default(MM, qid, qid, force=True)
+
+
+def saver(prefix: str, state_id: str | None = None):
+    """An ``on_change`` callback for a board whose state lives under ``prefix``/``state_id``."""
+    def _save(change: dict) -> None:
+        st.session_state[order_key(prefix, state_id)] = list(change["order"])
+        st.session_state[grades_key(prefix, state_id)] = {
+            i: int(g) for i, g in change["grades"].items()}
+    return _save
+
+
+def ranked(prefix: str, state_id: str | None = None) -> tuple[list[str], dict[str, int], list[int]]:
+    """(order, judgments, grades in rank order) of one board."""
+    order = list(st.session_state[order_key(prefix, state_id)])
+    judgments = dict(st.session_state[grades_key(prefix, state_id)])
+    return order, judgments, [int(judgments.get(i, 0)) for i in order]
+
+
+def mrr_latex(rrs: Sequence[float], first_ranks: Sequence[int | None], k: int) -> str:
+    r"""``MRR@8 = 1/Q Σ 1/rank_q = 1/3 (1/2 + 1/1 + 1/5) = (0.5 + 1 + 0.2)/3 = 0.57``."""
+    q = len(rrs)
+    fracs = " + ".join(rf"\frac{{1}}{{{r}}}" if r else "0" for r in first_ranks)
+    terms = " + ".join(fmt(v) for v in rrs)
+    return (rf"\text{{MRR@{k}}} = \frac{{1}}{{Q}}\sum_{{q=1}}^{{Q}} \frac{{1}}{{rank_q}}"
+            rf" = \frac{{1}}{{{q}}}\left({fracs}\right) = \frac{{{terms}}}{{{q}}}"
+            rf" = {fmt(float(np.mean(rrs)))}")
+
+
+def map_latex(aps: Sequence[float], k: int) -> str:
+    r"""``MAP@8 = 1/Q Σ AP@8_q = (0.54 + 0.67 + 0.23)/3 = 0.48``."""
+    q = len(aps)
+    terms = " + ".join(fmt(v) for v in aps)
+    return (rf"\text{{MAP@{k}}} = \frac{{1}}{{Q}}\sum_{{q=1}}^{{Q}} AP@{k}_q"
+            rf" = \frac{{{terms}}}{{{q}}} = {fmt(float(np.mean(aps)))}")
+
+
+def mean_table(rows: list[dict], k: int) -> pd.DataFrame:
+    """One row per query (query, first relevant rank, RR@K, AP@K) and a last row of means."""
+    table = pd.DataFrame(rows)
+    means = {"Query": f"Mean of {len(rows)} queries", "Relevant judged": None,
+             "First relevant at rank": None,
+             f"RR@{k}": table[f"RR@{k}"].mean(), f"AP@{k}": table[f"AP@{k}"].mean()}
+    table = pd.concat([table, pd.DataFrame([means])], ignore_index=True)
+    return table.astype({"Relevant judged": "Int64", "First relevant at rank": "Int64"})
+
+
+def ten_results(first: int, hits: int, *, n: int = 10, relevant_exist: int = 10) -> dict:
+    """The article's "ten results, one relevant" case, generalised.
+
+    ``hits`` relevant results starting at rank ``first`` (as many as fit in ``n``), out of
+    ``relevant_exist`` relevant items that exist for the query. Returns the grades and RR@n,
+    P@n, R@n and AP@n computed by irlib.
+    """
+    grades = [0] * n
+    for r in range(first, min(n, first + hits - 1) + 1):
+        grades[r - 1] = 1
+    shown = sum(grades)
+    judged = grades + [1] * max(relevant_exist - shown, 0)
+    return {"grades": grades, "shown": shown,
+            "RR": irlib.reciprocal_rank(grades, n),
+            "P": irlib.precision_at_k(grades, n),
+            "R": irlib.recall_at_k(grades, n, judged=judged),
+            "AP": irlib.average_precision(grades, n, judged=judged)}
+
+
+def result_strip(grades: Sequence[int]) -> str:
+    """Markdown for a row of results: rank number and a green (relevant) or grey square."""
+    return " ".join(f"**{r}**{'🟩' if g else '⬜'}" for r, g in enumerate(grades, 1))
+
+
+# --------------------------------------------------------------------------- NDCG
+
+ND = "nd_"
+NDCG_QUERY = "white-cat-in-a-box"
+#: The article's NDCG code uses these grades instead of the 0-4 grades of its text.
+ARTICLE_CODE_GRADES = (0, 7, 2, 4, 6, 1, 4, 3)
+GAIN_LABELS = {"linear": "grade", "exponential": "2^grade − 1"}
+IDEAL_LABELS = {"judged": "all judged pictures", "shown": "only the shown list"}
+
+
+def init_ndcg() -> None:
+    _store_default(ND, NDCG_QUERY, None, force=False)
+    n = len(load_catalog().items)
+    for name, value in (("k", 2), ("shown", n), ("gain", "linear"), ("ideal", "judged"),
+                        ("both", True)):
+        st.session_state.setdefault(ND + name, value)
+
+
+def reset_ndcg() -> None:
+    """Back to the video's order and grades, all eight results shown."""
+    _store_default(ND, NDCG_QUERY, None, force=True)
+    st.session_state[ND + "shown"] = len(load_catalog().items)
+
+
+def swap_first_two() -> None:
+    order = list(st.session_state[order_key(ND)])
+    order[0], order[1] = order[1], order[0]
+    st.session_state[order_key(ND)] = order
+
+
+def ideal_order() -> None:
+    """Best grades first; ties keep the picture order."""
+    grades = st.session_state[grades_key(ND)]
+    ids = list(load_catalog().items)
+    st.session_state[order_key(ND)] = sorted(ids, key=lambda i: (-grades[i], ids.index(i)))
+
+
+def set_k_from_chart(chart_key: str, prefix: str = ND) -> None:
+    k = clicked_x(st.session_state.get(chart_key))
+    if k is not None and 1 <= k <= len(load_catalog().items):
+        st.session_state[prefix + "k"] = k
+
+
+def graded_curves(shown: Sequence[int], judged: Sequence[int], *, gain: str,
+                  ideal: str) -> dict[str, np.ndarray]:
+    """CG, DCG, IDCG and NDCG at K = 1..len(judged) for a list of ``len(shown)`` results.
+
+    Past the shown list DCG stays flat (no more results); IDCG keeps growing when the ideal
+    comes from all judged items.
+    """
+    ks = range(1, len(judged) + 1)
+    kw = dict(judged=judged, gain=gain, ideal=ideal)
+    return {"CG": np.array([irlib.cg_at_k(shown, k) for k in ks]),
+            "DCG": np.array([irlib.dcg_at_k(shown, k, gain=gain) for k in ks]),
+            "IDCG": np.array([irlib.idcg_at_k(shown, k, **kw) for k in ks]),
+            "nDCG": np.array([irlib.ndcg_at_k(shown, k, **kw) for k in ks])}
+
+
+def _other(gain: str) -> str:
+    return "exponential" if gain == "linear" else "linear"
+
+
+def dcg_figure(curves: dict, other: dict | None, k: int, gain: str) -> go.Figure:
+    """DCG and IDCG for the chosen gain (solid / dashed); the other gain faint and dotted."""
+    tag = {"linear": "gain = grade", "exponential": "gain = 2^grade − 1"}
+    data = {"DCG": curves["DCG"], "IDCG": curves["IDCG"]}
+    labels = {"DCG": f"DCG ({tag[gain]})", "IDCG": f"IDCG ({tag[gain]})"}
+    dash = {"IDCG": "dash"}
+    if other is not None:
+        data.update({"DCG other": other["DCG"], "IDCG other": other["IDCG"]})
+        labels.update({"DCG other": f"DCG ({tag[_other(gain)]})",
+                       "IDCG other": f"IDCG ({tag[_other(gain)]})"})
+        dash.update({"DCG other": "dot", "IDCG other": "dashdot"})
+    fig = curves_figure(data, list(data), k, y_title="DCG at K", unit_interval=False,
+                        labels=labels, dash=dash)
+    _fade_others(fig, {"DCG other": "DCG", "IDCG other": "IDCG"}, labels)
+    return fig
+
+
+def ndcg_figure(curves: dict, other: dict | None, k: int, gain: str) -> go.Figure:
+    """NDCG@K for the chosen gain, and (dotted) for the other gain."""
+    tag = {"linear": "grade", "exponential": "2^grade − 1"}
+    data = {"nDCG": curves["nDCG"]}
+    labels = {"nDCG": f"NDCG (gain = {tag[gain]})"}
+    dash = {}
+    if other is not None:
+        data["nDCG other"] = other["nDCG"]
+        labels["nDCG other"] = f"NDCG (gain = {tag[_other(gain)]})"
+        dash["nDCG other"] = "dot"
+    fig = curves_figure(data, list(data), k, y_title="NDCG at K", labels=labels, dash=dash)
+    _fade_others(fig, {"nDCG other": "nDCG"}, labels)
+    return fig
+
+
+def _fade_others(fig: go.Figure, colour_of: dict[str, str], labels: dict[str, str]) -> None:
+    """Give the other gain's traces their metric's colour, thinner and translucent."""
+    by_label = {labels[name]: base for name, base in colour_of.items() if name in labels}
+    for trace in fig.data:
+        base = by_label.get(trace.name)
+        if base:
+            trace.line.color = METRIC_COLORS[base]
+            trace.line.width = 2
+            trace.opacity = 0.55
+
+
+def swapped(grades: Sequence[int]) -> list[int]:
+    out = list(grades)
+    if len(out) >= 2:
+        out[0], out[1] = out[1], out[0]
+    return out
+
+
+def labelled(latex: str, label: str) -> str:
+    r"""Prefix a formula with a short text label: ``\text{swapped: } CG@2 = ...``."""
+    return rf"\text{{{label}: }}\; {latex}"
