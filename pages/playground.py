@@ -64,8 +64,7 @@ st.caption(f"At K = {k}: {confusion.tp} {OUTCOME_TEXT['TP']} · {confusion.fp} "
 curves = irlib.metric_curves(grades, rel=rel, gain=state.gain)
 tiles = [("P", f"Precision@{k}"), ("R", f"Recall@{k}"), ("F1", f"F1@{k}"), ("RR", f"RR@{k}"),
          ("AP", f"AP@{k}"), ("DCG", f"DCG@{k}"), ("IDCG", f"IDCG@{k}"), ("nDCG", f"NDCG@{k}")]
-metric_tiles([(label, irlib.fmt(curves[name][k - 1]), METRIC_TEXT[name].short)
-              for name, label in tiles])
+metric_tiles([(label, irlib.fmt(curves[name][k - 1])) for name, label in tiles])
 
 left, right = st.columns(2)
 with left:

@@ -3,11 +3,15 @@ from __future__ import annotations
 
 import streamlit as st
 
-TILE_WIDTH = 100
+TILE_WIDTH = 98
 
 
-def metric_tiles(tiles: list[tuple[str, str, str | None]]) -> None:
-    """Draw ``(label, value, help)`` tiles with the look every page shares."""
+def metric_tiles(tiles: list[tuple[str, str]]) -> None:
+    """Draw ``(label, value)`` tiles with the look every page shares.
+
+    No help icons: at this width they would truncate the labels; each metric's meaning is
+    in the formula view below the tiles.
+    """
     with st.container(horizontal=True, gap="xsmall"):
-        for label, value, help_text in tiles:
-            st.metric(label, value, help=help_text, border=True, width=TILE_WIDTH)
+        for label, value in tiles:
+            st.metric(label, value, border=True, width=TILE_WIDTH)

@@ -1,0 +1,119 @@
+"""Browser timing of the playground against a bare st.toggle, measured in the same run.
+
+Times, 20 times each (median):
+  (a) badge click on the board -> script finished with tiles and charts redrawn
+  (b) a drag (keyboard Alt+Up moves are timed too) -> the same
+  (c) the reference: a click on a lone st.toggle -> script finished
+and prints a/c and b/c (target <= 1.1), plus the page script's own time measured with
+AppTest (target < 30 ms). Run: ``python benchmarks/bench_interaction.py [--n 20]``.
+"""
+from __future__ import annotations
+
+import argparse
+import statistics
+import sys
+import time
+from pathlib import Path
+
+ROOT = Path(__file__).resolve().parents[1]
+sys.path.insert(0, str(ROOT))
+
+from playwright.sync_api import sync_playwright  # noqa: E402
+
+from tests.browser.helpers import board_card, launch_browser, open_app, streamlit_app  # noqa: E402,E501
+
+DONE = "[data-testid='stApp'][data-test-script-state='notRunning']"
+RUNNING = "[data-testid='stApp'][data-test-script-state='running']"
+
+
+def hold_over(page, src: int, dst: int) -> None:
+    """Pick up the card at rank ``src`` and hold it over rank ``dst`` (mouse still down)."""
+    source, target = board_card(page, rank=src), board_card(page, rank=dst)
+    source.scroll_into_view_if_needed()
+    sb, tb = source.bounding_box(), target.bounding_box()
+    sx, sy = sb["x"] + sb["width"] / 2, sb["y"] + sb["height"] / 2
+    tx, ty = tb["x"] + tb["width"] / 2, tb["y"] + tb["height"] / 2
+    page.mouse.move(sx, sy)
+    page.mouse.down()
+    for i in range(1, 13):
+        page.mouse.move(sx + (tx - sx) * i / 12, sy + (ty - sy) * i / 12)
+        page.wait_for_timeout(16)
+    page.wait_for_timeout(400)          # Sortable's swap animation settles before the drop
+
+
+def timed_rerun(page, action, quiet_ms: int = 400, before=None) -> float:
+    """Seconds from the action to the last change it caused on the page.
+
+    A MutationObserver notes the time of every DOM change; once the page has been quiet for
+    ``quiet_ms``, the last change is the end: the rerun's output (tiles, charts, or the
+    reference app's run counter) has been drawn.
+    """
+    page.evaluate("""() => {
+        if (window.__obs) window.__obs.disconnect();
+        window.__last = null;
+        window.__obs = new MutationObserver(() => { window.__last = performance.now(); });
+        window.__obs.observe(document.body, {subtree: true, childList: true,
+                                              characterData: true, attributes: true});
+    }""")
+    if before:
+        before()
+    start = page.evaluate("() => { window.__last = null; return performance.now(); }")
+    action()
+    page.wait_for_function(
+        f"() => window.__last !== null && performance.now() - window.__last > {quiet_ms}",
+        timeout=20_000)
+    page.locator(DONE).wait_for(state="attached")
+    return (page.evaluate("() => window.__last") - start) / 1000
+
+
+def page_script_ms(repeat: int = 30) -> float:
+    from streamlit.testing.v1 import AppTest
+    at = AppTest.from_file(str(ROOT / "pages" / "playground.py"), default_timeout=30)
+    at.run()
+    times = []
+    for i in range(repeat):
+        at.session_state["pg_k"] = 1 + i % 8
+        start = time.perf_counter()
+        at.run()
+        times.append(time.perf_counter() - start)
+    return statistics.median(times) * 1000
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__)
+    parser.add_argument("--n", type=int, default=20)
+    args = parser.parse_args()
+    results = {}
+    with sync_playwright() as pw:
+        browser = launch_browser(pw)
+        with streamlit_app("app.py") as app, streamlit_app("toggle_app.py") as ref:
+            page = open_app(browser, ref.url)
+            toggle = page.get_by_text("Bare toggle")
+            results["(c) bare toggle"] = [timed_rerun(page, toggle.click) for _ in range(args.n)]
+            page.context.close()
+
+            page = open_app(browser, app.url + "/playground")
+            badge = lambda: board_card(page, rank=3).locator(".rb-badge").click()  # noqa: E731
+            results["(a) badge click"] = [timed_rerun(page, badge) for _ in range(args.n)]
+            drags = []
+            for i in range(args.n):
+                src, dst = (2, 1) if i % 2 == 0 else (1, 2)
+                drags.append(timed_rerun(page, lambda: page.mouse.up(),
+                                         before=lambda: hold_over(page, src, dst)))
+            results["(b) drag"] = drags
+            page.context.close()
+        browser.close()
+
+    medians = {name: statistics.median(v) for name, v in results.items()}
+    for name, value in medians.items():
+        print(f"{name:18s} median {value * 1000:7.1f} ms  (n={len(results[name])})")
+    ref = medians["(c) bare toggle"]
+    print(f"a/c = {medians['(a) badge click'] / ref:.2f}   (target <= 1.10)")
+    print("b/c = {:.2f}   (from the drop, i.e. mouse-up; target <= 1.10)".format(
+        medians["(b) drag"] / ref))
+    print(f"playground script (AppTest run, median of 30): {page_script_ms():.1f} ms "
+          "(target < 30 ms; includes AppTest's own overhead)")
+
+
+if __name__ == "__main__":
+    main()

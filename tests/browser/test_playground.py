@@ -1,0 +1,71 @@
+"""The playground in a real browser: drag, click, keyboard, shared and broken links."""
+from __future__ import annotations
+
+import pytest
+
+from tests.browser.helpers import (board_announcement, board_card, board_order, drag_card,
+                                   wait_for_app_run)
+
+pytestmark = pytest.mark.browser
+
+
+def tile(page, label: str) -> str:
+    metric = page.get_by_test_id("stMetric").filter(
+        has=page.get_by_test_id("stMetricLabel").get_by_text(label, exact=True))
+    return metric.get_by_test_id("stMetricValue").inner_text().strip()
+
+
+@pytest.fixture
+def playground(start_app, open_page):
+    app = start_app("app.py")
+
+    def _open(query: str = ""):
+        return open_page(app.url + "/playground", query=query)
+    return _open
+
+
+def test_drag_rank_2_to_rank_1_makes_rr_one(playground):
+    page = playground("k=1")
+    assert tile(page, "RR@1") == "0" and tile(page, "Recall@1") == "0"
+    drag_card(page, board_card(page, rank=2), board_card(page, rank=1))
+    wait_for_app_run(page)
+    assert board_order(page)[0] == "white-cat-box"
+    assert tile(page, "RR@1") == "1"
+    assert tile(page, "Recall@1") == "0.25"
+    assert "order=21345678" in page.url
+
+
+def test_clicking_a_badge_changes_recall(playground):
+    page = playground()
+    assert tile(page, "Recall@2") == "0.25"
+    board_card(page, rank=1).locator(".rb-badge").click()   # the dog: now "relevant"
+    wait_for_app_run(page)
+    assert tile(page, "Recall@2") == "0.4"                    # 2 of 5 relevant
+    assert tile(page, "Precision@2") == "1"
+
+
+def test_keyboard_moves_a_card_and_announces_it(playground):
+    page = playground("k=1")
+    card = board_card(page, rank=2)
+    card.focus()
+    page.keyboard.press("Alt+ArrowUp")
+    wait_for_app_run(page)
+    assert board_order(page)[0] == "white-cat-box"
+    assert "rank 1" in board_announcement(page)
+    assert tile(page, "RR@1") == "1"
+
+
+def test_shared_link_opens_that_state(playground):
+    page = playground("order=52134678&labels=01011010&mode=binary&k=1&metric=RR")
+    assert board_order(page)[0] == "white-cat-box-2"
+    assert tile(page, "RR@1") == "1"
+    assert "RR@1" in page.locator(".katex").first.inner_text()     # the RR formula is chosen
+    assert page.get_by_test_id("stAlert").count() == 0
+
+
+def test_broken_link_shows_a_notice_and_the_defaults(playground):
+    page = playground("order=9999&k=abc")
+    notice = page.get_by_test_id("stAlert").first.inner_text()
+    assert "order" in notice
+    assert tile(page, "Recall@2") == "0.25"
+    assert page.get_by_test_id("stException").count() == 0
