@@ -1,0 +1,312 @@
+"""Start Streamlit apps, drive Chromium, wait for reruns, find the ranking board.
+
+One module for every browser test (and for ad-hoc scripts such as screenshot or
+timing runs): ``python -c "from tests.browser.helpers import ..."`` works from
+the repo root.
+
+How waiting works (adapted from streamlit/streamlit e2e_playwright/conftest.py):
+Streamlit publishes its status on the root element::
+
+    <div data-testid="stApp" data-test-connection-state="CONNECTED"
+         data-test-script-state="notRunning">
+
+``data-test-script-state`` goes initial -> running -> notRunning on each rerun.
+An interaction only *starts* a rerun after a round trip to the server, so
+``wait_for_app_run`` first gives the run a moment to start (``initial_wait_ms``)
+and then waits for ``notRunning`` and for loading skeletons to disappear.
+
+The ranking board is a Components v2 component with ``isolate_styles=True``:
+it renders in the main document (no iframe) inside an open shadow root under
+``[data-testid="stBidiComponentIsolated"]``. Playwright CSS locators pierce
+open shadow roots, so ``page.locator(".rb-card")`` just works.
+"""
+
+from __future__ import annotations
+
+import contextlib
+import os
+import socket
+import subprocess
+import sys
+import tempfile
+import time
+import urllib.request
+from collections.abc import Iterator, Sequence
+from dataclasses import dataclass
+from pathlib import Path
+
+from playwright.sync_api import Browser, Locator, Page, Playwright, expect
+
+REPO_ROOT = Path(__file__).resolve().parents[2]
+APPS_DIR = Path(__file__).resolve().parent / "apps"
+CHROMIUM = os.environ.get("IRLAB_CHROMIUM", "/usr/bin/chromium")
+CHROMIUM_ARGS = (
+    "--no-sandbox",
+    "--disable-gpu",
+    "--disable-background-networking",
+    "--disable-component-update",
+    "--no-first-run",
+    "--disable-sync",
+    "--disable-dev-shm-usage",
+)
+TIMEOUT_MS = 25_000
+#: Time for an interaction to reach the server and flip the script state.
+INITIAL_WAIT_MS = 210
+
+
+# --------------------------------------------------------------------------- server
+
+
+def free_port() -> int:
+    """An unused TCP port on 127.0.0.1."""
+    with socket.socket(socket.AF_INET, socket.SOCK_STREAM) as s:
+        s.bind(("127.0.0.1", 0))
+        return s.getsockname()[1]
+
+
+@dataclass
+class RunningApp:
+    """A started ``streamlit run``; ``url`` is its base address."""
+
+    url: str
+    port: int
+    process: subprocess.Popen
+    log_path: Path
+
+    def log(self) -> str:
+        """Everything the server printed so far (stdout and stderr)."""
+        try:
+            return self.log_path.read_text(encoding="utf-8", errors="replace")
+        except OSError:
+            return ""
+
+
+def _healthy(port: int) -> bool:
+    try:
+        with urllib.request.urlopen(f"http://127.0.0.1:{port}/_stcore/health", timeout=1) as r:
+            return r.read().decode().strip() == "ok"
+    except OSError:
+        return False
+
+
+@contextlib.contextmanager
+def streamlit_app(
+    app: str | Path,
+    *,
+    theme: str | None = None,
+    extra_args: Sequence[str] = (),
+    timeout_s: float = 60.0,
+) -> Iterator[RunningApp]:
+    """Run ``streamlit run <app>`` on a free port until the block ends.
+
+    ``app`` is a path (absolute, or relative to the repo root, or a file name in
+    tests/browser/apps/). cwd and PYTHONPATH are the repo root. ``theme``
+    ("light"/"dark") sets ``--theme.base``.
+    """
+    path = Path(app)
+    if not path.is_absolute():
+        path = REPO_ROOT / path if (REPO_ROOT / path).exists() else APPS_DIR / path
+    if not path.exists():
+        raise FileNotFoundError(path)
+    port = free_port()
+    args = [
+        sys.executable, "-m", "streamlit", "run", str(path),
+        "--server.headless", "true",
+        "--server.port", str(port),
+        "--server.address", "127.0.0.1",
+        "--browser.gatherUsageStats", "false",
+        "--server.fileWatcherType", "none",
+        "--server.runOnSave", "false",
+        "--global.developmentMode", "false",
+    ]
+    if theme:
+        args += ["--theme.base", theme]
+    args += list(extra_args)
+    env = {**os.environ, "PYTHONPATH": os.pathsep.join(filter(None, [str(REPO_ROOT), os.environ.get("PYTHONPATH")]))}
+    log = tempfile.NamedTemporaryFile("w+", prefix="streamlit-", suffix=".log", delete=False)
+    proc = subprocess.Popen(args, cwd=REPO_ROOT, env=env, stdout=log, stderr=subprocess.STDOUT, text=True)
+    running = RunningApp(url=f"http://127.0.0.1:{port}", port=port, process=proc, log_path=Path(log.name))
+    try:
+        deadline = time.monotonic() + timeout_s
+        while not _healthy(port):
+            if proc.poll() is not None:
+                raise RuntimeError(f"streamlit exited with {proc.returncode}:\n{running.log()}")
+            if time.monotonic() > deadline:
+                raise TimeoutError(f"streamlit did not become healthy in {timeout_s}s:\n{running.log()}")
+            time.sleep(0.2)
+        yield running
+    finally:
+        if proc.poll() is None:
+            proc.terminate()
+            try:
+                proc.wait(timeout=10)
+            except subprocess.TimeoutExpired:
+                proc.kill()
+                proc.wait()
+        log.close()
+        with contextlib.suppress(OSError):
+            os.unlink(log.name)
+
+
+# --------------------------------------------------------------------------- browser
+
+
+def chromium_available() -> bool:
+    return Path(CHROMIUM).is_file() and os.access(CHROMIUM, os.X_OK)
+
+
+def launch_browser(playwright: Playwright, **kwargs) -> Browser:
+    """Headless Debian Chromium with the flags that keep it quiet and offline."""
+    return playwright.chromium.launch(
+        executable_path=CHROMIUM, headless=True, args=list(CHROMIUM_ARGS), **kwargs
+    )
+
+
+def open_app(
+    browser: Browser,
+    url: str,
+    *,
+    width: int = 1280,
+    height: int = 800,
+    color_scheme: str = "light",
+    query: str = "",
+    **context_kwargs,
+) -> Page:
+    """New context + page at ``url`` (plus ``?query``), waited until the first run ends.
+
+    Close it with ``page.context.close()``. Pass ``is_mobile=True, has_touch=True``
+    (and a ``device_scale_factor``) for a phone.
+    """
+    context = browser.new_context(
+        viewport={"width": width, "height": height}, color_scheme=color_scheme, **context_kwargs
+    )
+    page = context.new_page()
+    page.set_default_timeout(TIMEOUT_MS)
+    page.goto(url + (("?" + query.lstrip("?")) if query else ""))
+    wait_for_app_loaded(page)
+    return page
+
+
+def wait_for_app_loaded(page: Page) -> None:
+    page.wait_for_selector("[data-testid='stAppViewContainer']", state="attached", timeout=30_000)
+    wait_for_app_run(page, initial_wait_ms=0)
+
+
+def wait_for_app_run(page: Page, initial_wait_ms: int = INITIAL_WAIT_MS, settle_ms: int = 0) -> None:
+    """Block until Streamlit has finished re-running the script.
+
+    Call it after any interaction that reruns the app and before asserting.
+    """
+    if initial_wait_ms:
+        page.wait_for_timeout(initial_wait_ms)
+    page.locator("[data-testid='stApp'][data-test-connection-state='CONNECTED']").wait_for(
+        state="attached", timeout=TIMEOUT_MS
+    )
+    page.locator("[data-testid='stApp'][data-test-script-state='notRunning']").wait_for(
+        state="attached", timeout=TIMEOUT_MS
+    )
+    expect(page.get_by_test_id("stSkeleton")).to_have_count(0, timeout=TIMEOUT_MS)
+    if settle_ms:
+        page.wait_for_timeout(settle_ms)
+
+
+def script_state(page: Page) -> str | None:
+    return page.get_attribute("[data-testid='stApp']", "data-test-script-state")
+
+
+def text_line(page: Page, prefix: str) -> str:
+    """The ``st.text`` line that starts with ``prefix`` (e.g. "order="), without it."""
+    loc = page.get_by_test_id("stText").filter(has_text=prefix).first
+    return loc.inner_text().strip()[len(prefix):]
+
+
+# --------------------------------------------------------------------------- board
+
+
+def board(page: Page, index: int = 0) -> Locator:
+    """The nth ranking board's root (inside its shadow DOM)."""
+    return page.locator(".rb-root").nth(index)
+
+
+def board_card(page: Page, *, rank: int | None = None, item_id: str | None = None, index: int = 0) -> Locator:
+    """A card by rank (1-based) or by item id."""
+    root = board(page, index)
+    if item_id is not None:
+        return root.locator(f'.rb-card[data-item-id="{item_id}"]')
+    if rank is None:
+        raise ValueError("give rank or item_id")
+    return root.locator(f'.rb-card[data-rank="{rank}"]')
+
+
+def board_order(page: Page, index: int = 0) -> list[str]:
+    """Item ids in the order the board currently shows them."""
+    return board(page, index).locator(".rb-card").evaluate_all("cs => cs.map(c => c.dataset.itemId)")
+
+
+def board_announcement(page: Page, index: int = 0) -> str:
+    """Text of the board's aria-live region."""
+    return (board(page, index).locator("[aria-live]").text_content() or "").strip()
+
+
+def drag_card(page: Page, source: Locator, target: Locator, *, steps: int = 12, hold_ms: int = 0) -> None:
+    """Real mouse drag from the middle of ``source`` to the middle of ``target``.
+
+    Raw ``page.mouse`` events do not scroll, so both are scrolled into view first.
+    """
+    source.scroll_into_view_if_needed()
+    sb, tb = source.bounding_box(), target.bounding_box()
+    assert sb and tb, "cards must be visible"
+    sx, sy = sb["x"] + sb["width"] / 2, sb["y"] + sb["height"] / 2
+    tx, ty = tb["x"] + tb["width"] / 2, tb["y"] + tb["height"] / 2
+    page.mouse.move(sx, sy)
+    page.mouse.down()
+    if hold_ms:
+        page.wait_for_timeout(hold_ms)
+    # A few small moves first so the drag starts where it was grabbed.
+    for i in range(1, 4):
+        page.mouse.move(sx + i * 3, sy + i * 3)
+    for i in range(1, steps + 1):
+        page.mouse.move(sx + (tx - sx) * i / steps, sy + (ty - sy) * i / steps)
+        page.wait_for_timeout(16)
+    page.wait_for_timeout(100)
+    page.mouse.up()
+
+
+def touch_drag(
+    page: Page, source: Locator, target: Locator, *, hold_ms: int = 400, steps: int = 15
+) -> None:
+    """Finger drag (Chrome DevTools touch events): press, hold, move, lift.
+
+    Needs a context made with ``has_touch=True``. ``hold_ms`` must exceed the
+    board's touch delay; with ``hold_ms=0`` this is a swipe, which should scroll.
+    Both points must be inside the viewport.
+    """
+    source.scroll_into_view_if_needed()
+    sb, tb = source.bounding_box(), target.bounding_box()
+    assert sb and tb, "cards must be visible"
+    sx, sy = sb["x"] + sb["width"] / 2, sb["y"] + sb["height"] / 2
+    tx, ty = tb["x"] + tb["width"] / 2, tb["y"] + tb["height"] / 2
+    swipe(page, [(sx, sy)] + [(sx + (tx - sx) * i / steps, sy + (ty - sy) * i / steps) for i in range(1, steps + 1)],
+          hold_ms=hold_ms)
+
+
+def swipe(page: Page, points: Sequence[tuple[float, float]], *, hold_ms: int = 0, step_ms: int = 25) -> None:
+    """One finger along ``points`` (viewport coordinates) via CDP touch events."""
+    cdp = page.context.new_cdp_session(page)
+    try:
+        (x0, y0), rest = points[0], points[1:]
+        cdp.send("Input.dispatchTouchEvent", {"type": "touchStart", "touchPoints": [{"x": x0, "y": y0, "id": 1}]})
+        if hold_ms:
+            page.wait_for_timeout(hold_ms)
+        for x, y in rest:
+            cdp.send("Input.dispatchTouchEvent", {"type": "touchMove", "touchPoints": [{"x": x, "y": y, "id": 1}]})
+            page.wait_for_timeout(step_ms)
+        page.wait_for_timeout(100)
+        cdp.send("Input.dispatchTouchEvent", {"type": "touchEnd", "touchPoints": []})
+    finally:
+        cdp.detach()
+
+
+def main_scroll_top(page: Page) -> float:
+    """Scroll offset of Streamlit's main scroll container."""
+    return page.evaluate("() => (document.querySelector('[data-testid=stMain]') || document.scrollingElement).scrollTop")
