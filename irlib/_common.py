@@ -89,3 +89,13 @@ def safe_div(num, den):
     out = np.zeros(np.broadcast(num, den).shape)
     np.divide(num, den, out=out, where=den != 0)
     return out if out.ndim else float(out)
+
+
+def mean_over_queries(score, rankings, judged=None) -> float:
+    """Mean of ``score(grades, judged)`` over queries; ``judged`` is one entry per query or None."""
+    if len(rankings) == 0:
+        raise ValueError("rankings must hold at least one query, got none")
+    if judged is not None and len(judged) != len(rankings):
+        raise ValueError(f"judged must have one entry per query: {len(judged)} != {len(rankings)}")
+    judged = judged if judged is not None else [None] * len(rankings)
+    return float(np.mean([score(g, j) for g, j in zip(rankings, judged)]))

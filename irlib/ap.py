@@ -14,7 +14,8 @@ from collections.abc import Sequence
 
 import numpy as np
 
-from irlib._common import DEFAULT_REL, check_grades, check_k, check_rel, judged_or_shown, safe_div
+from irlib._common import (DEFAULT_REL, check_grades, check_k, check_rel, judged_or_shown,
+                           mean_over_queries, safe_div)
 
 DENOMINATORS = ("relevant", "min_r_k", "retrieved")
 
@@ -81,10 +82,6 @@ def mean_average_precision(rankings: Sequence, k=None, *, judged: Sequence | Non
     >>> round(mean_average_precision(queries, 8), 6)   # (0.542857 + 0.667857 + 0.225) / 3
     0.478571
     """
-    if len(rankings) == 0:
-        raise ValueError("rankings must hold at least one query, got none")
-    if judged is not None and len(judged) != len(rankings):
-        raise ValueError(f"judged must have one entry per query: {len(judged)} != {len(rankings)}")
-    judged = judged if judged is not None else [None] * len(rankings)
-    return float(np.mean([average_precision(g, k, judged=j, rel=rel, denominator=denominator)
-                          for g, j in zip(rankings, judged)]))
+    return mean_over_queries(
+        lambda g, j: average_precision(g, k, judged=j, rel=rel, denominator=denominator),
+        rankings, judged)

@@ -18,7 +18,7 @@ from collections.abc import Sequence
 
 import numpy as np
 
-from irlib._common import check_grades, check_k, judged_or_shown, safe_div
+from irlib._common import check_grades, check_k, judged_or_shown, mean_over_queries, safe_div
 
 GAINS = ("linear", "exponential")
 IDEALS = ("judged", "shown")
@@ -128,10 +128,5 @@ def mean_ndcg(rankings: Sequence, k=None, *, judged: Sequence | None = None, gai
     >>> round(mean_ndcg([[0, 1], [1, 0]], 2), 4)            # (0.6309 + 1) / 2
     0.8155
     """
-    if len(rankings) == 0:
-        raise ValueError("rankings must hold at least one query, got none")
-    if judged is not None and len(judged) != len(rankings):
-        raise ValueError(f"judged must have one entry per query: {len(judged)} != {len(rankings)}")
-    judged = judged if judged is not None else [None] * len(rankings)
-    return float(np.mean([ndcg_at_k(g, k, judged=j, gain=gain, ideal=ideal)
-                          for g, j in zip(rankings, judged)]))
+    return mean_over_queries(
+        lambda g, j: ndcg_at_k(g, k, judged=j, gain=gain, ideal=ideal), rankings, judged)

@@ -3,7 +3,7 @@ from __future__ import annotations
 
 import numpy as np
 
-from irlib._common import DEFAULT_REL, check_grades, check_k, check_rel
+from irlib._common import DEFAULT_REL, check_grades, check_k, check_rel, mean_over_queries
 
 
 def first_relevant_rank(grades, k=None, *, rel=DEFAULT_REL) -> int | None:
@@ -54,6 +54,4 @@ def mean_reciprocal_rank(rankings, k=None, *, rel=DEFAULT_REL) -> float:
     >>> round(mean_reciprocal_rank(queries), 4)     # (0.5 + 1.0 + 0.2) / 3
     0.5667
     """
-    if len(rankings) == 0:
-        raise ValueError("rankings must hold at least one query, got none")
-    return float(np.mean([reciprocal_rank(g, k, rel=rel) for g in rankings]))
+    return mean_over_queries(lambda g, _: reciprocal_rank(g, k, rel=rel), rankings)
