@@ -1,5 +1,5 @@
-"""Lesson 2: many queries. The article's three queries, one board each; RR and AP per query,
-then MRR and MAP over the test set, with the formulas substituted."""
+"""Lesson 2, many queries: the article's three queries with a board each; RR and AP per query,
+then MRR and MAP over the test set with the formulas substituted."""
 import streamlit as st
 
 import irlib
@@ -24,20 +24,19 @@ st.caption("The article's second query is “white cat”; only three of these p
            "white cat, so it reads “white animal” here (the white dog counts too), which keeps "
            "its relevant ranks 1, 4, 5 and 7.")
 
-controls = st.columns([3, 2, 2])
+controls = st.columns([4, 1], vertical_alignment="bottom")
 controls[0].slider("K: results per query that count", 1, n_items, key=P + "k",
                    help="RR@K and AP@K only look at the top K results. The article uses K = 8.")
-k = int(st.session_state[P + "k"])
-controls[2].button("↺ Article's rankings", key=P + "reset", on_click=ls.reset_mrr,
+controls[1].button("↺ Article's rankings", key=P + "reset", on_click=ls.reset_mrr,
                    width="stretch", help="Back to the article's orders and judgments.")
+k = int(st.session_state[P + "k"])
 
 rows, rrs, aps, firsts, rankings = [], [], [], [], []
 items = board_items()
 for number, qid in enumerate(ls.MRR_QUERIES, 1):
     query = catalog.queries[qid]
     order, judgments, grades = ls.ranked(P, qid)
-    rr = irlib.explain("RR", grades, k)
-    ap = irlib.explain("AP", grades, k)
+    rr, ap = irlib.explain("RR", grades, k), irlib.explain("AP", grades, k)
     first = rr.details["first_relevant_rank"]
     rrs.append(rr.value)
     aps.append(ap.value)
@@ -50,56 +49,47 @@ for number, qid in enumerate(ls.MRR_QUERIES, 1):
         st.subheader(f"Query {number}: “{query.text}”")
         ranking_board(items, order, judgments, mode="binary", key=f"{P}board_{qid}", k=k,
                       on_change=ls.saver(P, qid))
-        tiles, formulas = st.columns([1, 3], vertical_alignment="center")
-        with tiles:
-            left, right = st.columns(2)
-            left.metric(f"RR@{k}", fmt(rr.value), border=True, help=METRIC_TEXT["RR"].short)
-            right.metric(f"AP@{k}", fmt(ap.value), border=True, help=METRIC_TEXT["AP"].short)
-        with formulas:
-            st.latex(rr.latex)
-            st.latex(ap.latex)
+        ls.tiles([(f"RR@{k}", fmt(rr.value), METRIC_TEXT["RR"].short),
+                  (f"AP@{k}", fmt(ap.value), METRIC_TEXT["AP"].short)])
+        st.latex(rr.latex)
+        st.latex(ls.two_lines(ap.latex))
 
 st.header("The whole test set in one number")
 st.markdown(
     "**MRR** averages the reciprocal ranks, **MAP** the average precisions, over the "
     f"Q = {len(rrs)} queries. The table keeps three decimals; the formulas round to two, as "
     "the article does.")
-mrr = irlib.mean_reciprocal_rank(rankings, k)
-map_ = irlib.mean_average_precision(rankings, k)
 with st.container(border=True, key=P + "means"):
-    table_col, tiles_col = st.columns([3, 2], vertical_alignment="center")
-    with table_col:
-        st.dataframe(ls.mean_table(rows, k), hide_index=True, width="stretch",
-                     column_config={c: st.column_config.NumberColumn(format="%.3f")
-                                    for c in (f"RR@{k}", f"AP@{k}")})
-    with tiles_col:
-        left, right = st.columns(2)
-        left.metric(f"MRR@{k}", fmt(mrr), border=True,
-                    help="Mean reciprocal rank: the mean of the queries' RR.")
-        right.metric(f"MAP@{k}", fmt(map_), border=True,
-                     help="Mean average precision: the mean of the queries' AP.")
-    st.latex(ls.mrr_latex(rrs, firsts, k))
-    st.latex(ls.map_latex(aps, k))
+    st.dataframe(ls.mean_table(rows, k), hide_index=True, width="stretch",
+                 column_config={c: st.column_config.NumberColumn(format="%.3f")
+                                for c in (f"RR@{k}", f"AP@{k}")})
+    ls.tiles([(f"MRR@{k}", fmt(irlib.mean_reciprocal_rank(rankings, k)),
+               "Mean reciprocal rank: the mean of the queries' RR."),
+              (f"MAP@{k}", fmt(irlib.mean_average_precision(rankings, k)),
+               "Mean average precision: the mean of the queries' AP.")])
+    left, right = st.columns(2)
+    left.latex(ls.mrr_latex(rrs, firsts, k))
+    right.latex(ls.map_latex(aps, k))
 
 st.header("Why MRR ignores everything after the first hit")
 st.markdown(
     "The article's warning: ask for **ten** products, get **one** relevant one at rank 1 and "
-    "nine misses. Nine of ten useless results is a terrible list, yet RR is a perfect 1.0 — "
-    "RR stops looking at the first hit. Add relevant results below it: RR does not move, while "
+    "nine misses. Nine useless results out of ten is a terrible list, yet RR is a perfect 1 — "
+    "it stops looking at the first hit. Add relevant results below it: RR does not move, while "
     "Precision@10 and AP@10 do.")
 with st.container(border=True, key=P + "ten"):
     a, b = st.columns(2)
     a.slider("Rank of the first relevant result", 1, 10, 1, key=P + "ten_first")
     b.slider("Relevant results in the list", 1, 10, 1, key=P + "ten_hits",
              help="Placed one after another, starting at the first relevant rank.")
-    demo = ls.ten_results(int(st.session_state[P + "ten_first"]),
-                          int(st.session_state[P + "ten_hits"]))
+    wanted = int(st.session_state[P + "ten_hits"])
+    demo = ls.ten_results(int(st.session_state[P + "ten_first"]), wanted)
     st.markdown(ls.result_strip(demo["grades"]))
-    if demo["shown"] < int(st.session_state[P + "ten_hits"]):
+    if demo["shown"] < wanted:
         st.caption(f"Only {demo['shown']} fit between that rank and rank 10.")
-    for col, (name, label) in zip(st.columns(4), [("RR", "RR@10"), ("P", "Precision@10"),
-                                                  ("R", "Recall@10"), ("AP", "AP@10")]):
-        col.metric(label, fmt(demo[name]), border=True, help=METRIC_TEXT[name].short)
+    ls.tiles([(label, fmt(demo[name]), METRIC_TEXT[name].short)
+              for name, label in [("RR", "RR@10"), ("P", "Precision@10"), ("R", "Recall@10"),
+                                  ("AP", "AP@10")]])
     st.caption("Assumes ten relevant products exist for this user (what we hoped to fill the "
                "list with), so Recall@10 and AP@10 divide by 10. Computed with irlib.")
 

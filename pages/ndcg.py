@@ -1,4 +1,4 @@
-"""Lesson 3: graded relevance. CG, DCG, IDCG and NDCG step by step on the video's 0-4 grades,
+"""Lesson 3, graded relevance: CG, DCG, IDCG and NDCG step by step on the video's 0-4 grades,
 linear vs exponential gain, and where the ideal ranking comes from."""
 import streamlit as st
 
@@ -24,23 +24,30 @@ st.markdown(
     "pictures, **click a badge** to change a grade (keys **0–4** work too), and follow "
     "CG → DCG → IDCG → NDCG.")
 
-controls = st.columns([3, 3, 2, 2])
-controls[0].slider("K: results that count", 1, n_items, key=P + "k")
-controls[1].slider("Results shown: the system returns the top N", 1, n_items, key=P + "shown",
-                   help="The other pictures are judged but never returned. Matters for where "
-                        "the ideal ranking comes from (below).")
-controls[2].segmented_control(
+controls = st.columns([2, 3, 2], vertical_alignment="bottom")
+controls[0].segmented_control(
     "NDCG gain", list(ls.GAIN_LABELS), key=P + "gain", required=True,
     format_func=ls.GAIN_LABELS.get,
     help="Linear: gain = grade (trec_eval, ranx's ndcg). Exponential: 2^grade − 1 "
          "(the DCG notebook, ranx's ndcg_burges, ir_measures' dcg='exp-log2').")
-controls[3].toggle("Show both gains", key=P + "both",
-                   help="Draw the other gain's curves too, dotted.")
+controls[1].segmented_control(
+    "Ideal ranking from", list(ls.IDEAL_LABELS), key=P + "ideal", required=True,
+    format_func=ls.IDEAL_LABELS.get,
+    help="All judged: trec_eval, ranx, ir_measures. Only the shown list: scikit-learn's "
+         "ndcg_score. They differ once the system returns fewer than all eight.")
+controls[2].toggle("Show both gains", key=P + "both",
+                   help="Draw the other gain's curves too, fainter and dotted.")
+sliders = st.columns(2)
+sliders[0].slider("K: results that count (the cut-off line on the board)", 1, n_items,
+                  key=P + "k")
+sliders[1].slider("Results shown: the system returns the top N", 1, n_items, key=P + "shown",
+                  help="The other pictures are judged but never returned.")
 k, n_shown = int(st.session_state[P + "k"]), int(st.session_state[P + "shown"])
 gain, ideal = st.session_state[P + "gain"], st.session_state[P + "ideal"]
 
 order, judgments, all_grades = ls.ranked(P)
 shown = all_grades[:n_shown]
+# Pictures below the shown list: judged but not returned (FN if relevant).
 outcomes = [("FN" if g > 0 else "TN") if rank > n_shown else ""
             for rank, g in enumerate(all_grades, 1)]
 ranking_board(board_items(), order, judgments, mode="graded", key=P + "board", k=k,
@@ -59,11 +66,11 @@ if n_shown < n_items:
 
 kw = dict(judged=all_grades, gain=gain, ideal=ideal)
 curves = ls.graded_curves(shown, all_grades, gain=gain, ideal=ideal)
-tiles = [("CG", f"CG@{k}"), ("DCG", f"DCG@{k}"), ("IDCG", f"IDCG@{k}"), ("nDCG", f"NDCG@{k}")]
-for col, (name, label) in zip(st.columns(4), tiles):
-    col.metric(label, fmt(curves[name][k - 1]), border=True, help=METRIC_TEXT[name].short)
+ls.tiles([(label, fmt(curves[name][k - 1]), METRIC_TEXT[name].short)
+          for name, label in [("CG", f"CG@{k}"), ("DCG", f"DCG@{k}"), ("IDCG", f"IDCG@{k}"),
+                              ("nDCG", f"NDCG@{k}")]])
 
-other = (ls.graded_curves(shown, all_grades, gain=ls._other(gain), ideal=ideal)
+other = (ls.graded_curves(shown, all_grades, gain=ls.other_gain(gain), ideal=ideal)
          if st.session_state[P + "both"] else None)
 left, right = st.columns(2)
 with left:
@@ -75,7 +82,8 @@ with right:
                     on_select=lambda: ls.set_k_from_chart(P + "chart_ndcg"),
                     selection_mode="points")
 st.caption("Click a point on either chart to set K. DCG grows with every relevant result; "
-           "IDCG is the best any ordering could do, so NDCG = DCG / IDCG is at most 1.")
+           "IDCG is the best any ordering could do, so NDCG = DCG / IDCG is at most 1. "
+           "Exponential gain (2^grade − 1) rewards the 4s much more than the 1s.")
 
 st.header("Step by step, as the article does")
 flip = ls.swapped(shown)
@@ -83,46 +91,57 @@ can_swap = k >= 2 and n_shown >= 2
 
 with st.container(border=True, key=P + "step_cg"):
     st.subheader("1. Cumulative gain: add up the grades")
-    show_explanation(irlib.explain("CG", shown, k, **kw), table=False)
+    show_explanation(ls.narrow(irlib.explain("CG", shown, k, **kw)), table=False,
+                     pros_cons=False)
     if can_swap:
-        st.latex(ls.labelled(irlib.explain("CG", flip, k, **kw).latex, "first two swapped"))
-        st.caption("Same number in both orders: CG cannot tell a good first result from a "
-                   "bad one.")
+        ls.show_swapped(irlib.explain("CG", flip, k, **kw))
+    st.caption("CG is order-unaware: swapping results inside the top K changes nothing, so it "
+               "cannot tell a good first result from a bad one.")
 
 with st.container(border=True, key=P + "step_dcg"):
     st.subheader("2. Discounted cumulative gain: lower ranks count less")
-    show_explanation(irlib.explain("DCG", shown, k, **kw), table=False)
+    show_explanation(ls.narrow(irlib.explain("DCG", shown, k, **kw)), table=False,
+                     pros_cons=False)
     if can_swap:
-        st.latex(ls.labelled(irlib.explain("DCG", flip, k, **kw).latex, "first two swapped"))
-        st.caption("Dividing by log2(rank + 1) makes order matter: the best picture first "
-                   "scores higher.")
+        ls.show_swapped(irlib.explain("DCG", flip, k, **kw))
+    st.caption("Dividing each gain by log2(rank + 1) makes order matter: the best picture "
+               "first scores higher. But DCG has no fixed top, so it cannot be compared across "
+               "queries.")
 
 with st.container(border=True, key=P + "step_idcg"):
     st.subheader("3. Ideal DCG: the best possible order")
-    show_explanation(irlib.explain("IDCG", shown, k, **kw), table=False)
+    show_explanation(irlib.explain("IDCG", shown, k, **kw), table=False, pros_cons=False)
+    best = [fmt(g) for g in irlib.ideal_grades(shown, judged=all_grades, ideal=ideal)]
+    source = "all judged pictures" if ideal == "judged" else "the shown list only"
+    st.caption(f"The grades sorted best first, from {source}: "
+               f"**{', '.join(best[:k])}**{' | ' + ', '.join(best[k:]) if best[k:] else ''}. "
+               f"IDCG@{k} is the DCG of the first {min(k, len(best))} of them.")
 
 with st.container(border=True, key=P + "step_ndcg"):
     st.subheader("4. Normalised DCG: divide by the ideal")
     show_explanation(irlib.explain("nDCG", shown, k, **kw))
 
 st.header("Where does the ideal order come from?")
-st.segmented_control(
-    "Build the ideal ranking from", list(ls.IDEAL_LABELS), key=P + "ideal", required=True,
-    format_func=ls.IDEAL_LABELS.get)
 st.markdown(
     "**trec_eval**, **ranx** and **ir_measures** build the ideal ranking from *every judged* "
     "document of the query (the qrels), so a relevant picture the system never returned still "
     "raises IDCG and lowers NDCG. **scikit-learn's `ndcg_score`** only sees the relevance "
     "values you pass it — usually just the returned list — so its ideal is a reshuffle of what "
-    "was shown and a missed relevant picture costs nothing. With all eight results shown the "
-    "two agree; lower “Results shown” above to see them split.")
+    "was shown and a missed relevant picture costs nothing.")
 judged_ndcg = irlib.ndcg_at_k(shown, k, judged=all_grades, gain=gain, ideal="judged")
 shown_ndcg = irlib.ndcg_at_k(shown, k, judged=all_grades, gain=gain, ideal="shown")
-a, b = st.columns(2)
-a.metric(f"NDCG@{k}, ideal from all judged", fmt(judged_ndcg), border=True,
-         help="trec_eval, ranx, ir_measures")
-b.metric(f"NDCG@{k}, ideal from the shown list", fmt(shown_ndcg), border=True,
-         help="scikit-learn's ndcg_score")
+ls.tiles([(f"NDCG@{k}, ideal from all judged", fmt(judged_ndcg),
+           "trec_eval, ranx, ir_measures"),
+          (f"NDCG@{k}, ideal from the shown list", fmt(shown_ndcg),
+           "scikit-learn's ndcg_score")])
+if n_shown == n_items:
+    st.caption("With all eight results shown the two agree. Lower “Results shown” above to see "
+               "them split.")
+else:
+    missed = [g for g in all_grades[n_shown:] if g > 0]
+    st.caption(f"The system shows {n_shown} of {n_items}; the judged pool also holds "
+               f"{len(missed)} relevant picture(s) it never returned "
+               f"(grades {', '.join(map(str, missed)) or '—'}).")
 
 with st.expander("Where the article's 0.41 comes from"):
     code = list(ls.ARTICLE_CODE_GRADES)

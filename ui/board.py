@@ -21,7 +21,7 @@ cases pass the *current* order and grades on every run.
 from __future__ import annotations
 
 import functools
-from collections.abc import Callable, Mapping, Sequence
+from collections.abc import Callable, Mapping
 from pathlib import Path
 from typing import Any
 
@@ -51,10 +51,6 @@ def _mount() -> Callable[..., Any]:
     js = js.replace(_SORTABLE_MARKER, sortable + "\n")
     css = (_BOARD_DIR / "board.css").read_text(encoding="utf-8")
     return st.components.v2.component(_COMPONENT_NAME, js=js, css=css, isolate_styles=True)
-
-
-def _state_keys(key: str) -> tuple[str, str]:
-    return f"_ranking_board_pending::{key}", f"_ranking_board_seq::{key}"
 
 
 def _clean_change(raw: Any, ids: set[str], mode: str) -> dict | None:
@@ -145,24 +141,29 @@ def ranking_board(
     if k is not None and (int(k) != k or k < 0):
         raise ValueError("k must be a non-negative integer")
 
-    pending_key, seq_key = _state_keys(key)
+    seq_key = f"_ranking_board_seq::{key}"
 
-    def _on_event() -> None:
+    def _incoming() -> dict | None:
+        # The trigger value is present only in the run that the browser event
+        # started, both in callbacks and in the script body (before mounting).
         value = st.session_state.get(key)
         raw = value.get(_EVENT) if isinstance(value, Mapping) else None
-        change = _clean_change(raw, id_set, mode)
-        if change is None:
-            return
-        st.session_state[pending_key] = change
-        if on_change is not None:
+        if isinstance(raw, Mapping) and isinstance(raw.get("seq"), int):
+            st.session_state[seq_key] = raw["seq"]
+        return _clean_change(raw, id_set, mode)
+
+    def _on_event() -> None:
+        change = _incoming()
+        if change is not None and on_change is not None:
             on_change({"order": list(change["order"]), "grades": dict(change["grades"])})
 
-    change = st.session_state.pop(pending_key, None)
+    # Outcomes belong to items, so key them by id before `order` may change.
+    outcome_by_id = dict(zip(order, outcomes)) if outcomes is not None else {}
+    change = _incoming()
     if change is not None:
         # Show what the user just did even if the caller stores it only after
         # this call (otherwise the cards would jump back for one run).
         order, grades = change["order"], change["grades"]
-        st.session_state[seq_key] = change["seq"]
 
     top = 1 if mode == "binary" else 4
     data = {
@@ -176,10 +177,10 @@ def ranking_board(
             for it in items
         ],
         "order": order,
-        "grades": {i: min(max(int(grades.get(i, 0)), 0), top) for i in order},
+        "grades": {i: min(max(int(grades.get(i) or 0), 0), top) for i in order},
         "mode": mode,
         "k": int(k) if k else None,
-        "outcomes": list(outcomes) if outcomes is not None else None,
+        "outcomes": outcome_by_id,
         "seq": st.session_state.get(seq_key, 0),
         "fixedHeight": height is not None,
     }

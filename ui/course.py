@@ -21,7 +21,7 @@ LESSONS = [
            "Drag eight search results, judge them, and watch P, R, F1, RR, AP and NDCG move.",
            "playground"),
     Lesson("pages/mrr_map.py", "2. Many queries: MRR and MAP", ":material/stacks:",
-           "Three queries, three boards: how one number summarises a whole test set.", "mrr-map"),
+           "Three queries, three boards: how one number summarises a whole test set.", "mrr_map"),
     Lesson("pages/ndcg.py", "3. Graded relevance: NDCG", ":material/equalizer:",
            "CG, DCG, IDCG and NDCG step by step, with linear and exponential gains.", "ndcg"),
     Lesson("pages/choosing.py", "4. Choosing a metric", ":material/rule:",

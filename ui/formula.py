@@ -32,16 +32,14 @@ def show_explanation(expl: Explanation, *, table: bool = True, pros_cons: bool =
                      column_config={c: st.column_config.NumberColumn(format="%.3f")
                                     for c in ("Precision@k", "Precision@k · rel_k")})
     if table and expl.metric in ("DCG", "IDCG", "nDCG", "CG") and expl.rows:
-        left, right = st.columns(2)
+        # One above the other: side by side, six columns each get clipped on most screens.
         fmt = {c: st.column_config.NumberColumn(format="%.3f")
                for c in ("gain", "discount log2(rank+1)", "discounted gain", "DCG so far")}
-        with left:
-            st.caption("This ranking")
-            st.dataframe(dcg_table(expl.rows), hide_index=True, column_config=fmt, width="stretch")
-        with right:
-            st.caption("Ideal ranking (best grades first)")
-            st.dataframe(dcg_table(expl.ideal_rows), hide_index=True, column_config=fmt,
-                         width="stretch")
+        st.caption("This ranking")
+        st.dataframe(dcg_table(expl.rows), hide_index=True, column_config=fmt, width="stretch")
+        st.caption("Ideal ranking (best grades first)")
+        st.dataframe(dcg_table(expl.ideal_rows), hide_index=True, column_config=fmt,
+                     width="stretch")
     if pros_cons and expl.metric in METRIC_TEXT:
         text = METRIC_TEXT[expl.metric]
         aware = "order-aware" if text.order_aware else "order-unaware"

@@ -8,6 +8,7 @@ arranges them (substituted formulas, tables, figures).
 from __future__ import annotations
 
 from collections.abc import Sequence
+from dataclasses import replace
 
 import numpy as np
 import pandas as pd
@@ -18,6 +19,7 @@ import irlib
 from irlib import fmt
 from ui.catalog import load_catalog
 from ui.charts import METRIC_COLORS, clicked_x, curves_figure
+from ui.tiles import TILE_WIDTH
 
 # --------------------------------------------------------------------------- MRR & MAP
 
@@ -71,32 +73,64 @@ def ranked(prefix: str, state_id: str | None = None) -> tuple[list[str], dict[st
     return order, judgments, [int(judgments.get(i, 0)) for i in order]
 
 
+#: A line break in an aligned derivation, with a strut so stacked fractions do not touch.
+_BREAK = r" \\ \rule{0pt}{2.4em}"
+#: The same for a next line without fractions.
+_BREAK_FLAT = r" \\[0.4em]"
+
+
 def mrr_latex(rrs: Sequence[float], first_ranks: Sequence[int | None], k: int) -> str:
-    r"""``MRR@8 = 1/Q Σ 1/rank_q = 1/3 (1/2 + 1/1 + 1/5) = (0.5 + 1 + 0.2)/3 = 0.57``."""
+    r"""MRR as a three-line derivation (narrow enough for a phone).
+
+    ``MRR@8 = 1/Q Σ 1/rank_q = 1/3 (1/2 + 1/1 + 1/5) = (0.5 + 1 + 0.2)/3 = 0.57``
+    """
     q = len(rrs)
     fracs = " + ".join(rf"\frac{{1}}{{{r}}}" if r else "0" for r in first_ranks)
     terms = " + ".join(fmt(v) for v in rrs)
-    return (rf"\text{{MRR@{k}}} = \frac{{1}}{{Q}}\sum_{{q=1}}^{{Q}} \frac{{1}}{{rank_q}}"
-            rf" = \frac{{1}}{{{q}}}\left({fracs}\right) = \frac{{{terms}}}{{{q}}}"
-            rf" = {fmt(float(np.mean(rrs)))}")
+    return (r"\begin{aligned}"
+            rf"\text{{MRR@{k}}} &= \frac{{1}}{{Q}}\sum_{{q=1}}^{{Q}} \frac{{1}}{{rank_q}}" + _BREAK
+            + rf" &= \frac{{1}}{{{q}}}\left({fracs}\right)" + _BREAK +
+            rf" &= \frac{{{terms}}}{{{q}}} = {fmt(float(np.mean(rrs)))}"
+            r"\end{aligned}")
 
 
 def map_latex(aps: Sequence[float], k: int) -> str:
-    r"""``MAP@8 = 1/Q Σ AP@8_q = (0.54 + 0.67 + 0.23)/3 = 0.48``."""
+    r"""``MAP@8 = 1/Q Σ AP@8_q = (0.54 + 0.67 + 0.23)/3 = 0.48``, on two lines."""
     q = len(aps)
     terms = " + ".join(fmt(v) for v in aps)
-    return (rf"\text{{MAP@{k}}} = \frac{{1}}{{Q}}\sum_{{q=1}}^{{Q}} AP@{k}_q"
-            rf" = \frac{{{terms}}}{{{q}}} = {fmt(float(np.mean(aps)))}")
+    return (r"\begin{aligned}"
+            rf"\text{{MAP@{k}}} &= \frac{{1}}{{Q}}\sum_{{q=1}}^{{Q}} AP@{k}_q" + _BREAK +
+            rf" &= \frac{{{terms}}}{{{q}}} = {fmt(float(np.mean(aps)))}"
+            r"\end{aligned}")
+
+
+def two_lines(latex: str) -> str:
+    r"""Break ``A = B = C = D`` after the definition: ``A = B`` on one line, ``= C = D`` below.
+
+    Keeps irlib's formula as it is, only narrower (it fits a phone).
+    """
+    parts = latex.split(" = ")
+    if len(parts) < 4:
+        return latex
+    rest = " = ".join(parts[2:])
+    gap = _BREAK if r"\frac" in rest else _BREAK_FLAT
+    return (r"\begin{aligned}" + parts[0] + " &= " + parts[1] + gap + " &= " + rest
+            + r"\end{aligned}")
 
 
 def mean_table(rows: list[dict], k: int) -> pd.DataFrame:
-    """One row per query (query, first relevant rank, RR@K, AP@K) and a last row of means."""
-    table = pd.DataFrame(rows)
-    means = {"Query": f"Mean of {len(rows)} queries", "Relevant judged": None,
-             "First relevant at rank": None,
-             f"RR@{k}": table[f"RR@{k}"].mean(), f"AP@{k}": table[f"AP@{k}"].mean()}
-    table = pd.concat([table, pd.DataFrame([means])], ignore_index=True)
-    return table.astype({"Relevant judged": "Int64", "First relevant at rank": "Int64"})
+    """One row per query (query, relevant judged, first relevant rank, RR@K, AP@K) and a last
+    row with the means (MRR@K, MAP@K)."""
+    shown = [{**row, "Relevant judged": str(row["Relevant judged"]),
+              "First relevant at rank": (str(row["First relevant at rank"])
+                                         if row["First relevant at rank"]
+                                         else f"none in the top {k}")} for row in rows]
+    means = {"Query": f"Mean of {len(rows)} queries", "Relevant judged": "",
+             "First relevant at rank": "",
+             f"RR@{k}": float(np.mean([row[f"RR@{k}"] for row in rows])),
+             f"AP@{k}": float(np.mean([row[f"AP@{k}"] for row in rows]))}
+    table = pd.DataFrame(shown + [means])
+    return table[["Query", f"RR@{k}", f"AP@{k}", "First relevant at rank", "Relevant judged"]]
 
 
 def ten_results(first: int, hits: int, *, n: int = 10, relevant_exist: int = 10) -> dict:
@@ -119,8 +153,9 @@ def ten_results(first: int, hits: int, *, n: int = 10, relevant_exist: int = 10)
 
 
 def result_strip(grades: Sequence[int]) -> str:
-    """Markdown for a row of results: rank number and a green (relevant) or grey square."""
-    return " ".join(f"**{r}**{'🟩' if g else '⬜'}" for r, g in enumerate(grades, 1))
+    """Markdown for a row of results: a green badge per relevant rank, a grey one otherwise."""
+    return " ".join(f":green-badge[{r} ✓]" if g else f":gray-badge[{r} ✗]"
+                    for r, g in enumerate(grades, 1))
 
 
 # --------------------------------------------------------------------------- NDCG
@@ -181,20 +216,20 @@ def graded_curves(shown: Sequence[int], judged: Sequence[int], *, gain: str,
             "nDCG": np.array([irlib.ndcg_at_k(shown, k, **kw) for k in ks])}
 
 
-def _other(gain: str) -> str:
+def other_gain(gain: str) -> str:
     return "exponential" if gain == "linear" else "linear"
 
 
-def dcg_figure(curves: dict, other: dict | None, k: int, gain: str) -> go.Figure:
+def dcg_figure(curves: dict, other: dict | None, k: int, gain: str) -> dict:
     """DCG and IDCG for the chosen gain (solid / dashed); the other gain faint and dotted."""
-    tag = {"linear": "gain = grade", "exponential": "gain = 2^grade − 1"}
+    tag = {"linear": "grade", "exponential": "2^grade − 1"}
     data = {"DCG": curves["DCG"], "IDCG": curves["IDCG"]}
-    labels = {"DCG": f"DCG ({tag[gain]})", "IDCG": f"IDCG ({tag[gain]})"}
+    labels = {"DCG": f"DCG (gain = {tag[gain]})", "IDCG": f"IDCG (gain = {tag[gain]})"}
     dash = {"IDCG": "dash"}
     if other is not None:
         data.update({"DCG other": other["DCG"], "IDCG other": other["IDCG"]})
-        labels.update({"DCG other": f"DCG ({tag[_other(gain)]})",
-                       "IDCG other": f"IDCG ({tag[_other(gain)]})"})
+        labels.update({"DCG other": f"DCG (gain = {tag[other_gain(gain)]})",
+                       "IDCG other": f"IDCG (gain = {tag[other_gain(gain)]})"})
         dash.update({"DCG other": "dot", "IDCG other": "dashdot"})
     fig = curves_figure(data, list(data), k, y_title="DCG at K", unit_interval=False,
                         labels=labels, dash=dash)
@@ -202,7 +237,7 @@ def dcg_figure(curves: dict, other: dict | None, k: int, gain: str) -> go.Figure
     return fig
 
 
-def ndcg_figure(curves: dict, other: dict | None, k: int, gain: str) -> go.Figure:
+def ndcg_figure(curves: dict, other: dict | None, k: int, gain: str) -> dict:
     """NDCG@K for the chosen gain, and (dotted) for the other gain."""
     tag = {"linear": "grade", "exponential": "2^grade − 1"}
     data = {"nDCG": curves["nDCG"]}
@@ -210,22 +245,40 @@ def ndcg_figure(curves: dict, other: dict | None, k: int, gain: str) -> go.Figur
     dash = {}
     if other is not None:
         data["nDCG other"] = other["nDCG"]
-        labels["nDCG other"] = f"NDCG (gain = {tag[_other(gain)]})"
+        labels["nDCG other"] = f"NDCG (gain = {tag[other_gain(gain)]})"
         dash["nDCG other"] = "dot"
     fig = curves_figure(data, list(data), k, y_title="NDCG at K", labels=labels, dash=dash)
     _fade_others(fig, {"nDCG other": "nDCG"}, labels)
     return fig
 
 
-def _fade_others(fig: go.Figure, colour_of: dict[str, str], labels: dict[str, str]) -> None:
-    """Give the other gain's traces their metric's colour, thinner and translucent."""
+def _fade_others(fig: dict | go.Figure, colour_of: dict[str, str], labels: dict[str, str]) -> None:
+    """Give the other gain's traces their metric's colour, thinner and translucent.
+
+    Works on the plain Plotly dict ``curves_figure`` returns (and on a ``go.Figure``).
+    """
     by_label = {labels[name]: base for name, base in colour_of.items() if name in labels}
-    for trace in fig.data:
-        base = by_label.get(trace.name)
+    traces = fig["data"] if isinstance(fig, dict) else fig.data
+    for trace in traces:
+        base = by_label.get(trace["name"])
         if base:
-            trace.line.color = METRIC_COLORS[base]
-            trace.line.width = 2
-            trace.opacity = 0.55
+            trace["line"] = {**dict(trace["line"] or {}), "color": METRIC_COLORS[base],
+                             "width": 2}
+            trace["opacity"] = 0.75
+
+
+def tiles(rows: list[tuple[str, str, str | None]]) -> None:
+    """``ui.tiles.metric_tiles`` (the look every page shares), widened when a label needs it.
+
+    One width for the whole row: at least the shared tile width, and enough for the longest
+    label plus its help icon, so no label is cut to "NDC…".
+    """
+    def needed(label: str) -> int:   # capitals, digits and "@" are wider than the rest
+        return sum(8 if (c.isupper() or c.isdigit() or c == "@") else 6 for c in label) + 60
+    width = max(TILE_WIDTH, *(needed(label) for label, _, _ in rows))
+    with st.container(horizontal=True, gap="xsmall"):
+        for label, value, help_text in rows:
+            st.metric(label, value, help=help_text, border=True, width=width)
 
 
 def swapped(grades: Sequence[int]) -> list[int]:
@@ -235,6 +288,12 @@ def swapped(grades: Sequence[int]) -> list[int]:
     return out
 
 
-def labelled(latex: str, label: str) -> str:
-    r"""Prefix a formula with a short text label: ``\text{swapped: } CG@2 = ...``."""
-    return rf"\text{{{label}: }}\; {latex}"
+def narrow(expl: irlib.Explanation) -> irlib.Explanation:
+    """The same explanation with its formula broken after the definition (:func:`two_lines`)."""
+    return replace(expl, latex=two_lines(expl.latex))
+
+
+def show_swapped(expl: irlib.Explanation) -> None:
+    """The same formula for the ranking with its first two results swapped, labelled above."""
+    st.caption("With the first two results swapped:")
+    st.latex(two_lines(expl.latex))

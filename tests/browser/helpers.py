@@ -50,6 +50,27 @@ CHROMIUM_ARGS = (
     "--disable-dev-shm-usage",
 )
 TIMEOUT_MS = 25_000
+#: Added to every page opened by ``open_app``: remembers when the app last sent
+#: on and last heard from its websocket, so ``wait_for_app_run`` can tell a
+#: rerun that was requested but has not started yet from one that finished.
+NET_SPY = """(() => {
+  const net = (window.__stNet = { lastSend: 0, lastRecv: 0 });
+  const Orig = window.WebSocket;
+  const send = Orig.prototype.send;
+  Orig.prototype.send = function (d) { net.lastSend = performance.now(); return send.call(this, d); };
+  window.WebSocket = class extends Orig {
+    constructor(...args) {
+      super(...args);
+      this.addEventListener("message", () => { net.lastRecv = performance.now(); });
+    }
+  };
+})();"""
+NET_SETTLED = """() => {
+  const n = window.__stNet;
+  if (!n) return true;
+  const now = performance.now();
+  return (n.lastRecv >= n.lastSend || now - n.lastSend > 5000) && now - n.lastRecv > 50;
+}"""
 #: Time for an interaction to reach the server and flip the script state.
 INITIAL_WAIT_MS = 210
 
@@ -180,6 +201,7 @@ def open_app(
     context = browser.new_context(
         viewport={"width": width, "height": height}, color_scheme=color_scheme, **context_kwargs
     )
+    context.add_init_script(NET_SPY)
     page = context.new_page()
     page.set_default_timeout(TIMEOUT_MS)
     page.goto(url + (("?" + query.lstrip("?")) if query else ""))
@@ -196,9 +218,15 @@ def wait_for_app_run(page: Page, initial_wait_ms: int = INITIAL_WAIT_MS, settle_
     """Block until Streamlit has finished re-running the script.
 
     Call it after any interaction that reruns the app and before asserting.
+    Like Streamlit's own e2e helper it first waits ``initial_wait_ms`` (a run
+    can be so short that the script state never visibly leaves "notRunning").
+    On pages opened with ``open_app`` it then also waits until the last
+    message the app sent has been answered and the socket is quiet, so a
+    rerun that a busy server starts late is not mistaken for a finished one.
     """
     if initial_wait_ms:
         page.wait_for_timeout(initial_wait_ms)
+    page.wait_for_function(NET_SETTLED, timeout=TIMEOUT_MS, polling=25)
     page.locator("[data-testid='stApp'][data-test-connection-state='CONNECTED']").wait_for(
         state="attached", timeout=TIMEOUT_MS
     )
@@ -310,3 +338,24 @@ def swipe(page: Page, points: Sequence[tuple[float, float]], *, hold_ms: int = 0
 def main_scroll_top(page: Page) -> float:
     """Scroll offset of Streamlit's main scroll container."""
     return page.evaluate("() => (document.querySelector('[data-testid=stMain]') || document.scrollingElement).scrollTop")
+
+
+def wait_until(page: Page, fn, timeout_ms: int = 10_000, interval_ms: int = 100) -> None:
+    """Retry ``fn`` until it returns truthy (or None without raising AssertionError).
+
+    Use it for assertions on what a rerun prints: on a loaded machine the
+    rerun may start later than ``wait_for_app_run``'s initial wait.
+    """
+    __tracebackhide__ = True
+    deadline = time.monotonic() + timeout_ms / 1000
+    while True:
+        try:
+            result = fn()
+            if result is None or result:
+                return
+            error: AssertionError | None = AssertionError(f"condition still false after {timeout_ms} ms")
+        except AssertionError as exc:
+            error = exc
+        if time.monotonic() > deadline:
+            raise error
+        page.wait_for_timeout(interval_ms)

@@ -69,3 +69,18 @@ def test_broken_link_shows_a_notice_and_the_defaults(playground):
     assert "order" in notice
     assert tile(page, "Recall@2") == "0.25"
     assert page.get_by_test_id("stException").count() == 0
+
+
+@pytest.mark.parametrize("path, heading", [("mrr_map", "Many queries: MRR and MAP"),
+                                           ("playground", "Rank the cats")])
+def test_deep_link_on_a_fresh_server_gets_the_course_navigation(browser, path, heading):
+    """Streamlit's first run on a new server uses its legacy pages/ mode; ui/__init__ undoes it."""
+    from tests.browser.helpers import open_app, streamlit_app
+    with streamlit_app("app.py") as app:                     # a new server, not the shared one
+        page = open_app(browser, f"{app.url}/{path}")
+        try:
+            assert page.get_by_role("heading", name=heading).is_visible()
+            nav = page.get_by_test_id("stSidebarNav").inner_text()
+            assert "1. Rank the cats" in nav and "mrr_map" not in nav
+        finally:
+            page.context.close()

@@ -62,6 +62,7 @@ function makeCard(id) {
 // Bring the DOM in line with s.order / s.grades, touching only what changed.
 function paint(s) {
   const { list, cards, divider } = s;
+  const focused = list.getRootNode().activeElement;
   for (const [id, card] of cards) {
     if (!s.order.includes(id)) { card.remove(); cards.delete(id); }
   }
@@ -76,6 +77,8 @@ function paint(s) {
   wanted.forEach((node, i) => {
     if (list.children[i] !== node) list.insertBefore(node, list.children[i] || null);
   });
+  // Moving a node drops its focus; give it back.
+  if (focused && list.contains(focused) && list.getRootNode().activeElement !== focused) focused.focus();
 
   s.order.forEach((id, i) => {
     const card = cards.get(id);
@@ -102,7 +105,7 @@ function paint(s) {
       p.img.removeAttribute("src");
       p.img.hidden = true;
       p.ph.hidden = false;
-      p.ph.textContent = (item.title || "?").trim().charAt(0).toUpperCase();
+      p.ph.textContent = ((item.title || "").match(/[\p{L}\p{N}]/u) || ["?"])[0].toUpperCase();
     }
     p.up.disabled = rank === 1;
     p.down.disabled = rank === n;
@@ -130,11 +133,16 @@ function paint(s) {
 }
 
 function announce(s, msg) {
-  s.live.textContent = msg;
+  clearTimeout(s.liveTimer);
+  if (s.live.textContent !== msg) { s.live.textContent = msg; return; }
+  // Same words again: clear first so screen readers announce it again.
+  s.live.textContent = "";
+  s.liveTimer = setTimeout(() => { s.live.textContent = msg; }, 50);
 }
 
 function send(s) {
   s.seq += 1;
+  s.sentAt = Date.now();
   s.setTriggerValue("change", { order: s.order.slice(), grades: { ...s.grades }, seq: s.seq });
 }
 
@@ -222,7 +230,7 @@ function setup(parentElement) {
   const live = el("div", "rb-live", { "aria-live": "polite", role: "status" });
   root.append(list, live);
   parentElement.appendChild(root);
-  const s = { root, list, divider, live, cards: new Map(), seq: 0, dragging: false, queued: null };
+  const s = { root, list, divider, live, cards: new Map(), seq: 0, sentAt: 0, dragging: false, queued: null };
   const onClickL = (e) => onClick(s, e);
   const onKeyL = (e) => onKey(s, e);
   list.addEventListener("click", onClickL);
@@ -264,8 +272,9 @@ function setup(parentElement) {
 }
 
 function apply(s, data) {
-  // A change we sent but Python has not echoed yet wins over older data.
-  if (typeof data.seq === "number" && data.seq < s.seq && s.hasData) return;
+  // A change we sent that Python has not echoed yet wins over older data
+  // (for a few seconds, in case the event was lost on the way).
+  if (s.hasData && typeof data.seq === "number" && data.seq < s.seq && Date.now() - s.sentAt < 4000) return;
   s.hasData = true;
   if (typeof data.seq === "number") s.seq = Math.max(s.seq, data.seq);
   s.mode = data.mode === "graded" ? "graded" : "binary";
@@ -273,8 +282,7 @@ function apply(s, data) {
   s.items = new Map((data.items || []).map((it) => [String(it.id), it]));
   s.order = (data.order || []).map(String);
   s.grades = { ...(data.grades || {}) };
-  s.outcomes = new Map();
-  (data.outcomes || []).forEach((o, i) => { if (i < s.order.length) s.outcomes.set(s.order[i], o || ""); });
+  s.outcomes = new Map(Object.entries(data.outcomes || {}));
   for (const id of s.order) if (!s.cards.has(id)) s.cards.set(id, makeCard(id));
   s.root.dataset.mode = s.mode;
   s.root.classList.toggle("rb-fixed", Boolean(data.fixedHeight));

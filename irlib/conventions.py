@@ -1,0 +1,328 @@
+"""Why libraries disagree: each library's conventions for AP@K and NDCG@K, as data.
+
+Five columns, as practitioners meet them: trec_eval (and pytrec_eval and ir_measures, which
+run it), ranx, scikit-learn, torchmetrics and Kaggle's ``apk`` (benhamner/Metrics). Each
+:class:`Convention` records what the library does on six points where they differ:
+
+* the AP@K denominator (R, min(R, K), or the relevant documents found in the top K);
+* the NDCG gain (the grade, or 2^grade − 1);
+* where IDCG comes from (all judged documents, or only the list you pass in);
+* what counts as relevant;
+* the order of documents with tied scores;
+* what a query without any relevant document scores.
+
+:func:`score_under` turns a record into irlib's switches (``denominator``, ``gain``,
+``ideal``) and returns that library's AP@K and NDCG@K. :func:`tie_scores` shows the tie
+rule at work. ``tests/test_conventions.py`` checks every record against pytrec_eval, ranx
+and scikit-learn (installed as dev dependencies) and against torchmetrics' and apk's
+published source (transcribed in the test), including the documented numbers for the
+graded eight pictures [0, 4, 1, 3, 4, 1, 3, 2] (grade >= 1 relevant): AP@2 = 0.0714
+(trec_eval) / 0.25 (apk) / 0.5 (torchmetrics); NDCG@8 = 0.7283 (linear) / 0.6829
+(exponential).
+"""
+from __future__ import annotations
+
+from collections.abc import Sequence
+from dataclasses import dataclass
+
+import numpy as np
+import pandas as pd
+
+from irlib._common import DEFAULT_REL, check_grades, check_k, check_rel
+from irlib.ap import average_precision
+from irlib.dcg import ndcg_at_k
+
+
+@dataclass(frozen=True)
+class Convention:
+    """One library's choices. ``ap_denominator``/``gains``/``ideal`` are irlib's switches
+    (None: the library has no such measure); the ``*_note`` fields say it in words."""
+    key: str
+    name: str
+    version: str
+    ap_call: str | None
+    ap_denominator: str | None        # "relevant" | "min_r_k" | "retrieved" | None
+    ap_note: str
+    ndcg_call: str | None
+    gains: tuple[str, ...]            # supported gains, the default first
+    gain_note: str
+    ideal: str | None                 # "judged" | "shown" | None
+    ideal_note: str
+    threshold_note: str
+    threshold_in_ndcg: bool           # grades below the threshold gain nothing in NDCG
+    ties: str                         # "doc_id_desc" | "input" | "average" | "none"
+    ties_note: str
+    empty_note: str
+    sources: tuple[tuple[str, str], ...]   # (what, where)
+    short: dict[str, str]             # the same six notes in a few words, by field name
+
+
+CONVENTIONS: dict[str, Convention] = {c.key: c for c in (
+    Convention(
+        key="trec_eval",
+        name="trec_eval / pytrec_eval / ir_measures",
+        version="trec_eval 9.0.x; pytrec-eval-terrier 0.5 wraps its C code; ir_measures uses "
+                "pytrec_eval by default",
+        ap_call="map_cut.K (pytrec_eval 'map_cut.2', ir_measures AP@2)",
+        ap_denominator="relevant",
+        ap_note="R: every judged relevant document of the query, retrieved or not",
+        ndcg_call="ndcg_cut.K (ir_measures nDCG@K)",
+        gains=("linear", "exponential"),
+        gain_note="the grade; 2^grade − 1 only through ir_measures' nDCG(dcg='exp-log2')",
+        ideal="judged",
+        ideal_note="all judged documents of the query (the qrels)",
+        threshold_note="grade ≥ 1 (-l 1, pytrec_eval's relevance_level); NDCG ignores it "
+                       "and uses the grades",
+        threshold_in_ndcg=False,
+        ties="doc_id_desc",
+        ties_note="score descending, then doc id descending (string order)",
+        empty_note="scores 0 and counts in the mean",
+        sources=(("trec_eval, m_map_cut.c and m_ndcg_cut.c", "github.com/usnistgov/trec_eval"),
+                 ("pytrec_eval", "github.com/terrierteam/pytrec_eval"),
+                 ("ir_measures documentation", "ir-measur.es")),
+        short=dict(ap_note="R", gain_note="grade (2^grade − 1 via ir_measures)",
+                   ideal_note="all judged", threshold_note="grade ≥ 1 (-l); not in NDCG",
+                   ties_note="doc id descending", empty_note="0, counted"),
+    ),
+    Convention(
+        key="ranx",
+        name="ranx",
+        version="ranx 0.3 (checked against 0.3.21)",
+        ap_call="map@K (rel_lvl: map@K-l2)",
+        ap_denominator="relevant",
+        ap_note="R: the query's judged documents with grade ≥ rel_lvl",
+        ndcg_call="ndcg@K (linear), ndcg_burges@K (2^grade − 1)",
+        gains=("linear", "exponential"),
+        gain_note="ndcg: the grade (Järvelin & Kekäläinen); ndcg_burges: 2^grade − 1",
+        ideal="judged",
+        ideal_note="the query's qrels, sorted by grade",
+        threshold_note="grade ≥ rel_lvl (default 1); NDCG too: grades below it gain nothing",
+        threshold_in_ndcg=True,
+        ties="input",
+        ties_note="score descending; ties keep the input order in practice (numba's argsort, "
+                  "not promised to be stable)",
+        empty_note="scores 0 and counts in the mean; qrels and run must list the same queries "
+                   "(make_comparable=True fills in the missing ones)",
+        sources=(("ranx/metrics/average_precision.py, ranx/metrics/ndcg.py",
+                  "github.com/AmenRa/ranx"),
+                 ("ranx/data_structures/common.py, sort_dict_by_value",
+                  "github.com/AmenRa/ranx")),
+        short=dict(ap_note="R", gain_note="grade; 2^grade − 1 (ndcg_burges)",
+                   ideal_note="all judged", threshold_note="grade ≥ rel_lvl, NDCG too",
+                   ties_note="input order (in practice)", empty_note="0, counted"),
+    ),
+    Convention(
+        key="sklearn",
+        name="scikit-learn",
+        version="scikit-learn 1.x (checked against 1.9)",
+        ap_call="average_precision_score(y_true[:K], y_score[:K])",
+        ap_denominator="retrieved",
+        ap_note="no K: it scores every row you pass. Pass the top K and the denominator is "
+                "the relevant documents found there",
+        ndcg_call="ndcg_score([y_true], [y_score], k=K)",
+        gains=("linear",),
+        gain_note="the grade (y_true is used as the gain)",
+        ideal="shown",
+        ideal_note="y_true of the rows you pass: relevant documents never retrieved are "
+                   "invisible",
+        threshold_note="AP: y_true must already be 0/1 (you pick the threshold); NDCG uses "
+                       "the grades",
+        threshold_in_ndcg=False,
+        ties="average",
+        ties_note="tied scores share their group's average gain (ignore_ties=False, the "
+                  "default); in AP a tie is one threshold",
+        empty_note="ndcg_score: 0 for that query, counted; average_precision_score: 0 with a "
+                   "warning (no positive class)",
+        sources=(("sklearn.metrics.ndcg_score", "scikit-learn.org/stable/modules/generated/"
+                  "sklearn.metrics.ndcg_score.html"),
+                 ("sklearn.metrics.average_precision_score",
+                  "scikit-learn.org/stable/modules/generated/"
+                  "sklearn.metrics.average_precision_score.html")),
+        short=dict(ap_note="found in top K (if you pass the top K)", gain_note="grade",
+                   ideal_note="given list", threshold_note="you binarize (AP)",
+                   ties_note="averaged", empty_note="0 (AP: + warning)"),
+    ),
+    Convention(
+        key="torchmetrics",
+        name="torchmetrics",
+        version="torchmetrics 1.x (read from its source; not installed here)",
+        ap_call="retrieval_average_precision(preds, target, top_k=K)",
+        ap_denominator="retrieved",
+        ap_note="the relevant documents found in the top K (the mean of precision at each hit)",
+        ndcg_call="retrieval_normalized_dcg(preds, target, top_k=K)",
+        gains=("linear",),
+        gain_note="the grade (target is used as the gain)",
+        ideal="shown",
+        ideal_note="target of the documents you pass, sorted",
+        threshold_note="AP: target must be 0/1 or bool, otherwise an error; NDCG uses the "
+                       "grades",
+        threshold_in_ndcg=False,
+        ties="average",
+        ties_note="NDCG: tied scores averaged (recent releases port scikit-learn's rule); AP: "
+                  "torch.topk's order, unspecified. The main branch also drops documents whose "
+                  "predicted score is ≤ 0",
+        empty_note="functional: 0; RetrievalMAP / RetrievalNormalizedDCG: empty_target_action="
+                   "'neg' (0) by default, or 'skip', 'pos', 'error'",
+        sources=(("torchmetrics/functional/retrieval/average_precision.py and ndcg.py",
+                  "github.com/Lightning-AI/torchmetrics"),),
+        short=dict(ap_note="found in top K", gain_note="grade", ideal_note="given list",
+                   threshold_note="you binarize (AP)", ties_note="NDCG averaged; AP unspecified",
+                   empty_note="0 by default (configurable)"),
+    ),
+    Convention(
+        key="apk",
+        name="Kaggle apk (ml_metrics)",
+        version="benhamner/Metrics, Python/ml_metrics/average_precision.py",
+        ap_call="apk(actual, predicted, k=K)",
+        ap_denominator="min_r_k",
+        ap_note="min(R, K): a list of K results cannot hold more than K relevant ones",
+        ndcg_call=None,
+        gains=(),
+        gain_note="no NDCG",
+        ideal=None,
+        ideal_note="no NDCG",
+        threshold_note="actual is the list of relevant ids: you pick the threshold",
+        threshold_in_ndcg=False,
+        ties="none",
+        ties_note="no scores: the predicted list's order is the ranking (a repeated id counts "
+                  "once)",
+        empty_note="0.0 (the current source; an earlier revision returned 1.0); mapk averages "
+                   "it in",
+        sources=(("ml_metrics/average_precision.py, apk and mapk",
+                  "github.com/benhamner/Metrics"),),
+        short=dict(ap_note="min(R, K)", gain_note="no NDCG", ideal_note="no NDCG",
+                   threshold_note="you list the relevant", ties_note="no scores: list order",
+                   empty_note="0"),
+    ),
+)}
+
+#: The rows of the comparison, in display order: (label, Convention field).
+ROWS = (("AP@K denominator", "ap_note"), ("NDCG gain", "gain_note"),
+        ("IDCG comes from", "ideal_note"), ("Relevant when", "threshold_note"),
+        ("Tied scores", "ties_note"), ("Query with no relevant document", "empty_note"))
+
+
+def conventions_table(*, short: bool = False) -> pd.DataFrame:
+    """The six conventions (rows) for every library (columns), in words (``short``: a few)."""
+    return pd.DataFrame({c.name: [c.short[field] if short else getattr(c, field)
+                                  for _, field in ROWS]
+                         for c in CONVENTIONS.values()},
+                        index=pd.Index([label for label, _ in ROWS], name="convention"))
+
+
+def _convention(library: str) -> Convention:
+    try:
+        return CONVENTIONS[library]
+    except KeyError:
+        raise ValueError(f"unknown library {library!r}; known: {', '.join(CONVENTIONS)}") from None
+
+
+def score_under(library: str, grades, k: int, *, judged: Sequence[float] | None = None,
+                rel=DEFAULT_REL, gain: str | None = None) -> dict[str, float | None]:
+    """AP@K and NDCG@K of one ranking as ``library`` computes them.
+
+    ``grades`` are the shown results' grades in rank order (no ties: the given order is the
+    ranking); ``judged`` all judged grades of the query, including relevant documents that
+    were never retrieved (default: the shown list is the whole pool). ``gain`` picks NDCG's
+    gain (default: the library's own); ``None`` values mean the library has no such measure.
+
+    Examples
+    --------
+    >>> g = [0, 4, 1, 3, 4, 1, 3, 2]
+    >>> {lib: round(score_under(lib, g, 2)["AP"], 4) for lib in CONVENTIONS}
+    {'trec_eval': 0.0714, 'ranx': 0.0714, 'sklearn': 0.5, 'torchmetrics': 0.5, 'apk': 0.25}
+    >>> [round(score_under("ranx", g, 8, gain=gain)["NDCG"], 4)
+    ...  for gain in ("linear", "exponential")]
+    [0.7283, 0.6829]
+    >>> score_under("apk", g, 8)["NDCG"] is None
+    True
+    """
+    conv = _convention(library)
+    grades = check_grades(grades)
+    k = check_k(k)
+    rel = check_rel(rel)
+    judged_arr = check_grades(judged, "judged") if judged is not None else grades
+    ap = None
+    if conv.ap_denominator is not None:
+        ap = average_precision(grades, k, judged=judged_arr, rel=rel,
+                               denominator=conv.ap_denominator)
+    gain = gain or (conv.gains[0] if conv.gains else None)
+    ndcg = None
+    if conv.ideal is not None and gain in conv.gains:
+        shown, pool = grades, judged_arr
+        if conv.threshold_in_ndcg:                 # ranx: clean_qrels drops grades < rel_lvl
+            shown = np.where(grades >= rel, grades, 0.0)
+            pool = np.where(judged_arr >= rel, judged_arr, 0.0)
+        ndcg = ndcg_at_k(shown, k, judged=pool, gain=gain, ideal=conv.ideal)
+    return {"AP": ap, "NDCG": ndcg}
+
+
+#: How each tie rule is described on the page, and which libraries follow it.
+TIE_RULES = {
+    "doc_id_desc": "doc id descending (trec_eval, pytrec_eval, ir_measures)",
+    "input": "order given (ranx in practice; apk)",
+    "average": "gains averaged (scikit-learn, torchmetrics NDCG)",
+}
+
+
+def tie_scores(grades, doc_ids: Sequence[str], scores: Sequence[float], k: int, *,
+               rel=DEFAULT_REL) -> dict[str, dict]:
+    """AP@K and NDCG@K (linear gain) of a ranking with tied scores, under each tie rule.
+
+    ``grades``, ``doc_ids`` and ``scores`` are aligned and given in the input order. The
+    trec_eval rule runs :func:`irlib.evaluate` (which sorts as trec_eval does); "input"
+    sorts by score alone, keeping ties in the given order, and scores that order with the
+    per-ranking functions; "average" gives tied documents the mean gain of their group, as
+    scikit-learn's ``ndcg_score`` does (it has no AP rule to match, so AP is None there).
+
+    Returns ``{rule: {"order": doc ids in rank order (None for "average"), "AP": ...,
+    "NDCG": ...}}``.
+
+    Examples
+    --------
+    Two documents tie at the top: "b" (not relevant) sorts before "a" in trec_eval.
+
+    >>> r = tie_scores([1, 0, 1], ["a", "b", "c"], [2.0, 2.0, 1.0], 3)
+    >>> r["doc_id_desc"]["order"], round(r["doc_id_desc"]["AP"], 4)
+    (['b', 'a', 'c'], 0.5833)
+    >>> r["input"]["order"], round(r["input"]["AP"], 4)
+    (['a', 'b', 'c'], 0.8333)
+    """
+    from irlib.batch import evaluate        # local: batch imports pandas-heavy code
+
+    grades = check_grades(grades)
+    k = check_k(k)
+    rel = check_rel(rel)
+    scores_arr = np.asarray(scores, dtype=float)
+    ids = [str(d) for d in doc_ids]
+    if not (len(ids) == len(scores_arr) == len(grades)):
+        raise ValueError("grades, doc_ids and scores must have the same length: "
+                         f"{len(grades)}, {len(ids)}, {len(scores_arr)}")
+    if len(set(ids)) != len(ids):
+        raise ValueError("doc_ids must be unique")
+    out: dict[str, dict] = {}
+
+    qrels = pd.DataFrame({"query_id": "q", "doc_id": ids, "relevance": grades})
+    run = pd.DataFrame({"query_id": "q", "doc_id": ids, "score": scores_arr})
+    ev = evaluate(qrels, run, [f"AP(rel={int(rel)})@{k}" if rel != 1 else f"AP@{k}",
+                               f"nDCG@{k}"]).per_query.iloc[0]
+    by_id_desc = sorted(range(len(ids)), key=lambda i: ids[i], reverse=True)
+    trec_order = sorted(by_id_desc, key=lambda i: -scores_arr[i])      # stable: ids stay desc
+    out["doc_id_desc"] = {"order": [ids[i] for i in trec_order],
+                          "AP": float(ev.iloc[0]), "NDCG": float(ev.iloc[1])}
+
+    stable = sorted(range(len(ids)), key=lambda i: -scores_arr[i])
+    ranked = grades[stable]
+    out["input"] = {"order": [ids[i] for i in stable],
+                    "AP": average_precision(ranked, k, rel=rel),
+                    "NDCG": ndcg_at_k(ranked, k)}
+
+    averaged = ranked.copy()
+    sorted_scores = scores_arr[stable]
+    for value in np.unique(sorted_scores):
+        group = sorted_scores == value
+        averaged[group] = ranked[group].mean()
+    out["average"] = {"order": None, "AP": None,
+                      "NDCG": ndcg_at_k(averaged, k, judged=ranked, ideal="judged")}
+    return out
+

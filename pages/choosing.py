@@ -1,0 +1,100 @@
+"""Lesson 4: choosing a metric. The lecture's three rankings of six documents, six metrics,
+the winner of each highlighted: at K = 2 ranking 1 wins precision and recall, at K = 5
+ranking 3 does, and AP does not depend on K. Then the lecture's guidance as a decision aid."""
+import streamlit as st
+from streamlit.errors import StreamlitAPIException
+
+import irlib
+from ui import choosing as ch
+from ui.board import ranking_board
+from ui.charts import bars_figure
+from ui.formula import show_explanation
+from ui.texts import METRIC_TEXT
+
+P = ch.PREFIX
+ch.init()
+
+st.title("Which ranking is best?")
+st.markdown(
+    "The lecture's puzzle: three systems rank the **same six documents**; the three marked "
+    "relevant (A, B, C) land at ranks **1, 2, 6**, **2, 5, 6** and **3, 4, 5**. Ranking 1 "
+    "looks great at the top but buries one in last place; ranking 3 starts badly but leaves "
+    "nothing last. Which is best depends on the metric — and on K.")
+
+top = st.columns([3, 1], vertical_alignment="bottom")
+top[0].slider("K — how many results the user looks at", 1, ch.N, key=ch.K_KEY,
+              help="Success, RR, precision, recall and F1 only look at the top K. AP uses "
+                   "the whole list.")
+top[1].button("↺ Lecture's rankings", key=P + "reset", on_click=ch.reset, width="stretch",
+              help="Back to relevant at 1, 2, 6 / 2, 5, 6 / 3, 4, 5.")
+k = int(st.session_state[ch.K_KEY])
+
+by_ranking = ch.rankings()
+tab_labels = [f"Ranking {n}" for n in by_ranking]
+items = ch.board_items()
+for n, tab in zip(ch.RANKINGS, st.tabs(tab_labels, key=P + "tabs")):
+    with tab:
+        ranking_board(items, st.session_state[ch.order_key(n)], st.session_state[ch.GRADES_KEY],
+                      mode="binary", key=f"{P}board_{n}", k=k, on_change=ch.saver(n))
+st.caption("Drag a card (or focus it and press Alt+↑/↓) to reorder that ranking; click a "
+           "badge to judge a document. The judgments are shared: it is the same six documents "
+           "in all three rankings.")
+
+scores = ch.score_all(by_ranking, k)
+at2, at5 = ch.score_all(by_ranking, 2, ["P"]), ch.score_all(by_ranking, 5, ["P"])
+st.subheader(f"Six metrics at K = {k}")
+st.info(ch.insight(scores, at2, at5, scores.values["AP"]), icon=":material/lightbulb:")
+table = ch.results_table(scores, by_ranking)
+st.table(ch.styled_table(table))
+st.caption(f"{ch.WINNER_MARK} and a tinted cell mark the best ranking for each metric (all "
+           "tied rankings when they share the top value; none when all three are equal). AP "
+           "averages precision at every relevant rank of the whole list: it has no K.")
+
+categories = [ch.label(m, k) for m, _, _ in ch.METRICS]
+st.plotly_chart(
+    bars_figure(categories, {f"Ranking {n}": [scores.values[m][n] for m, _, _ in ch.METRICS]
+                             for n in ch.RANKINGS}, y_title="score"),
+    key=P + "bars", config={"displayModeBar": False})
+
+with st.expander("How each number is made"):
+    left, right = st.columns(2)
+    which = left.selectbox("Ranking", ch.RANKINGS, key=P + "explain_ranking",
+                           format_func=lambda n: f"Ranking {n}")
+    metric = right.selectbox("Metric", [m for m, _, _ in ch.METRICS], key=P + "explain_metric",
+                             index=2, format_func=lambda m: ch.label(m, k))
+    grades = by_ranking[which]
+    show_explanation(irlib.explain(metric, grades, ch.N if metric == "AP" else k))
+    if metric == "AP":
+        st.caption(f"AP here is over all {ch.N} results (AP@{ch.N}), as in the lecture.")
+
+st.header("Which metric should you use?")
+st.markdown("There is no single answer. The lecture's guidance, as questions about your users:")
+need = ch.NEED_BY_KEY[st.radio(
+    "What matters most for your users?", [n.key for n in ch.NEEDS], key=P + "need",
+    format_func=lambda key: ch.NEED_BY_KEY[key].situation)]
+metric_scores = ch.score_all(by_ranking, k, [need.metric])
+best = metric_scores.winners[need.metric]
+shown = ch.label(need.metric, k)
+values = ", ".join(f"{metric_scores.values[need.metric][n]:.2f}" for n in ch.RANKINGS)
+verdict = (f"On the three rankings above, {shown} picks **{ch.names(best)}** ({values})."
+           if best else f"On the three rankings above, {shown} cannot tell them apart "
+                        f"({values}).")
+with st.container(border=True, key=P + "advice"):
+    st.markdown(need.advice)
+    st.markdown(verdict)
+    text = METRIC_TEXT.get(need.metric)
+    if text:
+        st.caption(f"**For:** {text.pros}  \n**Against:** {text.cons}")
+if need.key == "graded":
+    try:
+        st.page_link("pages/ndcg.py", label="Lesson 3: graded relevance and NDCG", icon="🎚️")
+    except StreamlitAPIException:     # run on its own (tests), without the app's navigation
+        st.caption("See lesson 3, graded relevance and NDCG.")
+
+with st.expander("All seven at a glance"):
+    st.markdown("\n".join(
+        ["| If … | then … |", "|---|---|"]
+        + [f"| {n.situation} | {n.advice.split('.')[0].replace('|', '/')}. |" for n in ch.NEEDS]))
+    st.caption("After the lecture's “which metric should you use?”; the graded-labels row comes "
+               "from the article and video. Accuracy is not everything either: see lesson 6, "
+               "latency and cost.")

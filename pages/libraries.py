@@ -1,0 +1,130 @@
+"""Lesson 5: why libraries disagree. One graded ranking scored with the conventions of
+trec_eval (pytrec_eval, ir_measures), ranx, scikit-learn, torchmetrics and Kaggle's apk,
+side by side; then each disagreement (AP's denominator, NDCG's gain and ideal, ties) alone."""
+import streamlit as st
+
+import irlib
+from irlib import conventions as cv
+from ui import libraries as lib
+from ui.board import ranking_board
+from ui.catalog import board_items, load_catalog
+
+P = lib.PREFIX
+lib.init()
+catalog = load_catalog()
+n_items = len(catalog.items)
+
+st.title("Why libraries disagree")
+st.markdown(
+    "Score the same ranking with five popular tools and you can get five different numbers. "
+    "None of them is wrong: each follows its own **conventions** — what AP divides by, which "
+    "gain NDCG uses, where the ideal ranking comes from, what counts as relevant, how tied "
+    "scores are ordered. Here is the video's graded “white cat in a box” ranking (grades 0–4); "
+    "drag the pictures or change a grade and every library follows.")
+
+order, judgments, grades = lib.current()
+ranking_board(board_items(), order, judgments, mode="graded", key=P + "board",
+              on_change=lib.on_board_change)
+st.button("↺ Video's ranking and grades", key=P + "reset", on_click=lib.reset,
+          help="Back to the video's order and grades 0, 4, 1, 3, 4, 1, 3, 2.")
+
+controls = st.columns(3)
+controls[0].slider("K for AP@K", 1, n_items, key=P + "k_ap",
+                   help="AP@2 shows the denominators' disagreement at its starkest.")
+controls[1].slider("K for NDCG@K", 1, n_items, key=P + "k_ndcg")
+controls[2].number_input("Relevant when grade ≥", 1, 4, key=P + "rel",
+                         help="AP needs a yes/no. Only ranx also applies it to NDCG.")
+k_ap, k_ndcg = int(st.session_state[P + "k_ap"]), int(st.session_state[P + "k_ndcg"])
+rel = int(st.session_state[P + "rel"])
+missed = int(st.session_state[P + "missed"])
+missed_grade = int(st.session_state[P + "missed_grade"])
+judged = lib.judged_pool(grades, missed, missed_grade)
+
+st.subheader("Side by side")
+st.table(lib.scores_table(grades, judged, k_ap, k_ndcg, rel))
+st.caption("— : the library has no such measure. Every number is computed by irlib with that "
+           "library's conventions switched on; tests check them against pytrec_eval, ranx and "
+           "scikit-learn themselves, and against torchmetrics' and apk's source.")
+
+st.header(f"1. AP@{k_ap}: what do we divide by?")
+parts = lib.ap_parts(grades, judged, k_ap, rel)
+st.markdown(
+    "Everyone agrees on the **numerator**: add up Precision@k at each rank k ≤ K that holds a "
+    f"relevant result (grade ≥ {rel}). They disagree on the **denominator**: all R relevant "
+    "documents of the query, at most K of them, or only those the top K actually found.")
+st.latex(lib.numerator_latex(parts, k_ap))
+denominators = lib.ap_latex(parts, k_ap)
+for (who, name, value, tex), col in zip(denominators, st.columns(3)):
+    with col:
+        st.metric(f"÷ {name}", irlib.fmt(value, 4), help=who, border=True)
+        st.caption(who)
+        st.latex(tex)
+st.markdown(
+    "Dividing by **R** punishes a short list for every relevant document it could not hold; "
+    "**min(R, K)** forgives that (a list of K cannot hold more than K); dividing by what was "
+    "**found** only judges the order of the hits, so one hit at rank 1 and nothing else "
+    "scores a perfect 1.")
+
+st.header(f"2. NDCG@{k_ndcg}: which gain, and which ideal?")
+st.markdown(
+    "**Gain.** trec_eval, ranx's `ndcg`, scikit-learn and torchmetrics use the grade itself "
+    "(Järvelin & Kekäläinen); ranx's `ndcg_burges` and ir_measures' `nDCG(dcg='exp-log2')` use "
+    "2^grade − 1 (Burges et al.), which makes a grade-4 result worth 15 times a grade-1 one. "
+    "**Ideal.** trec_eval and ranx build IDCG from *every judged document of the query*; "
+    "scikit-learn and torchmetrics only see the list you hand them, so a relevant document "
+    "the system never retrieved cannot lower their score.")
+with st.container(border=True, key=P + "missed_box"):
+    left, right = st.columns(2)
+    left.number_input("Judged documents the system never returned", 0, 5, key=P + "missed",
+                      help="They join the judged pool (trec_eval, ranx) but not the list "
+                           "passed to scikit-learn or torchmetrics.")
+    right.number_input("Their grade", 0, 4, key=P + "missed_grade")
+    variants = (
+        ("gain grade · ideal: all judged", "trec_eval ndcg_cut, ranx ndcg",
+         cv.score_under("trec_eval", grades, k_ndcg, judged=judged)["NDCG"]),
+        ("gain 2^grade − 1 · all judged", "ranx ndcg_burges, ir_measures "
+         "nDCG(dcg='exp-log2')",
+         cv.score_under("ranx", grades, k_ndcg, judged=judged, gain="exponential")["NDCG"]),
+        ("gain grade · ideal: given list", "scikit-learn ndcg_score, "
+         "torchmetrics retrieval_normalized_dcg",
+         cv.score_under("sklearn", grades, k_ndcg, judged=judged)["NDCG"]))
+    for (label, who, value), col in zip(variants, st.columns(3)):
+        with col:
+            st.metric(label, irlib.fmt(value, 4), border=True,
+                      help=f"NDCG@{k_ndcg} with this gain and ideal: {who}")
+            st.caption(who)
+    idcg_judged = irlib.idcg_at_k(grades, k_ndcg, judged=judged)
+    idcg_shown = irlib.idcg_at_k(grades, k_ndcg, ideal="shown")
+    st.markdown(f"IDCG@{k_ndcg} from all judged documents: **{irlib.fmt(idcg_judged, 3)}** · "
+                f"from the given list only: **{irlib.fmt(idcg_shown, 3)}**")
+    if missed == 0:
+        st.caption("All judged pictures are in the list, so both ideals agree. Add a document "
+                   "the system never returned to see them part.")
+
+st.header("3. Tied scores")
+st.markdown(
+    "Systems often give two documents the same score. trec_eval (and so pytrec_eval and "
+    "ir_measures) then orders them by **doc id, descending**; ranx keeps the order they came "
+    "in (in practice); scikit-learn's and torchmetrics' NDCG give both the average of their "
+    "gains. Pick two neighbours that tie:")
+tie = st.selectbox("Results that share one score", list(range(1, n_items)), key=P + "tie",
+                   format_func=lambda r: f"ranks {r} and {r + 1}")
+st.table(lib.tie_table(grades, order, int(tie), k_ap, k_ndcg, rel))
+a, b = order[int(tie) - 1], order[int(tie)]
+if judgments.get(a, 0) == judgments.get(b, 0):
+    st.caption("These two have the same grade, so no rule changes the score: try another pair.")
+else:
+    st.caption(f"Doc ids compare as text: “{max(a, b)}” sorts after “{min(a, b)}”, so "
+               f"trec_eval puts it first. The input order is the board's. trec_eval's rule "
+               "is computed by irlib.evaluate; the others with the per-ranking functions.")
+
+st.header("All the conventions")
+st.table(lib.conventions_matrix())
+st.caption("In a few words. Each library's tab below has its record in full, with how it is "
+           "called, its version and the source it was read from.")
+for key, tab in zip(cv.CONVENTIONS, st.tabs([lib.SHORT[k] for k in cv.CONVENTIONS],
+                                              key=P + "details")):
+    with tab:
+        st.table(lib.library_details(key))
+st.caption("The conventions live in irlib/conventions.py as data, one record per library. "
+           "When numbers disagree across papers or tools, check these rows first.")

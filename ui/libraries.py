@@ -1,0 +1,147 @@
+"""Helpers for the lesson "Why libraries disagree": one graded ranking, five libraries.
+
+The numbers come from :mod:`irlib.conventions` (each library's conventions as irlib switches);
+this module keeps the board's state and arranges tables and formulas.
+"""
+from __future__ import annotations
+
+from collections.abc import Sequence
+
+import numpy as np
+import pandas as pd
+import streamlit as st
+
+import irlib
+from irlib import conventions as cv
+from irlib.ap import precision_at_ranks
+from ui.catalog import load_catalog
+
+PREFIX = "libraries_"
+QUERY = "white-cat-in-a-box"
+SHORT = {"trec_eval": "trec_eval", "ranx": "ranx", "sklearn": "scikit-learn",
+         "torchmetrics": "torchmetrics", "apk": "Kaggle apk"}
+DEFAULTS = {"k_ap": 2, "k_ndcg": 8, "rel": 1, "missed": 0, "missed_grade": 4, "tie": 1}
+
+
+def key(name: str) -> str:
+    return PREFIX + name
+
+
+def init() -> None:
+    query = load_catalog().queries[QUERY]
+    ss = st.session_state
+    ss.setdefault(key("order"), list(query.order))
+    ss.setdefault(key("grades"), dict(query.grades))
+    for name, value in DEFAULTS.items():
+        ss.setdefault(key(name), value)
+
+
+def reset() -> None:
+    query = load_catalog().queries[QUERY]
+    st.session_state[key("order")] = list(query.order)
+    st.session_state[key("grades")] = dict(query.grades)
+
+
+def on_board_change(change: dict) -> None:
+    st.session_state[key("order")] = list(change["order"])
+    st.session_state[key("grades")] = {i: int(g) for i, g in change["grades"].items()}
+
+
+def current() -> tuple[list[str], dict[str, int], list[int]]:
+    order = list(st.session_state[key("order")])
+    judgments = dict(st.session_state[key("grades")])
+    return order, judgments, [int(judgments.get(i, 0)) for i in order]
+
+
+def judged_pool(grades: Sequence[int], missed: int, missed_grade: int) -> list[int]:
+    """The query's judged grades: the shown list plus ``missed`` never-retrieved documents."""
+    return list(grades) + [int(missed_grade)] * int(missed)
+
+
+def value_text(x: float | None, digits: int = 4) -> str:
+    return "—" if x is None else irlib.fmt(x, digits)
+
+
+def scores_table(grades, judged, k_ap: int, k_ndcg: int, rel: int) -> pd.DataFrame:
+    """One row per library: AP@K, NDCG@K (the library's default gain) and with 2^g − 1."""
+    rows = []
+    for lib, conv in cv.CONVENTIONS.items():
+        ap = cv.score_under(lib, grades, k_ap, judged=judged, rel=rel)["AP"]
+        linear = cv.score_under(lib, grades, k_ndcg, judged=judged, rel=rel,
+                                gain="linear")["NDCG"]
+        expo = cv.score_under(lib, grades, k_ndcg, judged=judged, rel=rel,
+                              gain="exponential")["NDCG"]
+        rows.append({"Library": conv.name, f"AP@{k_ap}": value_text(ap),
+                     f"NDCG@{k_ndcg} (gain = grade)": value_text(linear),
+                     f"NDCG@{k_ndcg} (gain = 2^grade − 1)": value_text(expo)})
+    return pd.DataFrame(rows).set_index("Library")
+
+
+def conventions_matrix() -> pd.DataFrame:
+    """The six conventions (rows) in a few words for every library (columns, short names)."""
+    table = cv.conventions_table(short=True)
+    table.columns = [SHORT[k] for k in cv.CONVENTIONS]
+    table.index.name = None
+    return table
+
+
+def library_details(library: str) -> pd.DataFrame:
+    """One library's record in full: how it is called, the six conventions, version, sources."""
+    conv = cv.CONVENTIONS[library]
+    rows = [("Called as", "; ".join(c for c in (conv.ap_call, conv.ndcg_call) if c))]
+    rows += [(label, getattr(conv, field)) for label, field in cv.ROWS]
+    rows += [("Version", conv.version),
+             ("Sources", "; ".join(f"{what} ({where})" for what, where in conv.sources))]
+    return pd.DataFrame(rows, columns=["", conv.name]).set_index("")
+
+
+def ap_parts(grades, judged, k: int, rel: int) -> dict:
+    """The shared numerator and the three denominators of AP@K."""
+    g = np.asarray(grades, dtype=float)
+    relevant = g[:k] >= rel
+    numerator = float(np.sum(precision_at_ranks(relevant)[relevant]))
+    r = int(np.count_nonzero(np.asarray(judged, dtype=float) >= rel))
+    return {"numerator": numerator, "terms": precision_at_ranks(relevant)[relevant].tolist(),
+            "R": r, "min_r_k": min(r, k), "found": int(np.count_nonzero(relevant))}
+
+
+def ap_latex(parts: dict, k: int) -> list[tuple[str, str, float, str]]:
+    """(who, denominator in words, value, LaTeX) for each AP@K denominator, today's numbers."""
+    fmt = irlib.fmt
+    num = fmt(parts["numerator"], 3)
+    out = []
+    for who, name, den_tex, den in (
+            ("trec_eval, pytrec_eval, ir_measures, ranx", "R, all relevant", str(parts["R"]),
+             parts["R"]),
+            ("Kaggle apk", "min(R, K)", rf"\min({parts['R']}, {k})", parts["min_r_k"]),
+            ("torchmetrics; scikit-learn given the top K", "relevant found in the top K",
+             str(parts["found"]), parts["found"])):
+        value = parts["numerator"] / den if den else 0.0
+        out.append((who, name, value, rf"AP@{k} = \frac{{{num}}}{{{den_tex}}} = {fmt(value, 4)}"))
+    return out
+
+
+def numerator_latex(parts: dict, k: int) -> str:
+    terms = [irlib.fmt(t, 3) for t in parts["terms"]]
+    total = irlib.fmt(parts["numerator"], 3)
+    steps = " + ".join(terms) + (f" = {total}" if len(terms) > 1 else "") if terms else "0"
+    return rf"\text{{numerator}} = \sum_{{k=1}}^{{{k}}} P@k \cdot rel_k = {steps}"
+
+
+def tie_table(grades, order: Sequence[str], tied_rank: int, k_ap: int, k_ndcg: int,
+              rel: int) -> pd.DataFrame:
+    """Ranks ``tied_rank`` and ``tied_rank + 1`` share a score; each tie rule's result."""
+    n = len(order)
+    scores = [float(n - i) for i in range(n)]
+    scores[tied_rank] = scores[tied_rank - 1]
+    at_ap = cv.tie_scores(grades, order, scores, k_ap, rel=rel)
+    at_ndcg = cv.tie_scores(grades, order, scores, k_ndcg, rel=rel)
+    rows = []
+    for rule, text in cv.TIE_RULES.items():
+        seq = at_ap[rule]["order"]
+        pair = ("both get their mean gain" if seq is None else
+                " → ".join(seq[tied_rank - 1:tied_rank + 1]))
+        rows.append({"Tie rule": text, f"Ranks {tied_rank}, {tied_rank + 1} (doc ids)": pair,
+                     f"AP@{k_ap}": value_text(at_ap[rule]["AP"]),
+                     f"NDCG@{k_ndcg}": value_text(at_ndcg[rule]["NDCG"])})
+    return pd.DataFrame(rows).set_index("Tie rule")
