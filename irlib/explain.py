@@ -83,7 +83,9 @@ def explain(metric: str, grades, k: int, *, judged=None, rel=DEFAULT_REL, gain="
     if metric == "P":
         value = precision_at_k(grades, k, rel=rel)
         latex = (rf"\text{{Precision@{k}}} = \frac{{p\hat{{p}}}}{{p\hat{{p}} + n\hat{{p}}}}"
-                 rf" = \frac{{{tp}}}{{{tp} + {fp}}} = {fmt(value)}")
+                 rf" = \frac{{p\hat{{p}}}}{{K}} = \frac{{{tp}}}{{{k}}} = {fmt(value)}")
+        if len(grades) < k:      # trec_eval's P@k still divides by k when fewer were returned
+            latex += rf" \quad \text{{(only {len(grades)} returned; still divided by K)}}"
         return Explanation(metric, k, value, latex, details=details)
     if metric == "R":
         value = recall_at_k(grades, k, judged=judged, rel=rel)

@@ -98,3 +98,10 @@ def test_explain_substitutes_the_articles_numbers():
     assert rr.details["first_relevant_rank"] == 2 and rr.value == 0.5
     c = irlib.explain("P", CAT_IN_A_BOX, 2).details
     assert (c["tp"], c["fp"], c["fn"], c["tn"]) == (1, 1, 3, 3)
+
+
+def test_precision_formula_divides_by_k_even_when_fewer_were_returned():
+    assert irlib.explain("P", CAT_IN_A_BOX, 2).latex.endswith(r"\frac{1}{2} = 0.5")
+    short = irlib.explain("P", [1, 1, 1, 0], 10)
+    assert short.value == 0.3 and r"\frac{3}{10} = 0.3" in short.latex
+    assert "only 4 returned" in short.latex

@@ -20,7 +20,9 @@ def playground(start_app, open_page):
     app = start_app("app.py")
 
     def _open(query: str = ""):
-        return open_page(app.url + "/playground", query=query)
+        page = open_page(app.url + "/playground", query=query)
+        board_card(page, rank=8).wait_for()          # the component mounts after the run ends
+        return page
     return _open
 
 

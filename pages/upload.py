@@ -1,0 +1,62 @@
+"""Your own judgments: upload ratings or TREC files, find the weak queries, compare two systems.
+
+Thin page: read state -> call irlib (through ui.upload's cached helpers) -> draw.
+"""
+import streamlit as st
+
+from ui import upload as ui
+
+st.title("Your own judgments")
+st.markdown(
+    "Explaining metrics to stakeholders works best with *their* data. Load the judgments "
+    "people made and the rankings your system produced: the page scores every query, "
+    "lists the weakest first, and — with two systems — says whether B beats A or the "
+    "difference could be chance. Files stay in your browser session; nothing is stored."
+)
+ui.apply_url_settings()
+
+st.subheader("1. Load your data")
+kind = ui.input_kind_picker()
+ui.process_injected()
+with st.container(border=True):
+    ui.data_section(kind)
+
+files = ui.parsed_files(kind)
+dataset, missing = ui.build_dataset(kind, files, ui.dataset_key(kind))
+if dataset is None:
+    st.info(ui.md_escape(missing), icon=":material/upload_file:")
+    st.stop()
+
+st.subheader("2. Scores per query")
+settings = ui.settings_row(dataset)
+ui.write_url_settings(ui.current_settings_query(
+    kind, settings, st.session_state.get("upload_agg", ui.DEFAULTS["agg"])))
+n_rows = sum(len(run) for run in dataset.runs.values())
+with st.spinner(f"Scoring {n_rows:,} results…", show_time=True):
+    evaluations = ui.cached_score(dataset.key, settings.names, dataset)
+judgments_name = next((files[s][0] for s in ("ratings", "qrels", "judgments") if s in files),
+                      files.get("table_a", ("the judgments",))[0])
+include_missing = ui.data_notes(dataset, evaluations, judgments_name)
+
+systems = list(dataset.runs)
+system = systems[0]
+if len(systems) > 1:
+    system = st.radio("Scores of", systems, horizontal=True, key="upload_system",
+                      format_func=ui.md_escape)
+table = ui.cached_table(dataset.key, settings, system, include_missing, dataset,
+                        evaluations[system])
+ui.table_section(table, settings, system)
+ui.control_test_note(table, settings)
+ui.settings_link(ui.current_settings_query(
+    kind, settings, st.session_state.get("upload_agg", ui.DEFAULTS["agg"])))
+
+st.subheader("3. One query up close")
+ui.query_view(dataset, table, settings, system)
+
+st.subheader("4. Does B beat A?")
+if len(systems) < 2:
+    st.caption("Load a second run (or results table B) to compare two systems query by "
+               "query, with a paired t-test and a randomization test. The TREC samples hold "
+               "a control and a test run.")
+else:
+    ui.comparison_section(dataset, evaluations, settings, include_missing)

@@ -1,0 +1,81 @@
+"""The "Your own judgments" page in a real Chromium: upload files, see the table, see errors."""
+
+from __future__ import annotations
+
+import os
+from pathlib import Path
+
+import pytest
+
+if os.environ.get("IRLAB_BROWSER_TESTS", "").lower() != "required":
+    pytest.importorskip("playwright.sync_api", reason="playwright is not installed")
+
+from playwright.sync_api import Page, expect  # noqa: E402
+
+from tests.browser.helpers import REPO_ROOT, wait_for_app_run  # noqa: E402
+
+pytestmark = pytest.mark.browser
+
+SAMPLES = Path(REPO_ROOT) / "assets" / "samples"
+
+
+@pytest.fixture
+def upload_page(start_app, open_page) -> Page:
+    app = start_app("app.py")
+    page = open_page(f"{app.url}/upload")
+    expect(page.get_by_role("heading", name="Your own judgments")).to_be_visible()
+    return page
+
+
+def uploader(page: Page, index: int = 0):
+    """The hidden <input type=file> of the index-th st.file_uploader."""
+    return page.get_by_test_id("stFileUploaderDropzoneInput").nth(index)
+
+
+def upload(page: Page, index: int, files) -> None:
+    uploader(page, index).set_input_files(files)
+    wait_for_app_run(page, settle_ms=300)
+
+
+def per_query_table(page: Page):
+    # st.dataframe draws on a canvas; its accessible copy holds the cell texts.
+    return page.get_by_test_id("stDataFrame").first
+
+
+def test_upload_ratings_csv_shows_the_table_then_a_bad_file_shows_a_message(upload_page):
+    page = upload_page
+    upload(page, 0, str(SAMPLES / "ratings_notebook.csv"))
+    expect(page.get_by_text("In use: ratings_notebook.csv")).to_be_visible()
+    expect(per_query_table(page).get_by_text("frying pan", exact=True)).to_have_count(1)
+    expect(page.get_by_text("11 queries, weakest first by NDCG@4")).to_be_visible()
+    expect(page.get_by_test_id("stAlertContentError")).to_have_count(0)
+
+    bad = (b"queryid,query,document,position,rating_1,rating_2\n"
+           b"1,boots,doc9,1,0,1\n1,boots,doc10,2,3,-2\n")
+    upload(page, 0, {"name": "bad_ratings.csv", "mimeType": "text/csv", "buffer": bad})
+    error = page.get_by_test_id("stAlertContentError")
+    expect(error).to_have_count(1)
+    expect(error).to_contain_text("bad_ratings.csv, line 3, column rating_2")
+    expect(error).to_contain_text("negative")
+    # the data loaded before stays loaded
+    expect(page.get_by_text("Still using the file loaded before: ratings_notebook.csv")
+           ).to_be_visible()
+    expect(per_query_table(page).get_by_text("frying pan", exact=True)).to_have_count(1)
+
+
+def test_upload_trec_qrels_and_two_runs_compares_them(upload_page):
+    page = upload_page
+    page.get_by_test_id("stRadio").first.get_by_text("TREC qrels + runs").click()
+    wait_for_app_run(page)
+    expect(page.get_by_test_id("stFileUploaderDropzoneInput")).to_have_count(3)
+    upload(page, 0, str(SAMPLES / "qrels.txt"))
+    upload(page, 1, str(SAMPLES / "run_control.txt"))
+    expect(page.get_by_text("25 queries, weakest first")).to_be_visible()
+    upload(page, 2, str(SAMPLES / "run_test.txt"))
+    expect(page.get_by_text("test is better on 9 of 25 queries")).to_be_visible()
+    expect(page.get_by_test_id("stPlotlyChart")).to_have_count(1)
+    # a run over queries the qrels do not know: a warning with the count, not a failure
+    extra = (SAMPLES / "run_test.txt").read_bytes() + b"zz1 Q0 d1 1 1.0 x\nzz2 Q0 d1 1 1.0 x\n"
+    upload(page, 2, {"name": "run_more.txt", "mimeType": "text/plain", "buffer": extra})
+    expect(page.get_by_text("2 queries are not in qrels.txt")).to_be_visible()
+    expect(page.get_by_test_id("stAlertContentError")).to_have_count(0)

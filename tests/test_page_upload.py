@@ -1,0 +1,414 @@
+"""The "Your own judgments" page: every upload flow with the sample files, the comparison's
+numbers against scipy, and bad files that must end in a message, never an exception.
+
+AppTest cannot drive ``st.file_uploader``, so files reach the page through its two seams:
+the "Load the samples" buttons and ``st.session_state["upload_inject"]``, a list of
+``(slot, file name, bytes)`` that the page handles exactly like an upload
+(``ui.upload.ingest``). The parsing and table functions are also tested directly.
+"""
+from __future__ import annotations
+
+import gzip
+import io
+import re
+from pathlib import Path
+
+import numpy as np
+import pandas as pd
+import pytest
+from scipy import stats
+from streamlit.testing.v1 import AppTest
+
+import irlib
+from irlib.compare import format_p
+from irlib.io import read_qrels, read_ratings, read_run
+from ui import upload as ui
+
+ROOT = Path(__file__).resolve().parents[1]
+PAGE = str(ROOT / "pages" / "upload.py")
+SAMPLES = ROOT / "assets" / "samples"
+
+# The DCG notebook's exponential DCG@4 per query (its printed values).
+NOTEBOOK_DCG4 = {"disagreement": 7.847185, "adhesive": 0.0, "boots": 0.430677,
+                 "camera": 3.014736, "door": 7.0, "extension cord": 8.561606,
+                 "frying pan": 17.93, "control": 7.847185, "test": 9.392789}
+
+
+def page(**query) -> AppTest:
+    at = AppTest.from_file(PAGE, default_timeout=60)
+    for key, value in query.items():
+        at.query_params[key] = value
+    at.run()
+    assert not at.exception, at.exception
+    return at
+
+
+def load_samples(at: AppTest, kind: str) -> AppTest:
+    at.button(key=f"upload_sample_{kind}").click().run()
+    assert not at.exception, at.exception
+    return at
+
+
+def per_query(at: AppTest) -> pd.DataFrame:
+    tables = [d for d in at.dataframe if getattr(d, "key", None) == "upload_table"]
+    assert tables, "the per-query table is not shown"
+    return tables[0].value
+
+
+def metric(at: AppTest, label: str) -> str:
+    found = [m for m in at.metric if m.label == label]
+    assert found, f"no metric {label!r}; have {[m.label for m in at.metric]}"
+    return found[0].value
+
+
+def errors(at: AppTest) -> list[str]:
+    # the page escapes markdown in messages (they quote file names and cells)
+    return [re.sub(r"\\(.)", r"\1", e.value) for e in at.error]
+
+
+# --------------------------------------------------------------------------- ratings flow
+
+def test_ratings_sample_reproduces_the_notebook_dcg_worst_first():
+    at = load_samples(page(input="ratings", measures="DCG,nDCG", by="DCG", gain="exponential"),
+                      "ratings")
+    assert not errors(at) and not at.warning
+    table = per_query(at)
+    assert at.number_input(key="upload_k").value == 4          # K follows the 4 results
+    assert list(table.columns[:4]) == ["query_id", "query", "DCG@4", "NDCG@4"]
+    dcg = dict(zip(table["query"], table["DCG@4"]))
+    for query, value in NOTEBOOK_DCG4.items():
+        assert dcg[query] == pytest.approx(value, abs=0.005 if query == "frying pan" else 1e-6)
+    assert table["DCG@4"].is_monotonic_increasing                # worst first
+    assert table["query"].iloc[0] == "adhesive" and table["query"].iloc[-1] == "frying pan"
+    assert "rater spread" in table.columns
+    assert metric(at, "mean DCG@4") == f"{table['DCG@4'].mean():.4f}"
+    # the notebook's control vs test, told as two orderings of one query
+    assert any("control" in i.value and "test" in i.value for i in at.info)
+
+
+def test_ratings_selected_query_shows_raters_and_the_formula():
+    at = load_samples(page(input="ratings", measures="DCG", gain="exponential"), "ratings")
+    at.selectbox(key="upload_query").set_value("1").run()        # "disagreement"
+    ranking = next(d.value for d in at.dataframe if "rating_1" in d.value.columns)
+    assert ranking["doc_id"].tolist() == ["doc1", "doc2", "doc3", "doc4"]
+    assert ranking["relevance"].tolist() == [2, 3, 0, 1]
+    assert ranking["disagreement"].tolist() == [1, 1, 2, 1]
+    assert any("7.85" in x.value for x in at.latex)               # DCG@4 = ... = 7.85
+    at.segmented_control(key="upload_view").set_value("cards").run()
+    assert not at.exception
+    assert any("raters 0 · 0 · 2 (spread 2)" in c.value for c in at.caption)
+
+
+def test_ratings_aggregate_switch_changes_the_grades():
+    at = load_samples(page(input="ratings", measures="DCG", gain="exponential"), "ratings")
+    median = per_query(at).set_index("query")["DCG@4"]
+    at.radio(key="upload_agg").set_value("max").run()
+    assert not at.exception
+    highest = per_query(at).set_index("query")["DCG@4"]
+    median = median.reindex(highest.index)
+    assert (highest >= median - 1e-12).all() and (highest > median).any()
+    sheet = read_ratings(SAMPLES / "ratings_notebook.csv", aggregate="max")
+    run = irlib.io.to_run_from_positions(sheet)
+    expected = irlib.evaluate(sheet[["query_id", "doc_id", "relevance"]], run,
+                              ["DCG(dcg='exp-log2')@4"]).per_query.iloc[:, 0]
+    texts = sheet.drop_duplicates("query_id").set_index("query_id")["query"]
+    assert highest.to_dict() == pytest.approx(expected.rename(texts).to_dict())
+
+
+# --------------------------------------------------------------------------- TREC flow
+
+def _sample_scores(measure: str) -> tuple[pd.Series, pd.Series]:
+    qrels = read_qrels(SAMPLES / "qrels.txt")
+    control = irlib.evaluate(qrels, read_run(SAMPLES / "run_control.txt"), [measure])
+    test = irlib.evaluate(qrels, read_run(SAMPLES / "run_test.txt"), [measure])
+    return control.per_query[measure], test.per_query[measure]
+
+
+def test_trec_sample_comparison_equals_scipy():
+    at = load_samples(page(input="trec", measures="AP,nDCG", by="AP"), "trec")
+    assert not errors(at)
+    table = per_query(at)
+    assert len(table) == 25 and table["AP"].is_monotonic_increasing
+    control, test = _sample_scores("AP")
+    d = test - control
+    assert metric(at, "test better") == f"{int((d > 0).sum())} of 25" == "11 of 25"
+    assert metric(at, "test worse") == f"{int((d < 0).sum())} of 25" == "4 of 25"
+    assert metric(at, "ties") == f"{int((d == 0).sum())} of 25"
+    assert metric(at, "mean difference in AP") == f"{d.mean():+.4f}"
+    low, high = stats.t.interval(0.95, len(d) - 1, loc=d.mean(), scale=stats.sem(d))
+    shown = next(m for m in at.metric if m.label == "mean difference in AP")
+    assert shown.delta == f"95% CI {low:+.3f} to {high:+.3f}"
+    assert metric(at, "paired t-test p") == format_p(stats.ttest_rel(test, control).pvalue) \
+        == "0.008"
+    perm = stats.permutation_test((control.sort_index().to_numpy(), test.sort_index().to_numpy()),
+                                  lambda x, y, axis: np.mean(y - x, axis=axis),
+                                  permutation_type="samples", vectorized=True,
+                                  n_resamples=10_000, rng=np.random.default_rng(0))
+    assert metric(at, "randomization test p") == format_p(perm.pvalue)
+    sentence = next(i.value for i in at.info if i.value.startswith("test is better"))
+    assert sentence.startswith("test is better on 11 of 25 queries and worse on 4; "
+                               "the mean AP rises by 0.07")
+    differences = next(x.value for x in at.dataframe if "difference" in x.value.columns)
+    assert differences.set_index("query_id")["difference"].to_dict() == pytest.approx(d.to_dict())
+    assert at.get("plotly_chart"), "the chart of the per-query differences is missing"
+
+
+def test_trec_unanswered_query_warning_and_toggle():
+    at = load_samples(page(input="trec", measures="AP", by="AP"), "trec")
+    assert any("do not answer 1 of the 25" in w.value and "'9'" in w.value for w in at.warning)
+    at.toggle(key="upload_missing_zero").set_value(False).run()
+    assert not at.exception
+    assert len(per_query(at)) == 24 and "9" not in per_query(at)["query_id"].tolist()
+    assert metric(at, "test better") == "11 of 24"
+
+
+def test_trec_one_run_has_no_comparison():
+    at = page(input="trec")
+    at.session_state["upload_inject"] = [
+        ("qrels", "qrels.txt", (SAMPLES / "qrels.txt").read_bytes()),
+        ("run_a", "run_test.txt", (SAMPLES / "run_test.txt").read_bytes())]
+    at.run()
+    assert not at.exception and not errors(at)
+    assert len(per_query(at)) == 25
+    assert not [m for m in at.metric if m.label == "paired t-test p"]
+
+
+def test_run_with_unknown_queries_warns_with_count_and_ids():
+    at = load_samples(page(input="trec"), "trec")
+    extra = b"".join(f"zz{i} Q0 d{i} 1 1.0 x\n".encode() for i in range(7))
+    at.session_state["upload_inject"] = [
+        ("run_b", "run_plus.txt", (SAMPLES / "run_test.txt").read_bytes() + extra)]
+    at.run()
+    assert not at.exception and not errors(at)
+    warning = next(w.value for w in at.warning if "not in qrels" in w.value)
+    assert "7 queries" in warning and "'zz0'" in warning and "2 more" in warning
+
+
+# --------------------------------------------------------------------------- table flow
+
+def test_table_sample_with_ratings_as_judgments():
+    at = load_samples(page(input="table", measures="DCG", gain="exponential"), "table")
+    assert not errors(at) and not at.warning
+    table = per_query(at)
+    dcg = dict(zip(table["query"], table["DCG@4"]))
+    assert dcg["camera"] == pytest.approx(NOTEBOOK_DCG4["camera"], abs=1e-6)
+    assert len(table) == 11
+
+
+def test_table_with_its_own_relevance_column():
+    at = page(input="table")
+    data = b"query_id,doc_id,score,relevance\nq1,a,3,0\nq1,b,2,1\nq2,c,1,2\n"
+    at.session_state["upload_inject"] = [("table_a", "mine.csv", data)]
+    at.run()
+    assert not at.exception and not errors(at)
+    assert per_query(at)["query_id"].tolist() == ["q1", "q2"]
+
+
+@pytest.mark.parametrize("name, make", [
+    ("results.parquet", lambda df: _parquet_bytes(df)),
+    ("results.tsv", lambda df: df.to_csv(sep="\t", index=False).encode()),
+])
+def test_table_from_parquet_or_tsv_compared_with_a_second_table(name, make):
+    first = pd.DataFrame({"query_id": ["q1", "q1", "q2", "q2"], "doc_id": ["a", "b", "c", "d"],
+                          "position": [1, 2, 1, 2], "relevance": [0, 2, 1, 0]})
+    second = first.assign(position=[2, 1, 1, 2])
+    at = page(input="table", measures="nDCG", by="nDCG")
+    at.session_state["upload_inject"] = [("table_a", name, make(first)),
+                                         ("table_b", "other_" + name, make(second))]
+    at.run()
+    assert not at.exception and not errors(at)
+    table = per_query(at)
+    assert table["query_id"].tolist() == ["q1", "q2"]
+    assert metric(at, "ties") == "1 of 2"
+    assert metric(at, "other\\_results better") == "1 of 2"     # labels are escaped markdown
+
+
+def _parquet_bytes(df: pd.DataFrame) -> bytes:
+    buffer = io.BytesIO()
+    df.to_parquet(buffer, index=False)
+    return buffer.getvalue()
+
+
+# --------------------------------------------------------------------------- URL settings
+
+def test_url_settings_are_applied_and_written_back():
+    at = page(input="trec", measures="RR,P", by="P", k="5", gain="linear")
+    assert at.radio(key="upload_input").value == "trec"
+    load_samples(at, "trec")
+    assert at.multiselect(key="upload_measures").value == ["RR", "P"]
+    assert at.number_input(key="upload_k").value == 5            # the link's K wins
+    assert list(per_query(at).columns[1:3]) == ["P@5", "RR"]
+    assert at.query_params["k"] == ["5"] or at.query_params["k"] == "5"
+
+
+def test_invalid_url_values_fall_back_with_a_notice():
+    at = page(k="abc", gain="cubic", measures="MAP", input="excel")
+    notices = " ".join(i.value for i in at.info)
+    for text in ("k=abc", "gain=cubic", "measures=MAP", "input=excel"):
+        assert text in notices
+    assert at.radio(key="upload_input").value == "ratings"
+    load_samples(at, "ratings")
+    assert at.radio(key="upload_gain").value == "exponential"
+
+
+# --------------------------------------------------------------------------- bad files
+
+NUL = b"1 0 d\x00c 1\n"
+TOO_BIG = None      # built in the test: 201 MB
+
+
+BAD_FILES = [
+    # (input kind, slot, file name, bytes, what the message says)
+    ("trec", "qrels", "empty.txt", b"", "empty.txt: the file is empty"),
+    ("trec", "qrels", "blank.txt", b"\n  \n\n", "only blank lines"),
+    ("trec", "qrels", "short.txt", b"1 0 doc1 2\n1 0 doc2\n", "short.txt, line 2"),
+    ("trec", "qrels", "grade.txt", b"1 0 doc1 x\n", "line 1, column 4: relevance 'x' is not"),
+    ("trec", "qrels", "half.txt", b"1 0 doc1 1.5\n", "not a whole number"),
+    ("trec", "qrels", "dup.txt", b"1 0 doc1 1\n1 0 doc1 2\n", "listed twice"),
+    ("trec", "qrels", "latin1.txt", "1 0 café 1\n".encode("latin-1"), "not UTF-8"),
+    ("trec", "qrels", "utf16.txt", "1 0 d 1\n".encode("utf-16"), "UTF-16"),
+    ("trec", "qrels", "a_run.txt", b"1 Q0 doc1 1 2.5 x\n", "looks like a run file"),
+    ("trec", "qrels", "zipped.txt", b"PK\x03\x04rest", "zip or Excel"),
+    ("trec", "qrels", "nul.txt", NUL, "NUL byte"),
+    ("trec", "qrels", "broken.gz", b"\x1f\x8b\x08\x00garbage", "not a valid gzip"),
+    ("trec", "run_a", "qrels_as_run.txt", b"1 0 doc1 1\n", "looks like a qrels file"),
+    ("trec", "run_a", "score.txt", b"1 Q0 d1 1 abc x\n", "column 5: score 'abc' is not a number"),
+    ("trec", "run_a", "inf.txt", b"1 Q0 d1 1 inf x\n", "not a finite number"),
+    ("trec", "run_a", "dup_run.txt", b"1 Q0 d1 1 2 x\n1 Q0 d1 2 1 x\n", "line 2"),
+    ("trec", "run_b", "ragged.txt", b"1 Q0 d1 1 2 x\n1 Q0 d2 2 1 x\n1 Q0 d3 3\n",
+     "ragged.txt, line 3: expected 6 columns"),
+    ("trec", "run_b", "gz_empty.txt.gz", gzip.compress(b""), "empty"),
+    ("ratings", "ratings", "nopos.csv", b"queryid,query,document,rating_1\n1,a,d,1\n",
+     "missing column 'position'"),
+    ("ratings", "ratings", "qid.csv", b"qid,query,document,position,rating_1\n1,a,d,1,2\n",
+     "did you mean 'qid' for 'queryid'"),
+    ("ratings", "ratings", "neg.csv",
+     b"queryid,query,document,position,rating_1\n1,a,d,1,-1\n", "line 2, column rating_1"),
+    ("ratings", "ratings", "word.csv",
+     b"queryid,query,document,position,rating_1\n1,a,d,1,good\n", "'good' is not a number"),
+    ("ratings", "ratings", "noraters.csv", b"queryid,query,document,position\n1,a,d,1\n",
+     "no rater columns"),
+    ("ratings", "ratings", "twice.csv",
+     b"queryid,query,document,position,rating_1\n1,a,d,1,1\n1,a,d,2,0\n", "rated twice"),
+    ("ratings", "ratings", "header.csv", b"queryid,query,document,position,rating_1\n",
+     "no data rows"),
+    ("ratings", "ratings", "clash.csv",
+     b"queryid,query,document,position,rating_1\n1,a,d,1,1\n1,b,e,2,0\n", "has query 'b'"),
+    ("table", "table_a", "fake.parquet", b"query_id,doc_id,score\n", "not a Parquet file"),
+    ("table", "table_a", "pos0.csv", b"query_id,doc_id,position\nq,d,0\n", "must be >= 1"),
+    ("table", "table_a", "nodoc.csv", b"query_id,docno,score\nq,d,1\n",
+     "missing column 'doc_id'"),
+    ("table", "table_a", "book.xlsx", b"PK\x03\x04\x14\x00", "zip or Excel"),
+    ("table", "judgments", "judg.txt", b"1 0 d1\n", "judg.txt, line 1, column 3"),
+    ("trec", "qrels", "huge.txt", TOO_BIG, "the limit is 200 MB"),
+]
+
+
+@pytest.mark.parametrize("kind, slot, name, data, message", BAD_FILES,
+                         ids=[f"{b[1]}-{b[2]}" for b in BAD_FILES])
+def test_bad_file_gives_a_message_and_keeps_the_data(kind, slot, name, data, message):
+    if data is None:
+        data = b"1 0 d 1\n" * ((201 << 20) // 8 + 1)
+    at = load_samples(page(input=kind), kind)
+    before = per_query(at)
+    in_use = at.session_state["upload_files"][slot].name if slot in \
+        at.session_state["upload_files"] else None
+    at.session_state["upload_inject"] = [(slot, name, data)]
+    at.run()
+    assert not at.exception, at.exception
+    shown = errors(at)
+    assert any(name in e and message in e for e in shown), shown
+    # the data loaded before stays loaded, and the page still works with it
+    after = per_query(at)
+    pd.testing.assert_frame_equal(before, after)
+    files = at.session_state["upload_files"]
+    assert (files[slot].name if slot in files else None) == in_use
+    if in_use:
+        assert any("Still using the file loaded before" in c.value for c in at.caption)
+
+
+def test_bad_file_before_any_good_one():
+    at = page(input="trec")
+    at.session_state["upload_inject"] = [("qrels", "bad.txt", b"nonsense\n")]
+    at.run()
+    assert not at.exception
+    assert any("bad.txt" in e for e in errors(at))
+    assert any("Still needed" in i.value for i in at.info)
+
+
+def test_a_good_file_after_a_bad_one_clears_the_message():
+    at = load_samples(page(input="trec"), "trec")
+    at.session_state["upload_inject"] = [("run_a", "bad.txt", b"x\n")]
+    at.run()
+    assert errors(at)
+    at.session_state["upload_inject"] = [("run_a", "good.txt",
+                                          (SAMPLES / "run_test.txt").read_bytes())]
+    at.run()
+    assert not errors(at) and not at.exception
+    assert at.session_state["upload_files"]["run_a"].name == "good.txt"
+
+
+def test_removing_run_b_ends_the_comparison():
+    at = load_samples(page(input="trec"), "trec")
+    assert [m for m in at.metric if m.label == "paired t-test p"]
+    at.button(key="upload_remove_run_b").click().run()
+    assert not at.exception
+    assert not [m for m in at.metric if m.label == "paired t-test p"]
+
+
+# --------------------------------------------------------------------------- plain helpers
+
+@pytest.mark.parametrize("kind, slot, name, data, message",
+                         [b for b in BAD_FILES if b[3] is not None],
+                         ids=[f"{b[1]}-{b[2]}" for b in BAD_FILES if b[3] is not None])
+def test_readers_behind_the_page_raise_located_errors(kind, slot, name, data, message):
+    with pytest.raises(irlib.InputError) as info:
+        ui.read_upload(ui.SLOT_BY_ID[slot].reader, name, data)
+    assert ui.error_message(name, info.value).startswith(name)
+
+
+def test_check_size_and_error_message():
+    assert ui.check_size("a.txt", 10) is None
+    assert "the limit is 200 MB" in ui.check_size("a.txt", 300 << 20)
+    assert ui.error_message("a.txt", KeyError("x")) == "a.txt: could not be read (KeyError: 'x')"
+
+
+def test_settings_from_url():
+    found, notices = ui.settings_from_url({"measures": "ap,ndcg", "by": "AP", "k": "0"})
+    assert found == {"measures": ("AP", "nDCG"), "by": "AP"}
+    assert notices == ["Ignored k=0 in the link: K must be a whole number from 1 to 1000. "
+                       "Using '10'."]
+    found, notices = ui.settings_from_url({"measures": "AP", "by": "DCG"})
+    assert "by" not in found and "by=DCG" in notices[0]
+
+
+def test_system_names():
+    assert ui.system_name("run_control.txt") == "control"
+    assert ui.system_name("results-B.csv") == "B"
+    assert ui._two_names("run", "run") == ("run (A)", "run (B)")
+
+
+def test_per_query_table_from_plain_functions():
+    files = {"qrels": ("qrels.txt", ui.read_upload("qrels", "qrels.txt",
+                                                   (SAMPLES / "qrels.txt").read_bytes())),
+             "run_a": ("run_control.txt", ui.read_upload(
+                 "run", "run_control.txt", (SAMPLES / "run_control.txt").read_bytes()))}
+    dataset, missing = ui.build_dataset("trec", files)
+    assert missing is None and list(dataset.runs) == ["control"]
+    settings = ui.Settings(("nDCG", "AP"), "AP", 10, "linear")
+    evaluation = ui.score(dataset, settings.names)["control"]
+    table = ui.per_query_table(dataset, evaluation, settings, system="control")
+    assert table["AP"].is_monotonic_increasing
+    assert table.set_index("query_id")["NDCG@10"].to_dict() == pytest.approx(
+        evaluation.per_query["nDCG@10"].to_dict())
+    assert table.set_index("query_id").loc["9", "results"] == 0
+    without = ui.per_query_table(dataset, evaluation, settings, system="control",
+                                 include_missing=False)
+    assert len(without) == 24
+
+
+def test_negative_grades_are_a_warning_not_an_error():
+    qrels = read_qrels(io.BytesIO(b"1 0 a -1\n1 0 b 2\n"), name="q.txt")
+    run = read_run(b"1 Q0 a 1 2 x\n1 Q0 b 2 1 x\n", name="r.txt")
+    dataset, _ = ui.build_dataset("trec", {"qrels": ("q.txt", qrels), "run_a": ("r.txt", run)})
+    assert any("negative grades" in n and "'a'" in n for n in dataset.notes)
