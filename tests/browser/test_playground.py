@@ -86,3 +86,15 @@ def test_deep_link_on_a_fresh_server_gets_the_course_navigation(browser, path, h
             assert "1. Rank the cats" in nav and "mrr_map" not in nav
         finally:
             page.context.close()
+
+
+def test_clicking_a_point_on_the_chart_sets_k(playground):
+    page = playground()
+    chart = page.get_by_test_id("stPlotlyChart").first
+    chart.scroll_into_view_if_needed()
+    # the Recall@K trace's point at K = 5 (traces: P, R, F1, RR, AP, NDCG; points K = 1..8)
+    point = chart.locator(".scatterlayer .trace").nth(1).locator(".points path").nth(4)
+    point.click(force=True)
+    wait_for_app_run(page)
+    assert tile(page, "Recall@5") == "0.75"
+    assert "k=5" in page.url

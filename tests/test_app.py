@@ -1,0 +1,33 @@
+"""The entry point and the course map: every lesson exists, is navigable and runs clean."""
+from pathlib import Path
+
+import pytest
+from streamlit.testing.v1 import AppTest
+
+from ui.course import HOME, LESSONS
+
+ROOT = Path(__file__).resolve().parents[1]
+
+
+def test_every_lesson_file_exists_and_url_paths_are_unique():
+    paths = [HOME.path] + [lesson.path for lesson in LESSONS]
+    assert all((ROOT / p).is_file() for p in paths)
+    url_paths = [lesson.url_path for lesson in LESSONS]
+    assert len(set(url_paths)) == len(url_paths)
+    # a deep link on a fresh server resolves by file name first (see ui/__init__.py)
+    assert all(lesson.url_path == Path(lesson.path).stem for lesson in LESSONS)
+
+
+def test_home_page_runs_and_links_every_lesson():
+    at = AppTest.from_file(str(ROOT / "app.py"), default_timeout=30).run()
+    assert not at.exception
+    assert at.title[0].value == "How do we know a search engine is good?"
+    links = [el.proto.label for el in at.get("page_link")]
+    assert [label.split("**")[1] for label in links] == [lesson.title for lesson in LESSONS]
+
+
+@pytest.mark.parametrize("lesson", LESSONS, ids=lambda lesson: lesson.url_path)
+def test_each_lesson_runs_without_an_exception(lesson):
+    at = AppTest.from_file(str(ROOT / lesson.path), default_timeout=60).run()
+    assert not at.exception, at.exception
+    assert at.title, "every lesson starts with a title"
