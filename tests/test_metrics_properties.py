@@ -96,3 +96,20 @@ def test_batch_agrees_with_per_ranking_functions():
         assert ev.per_query.at[q, "F1@3"] == pytest.approx(irlib.f1_at_k(g, 3))
         assert ev.per_query.at[q, "Success@2"] == irlib.success_at_k(g, 2)
         assert ev.per_query.at[q, "RR@3"] == pytest.approx(irlib.reciprocal_rank(g, 3))
+
+
+def test_batch_ranks_right_with_more_than_65536_queries():
+    """The query sort runs as two 16-bit radix passes past 65,536 queries."""
+    import pandas as pd
+    rng = np.random.default_rng(5)
+    n_queries = 70_000
+    q = np.repeat([f"q{i:05d}" for i in range(n_queries)], 3)
+    docs = np.tile(["a", "b", "c"], n_queries)
+    run = pd.DataFrame({"query_id": q, "doc_id": docs, "score": rng.random(3 * n_queries)})
+    run = run.sample(frac=1, random_state=1)                 # queries interleaved
+    qrels = pd.DataFrame({"query_id": q[::3], "doc_id": "b", "relevance": 1})
+    rr = irlib.evaluate(qrels, run, ["RR"]).per_query["RR"]
+    expected = (run.sort_values(["query_id", "score", "doc_id"], ascending=[True, False, False])
+                .assign(rank=lambda d: d.groupby("query_id").cumcount() + 1)
+                .query("doc_id == 'b'").set_index("query_id")["rank"].rdiv(1.0))
+    pd.testing.assert_series_equal(rr.sort_index(), expected.sort_index(), check_names=False)
