@@ -91,6 +91,8 @@ def explain(metric: str, grades, k: int, *, judged=None, rel=DEFAULT_REL, gain="
         value = recall_at_k(grades, k, judged=judged, rel=rel)
         latex = (rf"\text{{Recall@{k}}} = \frac{{p\hat{{p}}}}{{p\hat{{p}} + p\hat{{n}}}}"
                  rf" = \frac{{{tp}}}{{{tp} + {fn}}} = {fmt(value)}")
+        if tp + fn == 0:
+            latex += _NO_RELEVANT
         return Explanation(metric, k, value, latex, details=details)
     if metric == "F1":
         p = precision_at_k(grades, k, rel=rel)
@@ -98,6 +100,8 @@ def explain(metric: str, grades, k: int, *, judged=None, rel=DEFAULT_REL, gain="
         value = f1_at_k(grades, k, judged=judged, rel=rel)
         latex = (rf"\text{{F1@{k}}} = \frac{{2 \cdot P \cdot R}}{{P + R}} = "
                  rf"\frac{{2 \cdot {fmt(p)} \cdot {fmt(r)}}}{{{fmt(p)} + {fmt(r)}}} = {fmt(value)}")
+        if p + r == 0:
+            latex += r" \quad \text{(P and R are both 0, so F1 is 0)}"
         return Explanation(metric, k, value, latex, details={**details, "precision": p, "recall": r})
     if metric == "Success":
         value = success_at_k(grades, k, rel=rel)
@@ -121,6 +125,9 @@ def explain(metric: str, grades, k: int, *, judged=None, rel=DEFAULT_REL, gain="
         terms = " + ".join(rf"{fmt(r['precision'])} \cdot 1" for r in rows if r["rel"]) or "0"
         latex = (rf"\text{{AP@{k}}} = \frac{{\sum_{{k=1}}^{{{k}}} P@k \cdot rel_k}}{{{_AP_DEN_TEX[denominator]}}}"
                  rf" = \frac{{{terms}}}{{{den}}} = {fmt(value)}")
+        if den == 0:
+            latex += (_NO_RELEVANT if denominator != "retrieved" else
+                      rf" \quad \text{{(no relevant result in the top {k}: scored 0)}}")
         return Explanation(metric, k, value, latex, rows=rows,
                            details={**details, "denominator": den, "n_relevant": n_relevant})
 
@@ -134,7 +141,7 @@ def explain(metric: str, grades, k: int, *, judged=None, rel=DEFAULT_REL, gain="
     if metric == "CG":
         value = cg_at_k(grades, k)
         latex = (rf"\text{{CG@{k}}} = \sum_{{k=1}}^{{{k}}} rel_k = "
-                 + " + ".join(fmt(g) for g in top) + rf" = {fmt(value)}")
+                 + (" + ".join(fmt(g) for g in top) or "0") + rf" = {fmt(value)}")
         return Explanation(metric, k, value, latex, rows=rows, details=details)
     gain_tex = "rel_k" if gain == "linear" else "(2^{rel_k} - 1)"
     if metric == "DCG":
@@ -151,6 +158,8 @@ def explain(metric: str, grades, k: int, *, judged=None, rel=DEFAULT_REL, gain="
         latex += r" \quad \text{(no relevant result: IDCG = 0, so NDCG = 0)}"
     return Explanation(metric, k, value, latex, rows=rows, ideal_rows=ideal_rows, details=details)
 
+
+_NO_RELEVANT = r" \quad \text{(nothing relevant to find: scored 0)}"
 
 _AP_DEN_TEX = {"relevant": r"\text{number of relevant results}",
                "min_r_k": r"\min(\text{relevant}, K)",

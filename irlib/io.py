@@ -482,11 +482,10 @@ def _load_table(src, name, *, ids: tuple[str, ...]) -> _Table:
     if not data.strip():
         raise InputError("the file is empty" if not data else
                          "the file is empty (only blank lines)", source=name)
-    lines_all = data.split(b"\n", 64)
-    skip = 0
-    while not lines_all[skip].strip():
-        skip += 1
-    header_line = lines_all[skip].decode("utf-8")
+    # The header is the first non-blank line, however many blank lines come first.
+    body = data.lstrip()
+    skip = data[:len(data) - len(body)].count(b"\n")
+    header_line = body.split(b"\n", 1)[0].rstrip(b"\r").decode("utf-8")
     delimiter = _sniff_delimiter(header_line, name)
     header = next(csv.reader([header_line], delimiter=delimiter))
     seen: dict[str, int] = {}

@@ -52,6 +52,7 @@ MEASURES = {
 #: Measures that need a cut-off K.
 NEEDS_CUTOFF = ("P", "R", "F1", "Success")
 
+_DIGITS = re.compile(r"[0-9]+")   # ASCII only: str.isdigit() accepts "²", which int() rejects
 _SYNTAX = re.compile(r"^\s*(?P<name>[A-Za-z0-9_]+)\s*(?:\((?P<params>[^)]*)\))?\s*"
                      r"(?:@\s*(?P<k>[^\s]+))?\s*$")
 
@@ -102,7 +103,7 @@ def parse_measure(text) -> Measure:
     name = canonical[name.lower()]
     k = None
     if match["k"] is not None:
-        if not match["k"].isdigit() or int(match["k"]) < 1:
+        if not _DIGITS.fullmatch(match["k"]) or int(match["k"]) < 1:
             raise ValueError(f"cut-off in {text!r} must be a positive integer, got {match['k']!r}")
         k = int(match["k"])
     if k is None and name in NEEDS_CUTOFF:
@@ -116,7 +117,7 @@ def parse_measure(text) -> Measure:
             raise ValueError(f"{name} has no parameter {part!r} (in {text!r}); allowed: {allowed}")
         info = PARAMS[key]
         if info.choices is None:
-            if not raw.isdigit() or int(raw) < 1:
+            if not _DIGITS.fullmatch(raw) or int(raw) < 1:
                 raise ValueError(f"{key} in {text!r} must be a positive integer, got {raw!r}")
             values[key] = int(raw)
         elif raw not in info.choices:

@@ -134,6 +134,10 @@ def _is_blank(value) -> bool:
     return isinstance(value, str) and not value.strip()
 
 
+#: Costs and latencies above this are typos, and would overflow a log axis's tick maths.
+MAX_VALUE = 1e12
+
+
 def check_systems(names: Sequence, quality: Sequence, cost: Sequence,
                   latency: Sequence | None = None, *, quality_label: str = "MRR@10",
                   cost_label: str = "cost", latency_label: str = "latency",
@@ -141,7 +145,7 @@ def check_systems(names: Sequence, quality: Sequence, cost: Sequence,
     """Validate a table of systems; return (rows that are fine, problems naming row and column).
 
     Rules: a name is not empty; quality is a number in [0, 1]; cost (and latency, when
-    given) is a number >= 0. A row with any problem is left out (``ok`` is False there).
+    given) is a number from 0 to 1e12. A row with any problem is left out (``ok`` is False there).
 
     Examples
     --------
@@ -186,4 +190,6 @@ def check_systems(names: Sequence, quality: Sequence, cost: Sequence,
                      else f"{values[i]!r} is not a number")
             elif x < 0:
                 flag(i, label, f"{x:g} is negative")
+            elif x > MAX_VALUE:
+                flag(i, label, f"{x:g} is too large (at most {MAX_VALUE:g})")
     return ok, problems

@@ -477,3 +477,11 @@ def test_sniff_rewinds_upload():
     assert sniff_kind(b"q1 d1 0.5\nq1 d2 2.25\n") == "run"
     with pytest.raises(InputError, match="empty"):
         sniff_kind(b"\n\n", name="e.txt")
+
+
+def test_table_header_after_many_blank_lines():
+    import io as _io
+    f = _io.BytesIO(b"\n" * 70 + b"query_id,doc_id,score\nq1,d1,1.0\nq1,d2,x\n")
+    f.name = "t.csv"
+    with pytest.raises(InputError, match=r"t\.csv, line 73, column score"):
+        read_table(f)

@@ -82,10 +82,13 @@ def test_shared_url_opens_that_state():
 @pytest.mark.parametrize("params, field", [
     ({"order": "11111111"}, "order"), ({"k": "99"}, "k"), ({"mode": "<script>"}, "mode"),
     ({"labels": "01x"}, "labels"), ({"grades": "99999999"}, "grades"), ({"metric": "MAP"}, "metric"),
+    ({"k": "²"}, "k"), ({"rel": "١"}, "rel"),                       # non-ASCII digits
+    ({"mode": "[Click](https://evil.example)"}, "mode"),            # Markdown link injection
 ])
 def test_broken_url_falls_back_with_a_notice(params, field):
     at = run(query=params)
     assert any(f"`{field}`" in info.value for info in at.info)
+    assert not any("evil" in info.value or "Click" in info.value for info in at.info)
     assert tiles(at)["Recall@2"] == "0.25"          # defaults still shown
 
 

@@ -91,3 +91,10 @@ def test_check_systems_edges_are_allowed():
     assert ok.all() and not problems
     with pytest.raises(ValueError, match="one value per system"):
         check_systems(["a"], [0.1, 0.2], [1])
+
+
+def test_huge_costs_are_flagged_not_drawn():
+    from irlib.pareto import check_systems
+    ok, problems = check_systems(["a", "b"], [0.3, 0.4], [1e308, 10])
+    assert ok.tolist() == [False, True]
+    assert "too large" in str(problems[0]) and "Row 1" in str(problems[0])

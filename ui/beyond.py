@@ -9,12 +9,13 @@ from __future__ import annotations
 
 import html
 import math
-import re
 
 import numpy as np
 import pandas as pd
 import plotly.graph_objects as go
 import streamlit as st
+
+from ui.texts import md_escape
 
 from irlib.pareto import Problem, check_systems, dominated_by, pareto_front
 
@@ -56,13 +57,6 @@ def reset() -> None:
     st.session_state.pop(EDITOR_KEY, None)
 
 
-_MD_SPECIAL = re.compile(r"([\\`*_{}\[\]()#+\-.!|<>~$&:=\"'])")
-
-
-def md_escape(text: object) -> str:
-    """User text made inert for st.markdown/st.warning: every special character escaped."""
-    flat = " ".join(str(text).split())
-    return _MD_SPECIAL.sub(r"\\\1", flat)
 
 
 def _blank(v) -> bool:

@@ -7,6 +7,7 @@ A broken or tampered field falls back to its default and yields a short notice.
 """
 from __future__ import annotations
 
+import re
 from dataclasses import dataclass, field, replace
 
 MODES = ("binary", "graded")
@@ -43,8 +44,8 @@ def decode(params: dict, defaults: PlaygroundState) -> PlaygroundState:
     notices, state = [], defaults
 
     def bad(name, value, expected):
-        notices.append(f"The link's `{name}` ({str(value)[:40]!r}) is not {expected}; "
-                       "the default is shown instead.")
+        # The value itself is not echoed: notices are Markdown, and a link could inject one.
+        notices.append(f"The link's `{name}` is not {expected}; the default is shown instead.")
 
     if "order" in params:
         numbers = _digits(params["order"], n, "123456789"[:n])
@@ -69,7 +70,7 @@ def decode(params: dict, defaults: PlaygroundState) -> PlaygroundState:
     for name, low, high in (("k", 1, n), ("rel", 1, 4)):
         if name in params:
             value = params[name]
-            if value.isdigit() and low <= int(value) <= high:
+            if re.fullmatch(r"[0-9]{1,3}", value) and low <= int(value) <= high:
                 state = replace(state, **{name: int(value)})
             else:
                 bad(name, value, f"a whole number from {low} to {high}")

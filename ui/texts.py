@@ -4,6 +4,7 @@ One table for the tiles, the chart legends, the formula view and the help texts.
 """
 from __future__ import annotations
 
+import re
 from dataclasses import dataclass
 
 
@@ -73,3 +74,19 @@ OUTCOME_TEXT = {
     "FN": "false negative (p·n̂): relevant, not returned",
     "TN": "true negative (n·n̂): not relevant, not returned",
 }
+
+
+_MD_SPECIAL = re.compile(r"([\\`*_{}\[\]()#+\-.!|<>~$&:=\"'])")
+
+
+def md_escape(text: object) -> str:
+    """User text (file names, query texts, system names) made literal inside Streamlit Markdown.
+
+    Every Markdown/LaTeX/HTML special character is backslash-escaped and whitespace folded,
+    so a name like ``[x](https://evil)`` or ``![t](https://img)`` shows as typed.
+
+    >>> print(md_escape("**bold** $x$"))
+    \\*\\*bold\\*\\* \\$x\\$
+    """
+    flat = " ".join(str(text).split())
+    return _MD_SPECIAL.sub(r"\\\1", flat)

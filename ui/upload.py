@@ -30,6 +30,8 @@ import pandas as pd
 import plotly.graph_objects as go
 import streamlit as st
 
+from ui.texts import md_escape
+
 import irlib
 from irlib import io as irio
 from irlib.compare import (Comparison, compare_systems, format_p, per_query_ranking,
@@ -380,14 +382,14 @@ def settings_from_url(params: Mapping[str, str]) -> tuple[dict, list[str]]:
     >>> found
     {'k': 4}
     >>> print(notices[0])
-    Ignored gain=cubic in the link: use 'exponential' or 'linear'. Using 'exponential'.
+    Ignored the link's `gain` value: use 'exponential' or 'linear'. Using 'exponential'.
     """
     found, notices = {}, []
 
     def bad(key, value, rule):
         default = DEFAULTS[key]
         shown = ",".join(default) if isinstance(default, tuple) else default
-        notices.append(f"Ignored {key}={value} in the link: {rule}. Using '{shown}'.")
+        notices.append(f"Ignored the link's `{key}` value: {rule}. Using '{shown}'.")
 
     if "input" in params:
         value = params["input"]
@@ -413,7 +415,7 @@ def settings_from_url(params: Mapping[str, str]) -> tuple[dict, list[str]]:
             bad("by", value, "it must be one of the measures shown")
     if "k" in params:
         value = params["k"]
-        if value.isdigit() and 1 <= int(value) <= K_MAX:
+        if re.fullmatch(r"[0-9]{1,4}", value) and 1 <= int(value) <= K_MAX:
             found["k"] = int(value)
         else:
             bad("k", value, f"K must be a whole number from 1 to {K_MAX}")
@@ -480,16 +482,6 @@ def settings_link(query: Mapping[str, str]) -> None:
 
 # --------------------------------------------------------------------------- markdown safety
 
-_MD_SPECIAL = re.compile(r"([\\`*_{}\[\]()#+\-.!|<>~$:])")
-
-
-def md_escape(text) -> str:
-    """User text (file names, query texts, doc ids) made literal inside st.markdown.
-
-    >>> print(md_escape("**bold** $x$"))
-    \\*\\*bold\\*\\* \\$x\\$
-    """
-    return _MD_SPECIAL.sub(r"\\\1", str(text))
 
 
 # --------------------------------------------------------------------------- cached steps
@@ -605,8 +597,9 @@ def parsed_files(kind: str) -> dict[str, tuple[str, pd.DataFrame]]:
 def dataset_key(kind: str) -> tuple:
     files, _, _ = _state()
     aggregate = _aggregate_for("ratings") if kind != "trec" else DEFAULTS["agg"]
-    return (kind, aggregate) + tuple((s.id, files[s.id].digest) for s in SLOTS[kind]
-                                     if s.id in files)
+    # names too: the system names shown (and keyed on) come from the file names
+    return (kind, aggregate) + tuple((s.id, files[s.id].name, files[s.id].digest)
+                                     for s in SLOTS[kind] if s.id in files)
 
 
 def _summary(reader: str, frame: pd.DataFrame) -> str:
@@ -1003,8 +996,9 @@ def comparison_frame(comparison: Comparison, names: tuple[str, str],
     frame = pd.DataFrame({"query_id": comparison.deltas.index.to_numpy(dtype=str)})
     if query_text is not None:
         frame["query"] = query_text.reindex(comparison.deltas.index).fillna("").to_numpy()
-    frame[a] = comparison.a.to_numpy()
-    frame[b] = comparison.b.to_numpy()
+    # prefixed so a system named like a fixed column ("query_id", "difference") cannot clash
+    frame[f"A: {a}"] = comparison.a.to_numpy()
+    frame[f"B: {b}"] = comparison.b.to_numpy()
     frame["difference"] = comparison.deltas.to_numpy()
     frame["outcome"] = np.select([frame["difference"] > 0, frame["difference"] < 0],
                                  [f"{b} better", f"{b} worse"], "tie")
@@ -1041,7 +1035,8 @@ def deltas_figure(frame: pd.DataFrame, label: str, names: tuple[str, str],
     fig.update_xaxes(dtick=None, showticklabels=len(frame) <= 40,
                      tickmode="array" if len(frame) <= 40 else "auto",
                      tickvals=list(x) if len(frame) <= 40 else None,
-                     ticktext=list(frame["query_id"]) if len(frame) <= 40 else None)
+                     ticktext=[html.escape(q) for q in frame["query_id"]] if len(frame) <= 40
+                     else None)
     return fig
 
 
@@ -1075,7 +1070,7 @@ def comparison_section(dataset: Dataset, evaluations: Mapping[str, irlib.Evaluat
         st.metric(f"mean difference in {label}",
                   "–" if comparison.mean_delta is None else f"{comparison.mean_delta:+.4f}",
                   delta=ci, delta_color="off", delta_arrow="off", border=True, width="stretch",
-                  help=f"Mean of {name_b} − {name_a} over the queries, with a t-based 95% "
+                  help=f"Mean of {md_escape(name_b)} − {md_escape(name_a)} over the queries, with a t-based 95% "
                        "confidence interval: if it excludes 0, the t-test's p is below 0.05.")
         st.metric("paired t-test p", format_p(comparison.t_pvalue), border=True, width="stretch",
                   help="scipy.stats.ttest_rel on the per-query scores: how often a mean "
