@@ -4,6 +4,7 @@ from pathlib import Path
 import pytest
 from streamlit.testing.v1 import AppTest
 
+from tests.apptest import run_page
 from ui.course import HOME, LESSONS
 
 ROOT = Path(__file__).resolve().parents[1]
@@ -28,6 +29,5 @@ def test_home_page_runs_and_links_every_lesson():
 
 @pytest.mark.parametrize("lesson", LESSONS, ids=lambda lesson: lesson.url_path)
 def test_each_lesson_runs_without_an_exception(lesson):
-    at = AppTest.from_file(str(ROOT / lesson.path), default_timeout=60).run()
-    assert not at.exception, at.exception
+    at = run_page(Path(lesson.path).stem, timeout=60)
     assert at.title, "every lesson starts with a title"

@@ -2,25 +2,17 @@
 cells named and left out, the latency budget, and user text kept inert."""
 import base64
 import json
-from pathlib import Path
 
 import numpy as np
-from streamlit.testing.v1 import AppTest
 
+from tests.apptest import run_page
 from ui import beyond as by
-
-PAGE = str(Path(__file__).resolve().parents[1] / "pages" / "beyond.py")
 
 
 def run(table=None, **settings):
-    at = AppTest.from_file(PAGE, default_timeout=30)
-    if table is not None:
-        at.session_state[by.DATA_KEY] = table
-    for key, value in settings.items():
-        at.session_state[by.PREFIX + key] = value
-    at.run()
-    assert not at.exception, at.exception
-    return at
+    session = {} if table is None else {by.DATA_KEY: table}
+    return run_page("beyond", session={**session,
+                                       **{by.PREFIX + k: v for k, v in settings.items()}})
 
 
 def figure(at) -> dict:

@@ -1,22 +1,14 @@
 """The "Choosing a metric" page through AppTest: the lecture's numbers, the K = 2 vs K = 5
 twist, edits on the boards, and the decision aid."""
-from pathlib import Path
 
 import pytest
-from streamlit.testing.v1 import AppTest
 
+from tests.apptest import run_page
 from ui import choosing as ch
-
-PAGE = str(Path(__file__).resolve().parents[1] / "pages" / "choosing.py")
 
 
 def run(**session):
-    at = AppTest.from_file(PAGE, default_timeout=30)
-    for key, value in session.items():
-        at.session_state[key] = value
-    at.run()
-    assert not at.exception, at.exception
-    return at
+    return run_page("choosing", session=session)
 
 
 def table(at):

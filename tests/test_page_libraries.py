@@ -1,22 +1,16 @@
 """The "Why libraries disagree" page through AppTest: the documented numbers for the graded
 eight pictures, and each convention's switch (threshold, missed documents, ties)."""
-from pathlib import Path
 
 import pytest
-from streamlit.testing.v1 import AppTest
 
-PAGE = str(Path(__file__).resolve().parents[1] / "pages" / "libraries.py")
+from tests.apptest import run_page
+
 LIBS = ["trec_eval / pytrec_eval / ir_measures", "ranx", "scikit-learn", "torchmetrics",
         "Kaggle apk (ml_metrics)"]
 
 
 def run(**settings):
-    at = AppTest.from_file(PAGE, default_timeout=30)
-    for key, value in settings.items():
-        at.session_state["libraries_" + key] = value
-    at.run()
-    assert not at.exception, at.exception
-    return at
+    return run_page("libraries", session={"libraries_" + k: v for k, v in settings.items()})
 
 
 def scores(at):

@@ -1,24 +1,16 @@
 """AppTest for the MRR & MAP page: the article's numbers by default, and live updates."""
 from __future__ import annotations
 
-from pathlib import Path
-
 import pytest
 from streamlit.testing.v1 import AppTest
 
+from tests.apptest import run_page
 from ui.catalog import load_catalog
 from ui.lessons import MM, MRR_QUERIES, grades_key, order_key
 
-PAGE = str(Path(__file__).resolve().parents[1] / "pages" / "mrr_map.py")
-
 
 def run(**state) -> AppTest:
-    at = AppTest.from_file(PAGE, default_timeout=30)
-    for key, value in state.items():
-        at.session_state[key] = value
-    at.run()
-    assert not at.exception, at.exception
-    return at
+    return run_page("mrr_map", session=state)
 
 
 def tiles(at: AppTest) -> list[tuple[str, str]]:

@@ -2,24 +2,17 @@
 from __future__ import annotations
 
 import json
-from pathlib import Path
 
 import pytest
 from streamlit.testing.v1 import AppTest
 
+from tests.apptest import run_page
 from ui.catalog import load_catalog
 from ui.lessons import ND, order_key
 
-PAGE = str(Path(__file__).resolve().parents[1] / "pages" / "ndcg.py")
-
 
 def run(**state) -> AppTest:
-    at = AppTest.from_file(PAGE, default_timeout=30)
-    for key, value in state.items():
-        at.session_state[key] = value
-    at.run()
-    assert not at.exception, at.exception
-    return at
+    return run_page("ndcg", session=state)
 
 
 def tiles(at: AppTest) -> dict[str, str]:

@@ -1,21 +1,14 @@
 """The playground page, driven as a person would through AppTest: state in, numbers out."""
 import pytest
-from streamlit.testing.v1 import AppTest
 
+from tests.apptest import run_page
 from ui import state as url_state
 from ui.playground import defaults, item_ids
 
-from pathlib import Path
-
-PAGE = str(Path(__file__).resolve().parents[1] / "pages" / "playground.py")
-
 
 def run(query=None, **session):
-    at = AppTest.from_file(PAGE, default_timeout=30)
-    for key, value in (query or {}).items():
-        at.query_params[key] = value
-    at.run()
-    if session:
+    at = run_page("playground", query=query)
+    if session:     # after the first run: that run loads the state from the URL
         for key, value in session.items():
             at.session_state["pg_" + key] = value
         at.run()

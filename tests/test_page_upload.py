@@ -22,10 +22,10 @@ from streamlit.testing.v1 import AppTest
 import irlib
 from irlib.compare import format_p
 from irlib.io import read_qrels, read_ratings, read_run
+from tests.apptest import run_page
 from ui import upload as ui
 
 ROOT = Path(__file__).resolve().parents[1]
-PAGE = str(ROOT / "pages" / "upload.py")
 SAMPLES = ROOT / "assets" / "samples"
 
 # The DCG notebook's exponential DCG@4 per query (its printed values).
@@ -35,12 +35,7 @@ NOTEBOOK_DCG4 = {"disagreement": 7.847185, "adhesive": 0.0, "boots": 0.430677,
 
 
 def page(**query) -> AppTest:
-    at = AppTest.from_file(PAGE, default_timeout=60)
-    for key, value in query.items():
-        at.query_params[key] = value
-    at.run()
-    assert not at.exception, at.exception
-    return at
+    return run_page("upload", query=query, timeout=60)
 
 
 def load_samples(at: AppTest, kind: str) -> AppTest:

@@ -11,6 +11,7 @@ import streamlit as st
 
 from ui import state as url_state
 from ui.catalog import load_catalog
+from ui.charts import clicked_x
 
 PREFIX = "pg_"
 BINARY_QUERY, GRADED_QUERY = "cat-in-a-box", "white-cat-in-a-box"
@@ -94,7 +95,6 @@ def shuffle() -> None:
 
 
 def set_k_from_chart(chart_key: str) -> None:
-    from ui.charts import clicked_x
     k = clicked_x(st.session_state.get(chart_key))
     if k is not None and 1 <= k <= len(item_ids()):
         st.session_state[PREFIX + "k"] = k
