@@ -4,10 +4,15 @@ from pathlib import Path
 import streamlit as st
 
 from ui.course import HOME, LESSONS
-
-st.set_page_config(page_title="Ranking metrics lab", page_icon=":material/inventory_2:", layout="wide")
+from ui.formula import formula_style
 
 ROOT = Path(__file__).resolve().parent
+ICON = str(ROOT / "assets" / "cats" / "white-cat-box.svg")
+# A local picture: a Material icon as page_icon makes the browser fetch the favicon from
+# Google's font CDN, and the app must work with no internet.
+st.set_page_config(page_title="Ranking metrics lab", page_icon=ICON, layout="wide")
+formula_style()
+
 home = st.Page(HOME.path, title=HOME.title, icon=HOME.icon, default=True)
 lessons = [st.Page(p.path, title=p.title, icon=p.icon, url_path=p.url_path)
            for p in LESSONS if (ROOT / p.path).exists()]

@@ -266,14 +266,18 @@ TIE_RULES = {
 
 
 def tie_scores(grades, doc_ids: Sequence[str], scores: Sequence[float], k: int, *,
-               rel=DEFAULT_REL) -> dict[str, dict]:
+               missed: Sequence[float] = (), rel=DEFAULT_REL) -> dict[str, dict]:
     """AP@K and NDCG@K (linear gain) of a ranking with tied scores, under each tie rule.
 
-    ``grades``, ``doc_ids`` and ``scores`` are aligned and given in the input order. The
+    ``grades``, ``doc_ids`` and ``scores`` are aligned and given in the input order;
+    ``missed`` are the grades of judged documents the system never returned. The
     trec_eval rule runs :func:`irlib.evaluate` (which sorts as trec_eval does); "input"
     sorts by score alone, keeping ties in the given order, and scores that order with the
     per-ranking functions; "average" gives tied documents the mean gain of their group, as
     scikit-learn's ``ndcg_score`` does (it has no AP rule to match, so AP is None there).
+    The missed documents count in R and in the ideal ranking under the first two rules, as
+    in trec_eval and ranx; scikit-learn only sees the documents it is given, so "average"
+    ignores them.
 
     Returns ``{rule: {"order": doc ids in rank order (None for "average"), "AP": ...,
     "NDCG": ...}}``.
@@ -287,22 +291,31 @@ def tie_scores(grades, doc_ids: Sequence[str], scores: Sequence[float], k: int, 
     (['b', 'a', 'c'], 0.5833)
     >>> r["input"]["order"], round(r["input"]["AP"], 4)
     (['a', 'b', 'c'], 0.8333)
+
+    A relevant document the system never returned makes R = 3 under both rules.
+
+    >>> r = tie_scores([1, 0, 1], ["a", "b", "c"], [2.0, 2.0, 1.0], 3, missed=[1])
+    >>> round(r["doc_id_desc"]["AP"], 4), round(r["input"]["AP"], 4)
+    (0.3889, 0.5556)
     """
     from irlib.batch import evaluate        # local: batch imports pandas-heavy code
 
     grades = check_grades(grades)
     k = check_k(k)
     rel = check_rel(rel)
+    missed = check_grades(missed, "missed")
     scores_arr = np.asarray(scores, dtype=float)
     ids = [str(d) for d in doc_ids]
     if not (len(ids) == len(scores_arr) == len(grades)):
         raise ValueError("grades, doc_ids and scores must have the same length: "
                          f"{len(grades)}, {len(ids)}, {len(scores_arr)}")
-    if len(set(ids)) != len(ids):
+    missed_ids = [f"(never returned {i + 1})" for i in range(len(missed))]
+    if len(set(ids + missed_ids)) != len(ids) + len(missed_ids):
         raise ValueError("doc_ids must be unique")
+    judged = np.concatenate([grades, missed])
     out: dict[str, dict] = {}
 
-    qrels = pd.DataFrame({"query_id": "q", "doc_id": ids, "relevance": grades})
+    qrels = pd.DataFrame({"query_id": "q", "doc_id": ids + missed_ids, "relevance": judged})
     run = pd.DataFrame({"query_id": "q", "doc_id": ids, "score": scores_arr})
     ev = evaluate(qrels, run, [f"AP(rel={int(rel)})@{k}" if rel != 1 else f"AP@{k}",
                                f"nDCG@{k}"]).per_query.iloc[0]
@@ -314,8 +327,8 @@ def tie_scores(grades, doc_ids: Sequence[str], scores: Sequence[float], k: int, 
     stable = sorted(range(len(ids)), key=lambda i: -scores_arr[i])
     ranked = grades[stable]
     out["input"] = {"order": [ids[i] for i in stable],
-                    "AP": average_precision(ranked, k, rel=rel),
-                    "NDCG": ndcg_at_k(ranked, k)}
+                    "AP": average_precision(ranked, k, judged=judged, rel=rel),
+                    "NDCG": ndcg_at_k(ranked, k, judged=judged)}
 
     averaged = ranked.copy()
     sorted_scores = scores_arr[stable]

@@ -109,7 +109,8 @@ st.markdown(
     "gains. Pick two neighbours that tie:")
 tie = st.selectbox("Results that share one score", list(range(1, n_items)), key=P + "tie",
                    format_func=lambda r: f"ranks {r} and {r + 1}")
-st.table(lib.tie_table(grades, order, int(tie), k_ap, k_ndcg, rel))
+st.table(lib.tie_table(grades, order, int(tie), k_ap, k_ndcg, rel,
+                       missed=[missed_grade] * missed))
 a, b = order[int(tie) - 1], order[int(tie)]
 if judgments.get(a, 0) == judgments.get(b, 0):
     st.caption("These two have the same grade, so no rule changes the score: try another pair.")
@@ -117,6 +118,9 @@ else:
     st.caption(f"Doc ids compare as text: “{max(a, b)}” sorts after “{min(a, b)}”, so "
                f"trec_eval puts it first. The input order is the board's. trec_eval's rule "
                "is computed by irlib.evaluate; the others with the per-ranking functions.")
+if missed:
+    st.caption("The judged documents never returned count here as in the side-by-side table: "
+               "in trec_eval's and ranx's R and ideal ranking; scikit-learn cannot see them.")
 
 st.header("All the conventions")
 st.table(lib.conventions_matrix())

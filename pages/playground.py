@@ -7,6 +7,7 @@ from ui.board import ranking_board
 from ui.catalog import board_items, load_catalog
 from ui.charts import curves_figure
 from ui.formula import show_explanation
+from ui.live_chart import live_chart
 from ui.texts import METRIC_TEXT, OUTCOME_TEXT
 from ui.tiles import metric_tiles
 
@@ -38,15 +39,6 @@ if state.mode == "graded":
                              help="Binary metrics (P, R, F1, RR, AP) need a yes/no: this is it.")
 st.slider("K — how many results the system returns (the cut-off line on the board)", 1,
           len(state.order), key=P + "k")
-state = pg.current()                      # the widgets above may have changed it
-judgments = state.current_grades()
-grades = [judgments[i] for i in state.order]
-rel = state.rel if state.mode == "graded" else 1
-k = state.k
-
-confusion = irlib.confusion_at_k(grades, k, rel=rel)
-ranking_board(board_items(), list(state.order), judgments, mode=state.mode, key=P + "board",
-              k=k, outcomes=list(confusion.outcomes), on_change=pg.on_board_change)
 
 buttons = st.columns(4)
 buttons[0].button("↺ Sources' order", key=P + "reset", on_click=pg.reset, width="stretch",
@@ -57,42 +49,60 @@ buttons[2].button("▼ Worst order", key=P + "worst", on_click=pg.sort_by_grade,
                   width="stretch", help="Best-judged pictures last.")
 buttons[3].button("⤮ Shuffle", key=P + "shuffle", on_click=pg.shuffle, width="stretch")
 
-st.caption(f"At K = {k}: {confusion.tp} {OUTCOME_TEXT['TP']} · {confusion.fp} "
-           f"{OUTCOME_TEXT['FP']} · {confusion.fn} {OUTCOME_TEXT['FN']} · {confusion.tn} "
-           f"{OUTCOME_TEXT['TN']}.")
 
-curves = irlib.metric_curves(grades, rel=rel, gain=state.gain)
-tiles = [("P", f"Precision@{k}"), ("R", f"Recall@{k}"), ("F1", f"F1@{k}"), ("RR", f"RR@{k}"),
-         ("AP", f"AP@{k}"), ("DCG", f"DCG@{k}"), ("IDCG", f"IDCG@{k}"), ("nDCG", f"NDCG@{k}")]
-metric_tiles([(label, irlib.fmt(curves[name][k - 1])) for name, label in tiles])
+# A drag or a badge click reruns only this part: the page above does not change with the
+# board, and every element re-sent costs the browser time (see benchmarks/bench_interaction.py).
+@st.fragment
+def live_part() -> None:
+    if pg.take_k_from_chart():
+        st.rerun(scope="app")             # the K slider above must show the new K too
+    state = pg.current()
+    judgments = state.current_grades()
+    grades = [judgments[i] for i in state.order]
+    rel = state.rel if state.mode == "graded" else 1
+    k = state.k
 
-left, right = st.columns(2)
-with left:
-    st.plotly_chart(curves_figure(curves, ["P", "R", "F1", "RR", "AP", "nDCG"], k,
-                                  y_title="score at K"),
-                    key=P + "chart_rates", on_select=lambda: pg.set_k_from_chart(P + "chart_rates"),
-                    selection_mode="points")
-with right:
-    st.plotly_chart(curves_figure(curves, ["DCG", "IDCG"], k, y_title="DCG at K",
-                                  unit_interval=False, dash={"IDCG": "dash"}),
-                    key=P + "chart_dcg", on_select=lambda: pg.set_k_from_chart(P + "chart_dcg"),
-                    selection_mode="points")
-st.caption("Click a point on either chart to set K.")
+    confusion = irlib.confusion_at_k(grades, k, rel=rel)
+    ranking_board(board_items(), list(state.order), judgments, mode=state.mode, key=P + "board",
+                  k=k, outcomes=list(confusion.outcomes), on_change=pg.on_board_change)
+    st.caption(f"At K = {k}: {confusion.tp} {OUTCOME_TEXT['TP']} · {confusion.fp} "
+               f"{OUTCOME_TEXT['FP']} · {confusion.fn} {OUTCOME_TEXT['FN']} · {confusion.tn} "
+               f"{OUTCOME_TEXT['TN']}.")
 
-st.subheader("The math, with today's numbers")
-st.segmented_control("Metric", list(pg.url_state.METRICS), key=P + "metric", required=True,
-                     format_func=lambda m: METRIC_TEXT[m].label)
-explanation = irlib.explain(state.metric, grades, k, rel=rel, gain=state.gain)
-show_explanation(explanation)
-if state.metric == "nDCG" and state.mode == "graded":
-    st.caption("The article later prints NDCG@2 = 0.41: that number comes from its code's "
-               "grades [0, 7, 2, 4, 6, 1, 4, 3], not the 0–4 grades of its text (0.39).")
+    curves = irlib.metric_curves(grades, rel=rel, gain=state.gain)
+    tiles = [("P", f"Precision@{k}"), ("R", f"Recall@{k}"), ("F1", f"F1@{k}"),
+             ("RR", f"RR@{k}"), ("AP", f"AP@{k}"), ("DCG", f"DCG@{k}"), ("IDCG", f"IDCG@{k}"),
+             ("nDCG", f"NDCG@{k}")]
+    metric_tiles([(label, irlib.fmt(curves[name][k - 1])) for name, label in tiles])
 
-with st.expander("Share this exact board"):
-    st.markdown("The address bar always holds the whole state (order, judgments, mode, K, "
-                "metric). Copy it, or this link:")
-    st.code((st.context.url or "").split("?")[0] + "?" + "&".join(
-        f"{key}={value}" for key, value in pg.url_state.encode(state, pg.item_ids()).items()),
-        language=None)
+    left, right = st.columns(2)
+    with left:
+        live_chart(curves_figure(curves, ["P", "R", "F1", "RR", "AP", "nDCG"], k,
+                                 y_title="score at K"),
+                   key=P + "chart_rates", label="Precision, recall, F1, RR, AP and NDCG against K",
+                   on_click=pg.set_k_from_chart)
+    with right:
+        live_chart(curves_figure(curves, ["DCG", "IDCG"], k, y_title="DCG at K",
+                                 unit_interval=False, dash={"IDCG": "dash"}),
+                   key=P + "chart_dcg", label="DCG and IDCG against K",
+                   on_click=pg.set_k_from_chart)
+    st.caption("Click a point on either chart to set K.")
 
-pg.write_url(state)
+    st.subheader("The math, with today's numbers")
+    st.segmented_control("Metric", list(pg.url_state.METRICS), key=P + "metric", required=True,
+                         format_func=lambda m: METRIC_TEXT[m].label)
+    show_explanation(irlib.explain(state.metric, grades, k, rel=rel, gain=state.gain))
+    if state.metric == "nDCG" and state.mode == "graded":
+        st.caption("The article later prints NDCG@2 = 0.41: that number comes from its code's "
+                   "grades [0, 7, 2, 4, 6, 1, 4, 3], not the 0–4 grades of its text (0.39).")
+
+    with st.expander("Share this exact board"):
+        st.markdown("The address bar always holds the whole state (order, judgments, mode, K, "
+                    "metric). Copy it, or this link:")
+        st.code((st.context.url or "").split("?")[0] + "?" + "&".join(
+            f"{key}={value}" for key, value in pg.url_state.encode(state, pg.item_ids()).items()),
+            language=None)
+    pg.write_url(state)
+
+
+live_part()

@@ -246,20 +246,23 @@ def test_empty_query_row_every_library_scores_zero():
     assert tm_retrieval_average_precision([3.0, 2.0, 1.0], none) == 0.0
 
 
-def test_tie_row_against_pytrec_eval_ranx_and_sklearn():
+@pytest.mark.parametrize("missed", [[], [4, 2]], ids=["all-returned", "two-never-returned"])
+def test_tie_row_against_pytrec_eval_ranx_and_sklearn(missed):
     pytrec_eval = pytest.importorskip("pytrec_eval")
     ranx = pytest.importorskip("ranx")
     metrics = pytest.importorskip("sklearn.metrics")
-    # the graded pictures, the first two ("dog", grade 0; "white-cat-box", grade 4) tied
+    # the graded pictures, the first two ("dog", grade 0; "white-cat-box", grade 4) tied;
+    # ``missed``: grades of judged documents the run never returned
     ids = ["dog", "white-cat-box", "empty-box", "ginger-cat-box", "white-cat-box-2",
            "two-cats", "dark-cat-box", "dog-box"]
     scores = [8.0, 8.0, 6.0, 5.0, 4.0, 3.0, 2.0, 1.0]
+    qrels = {"q": {**dict(zip(ids, GRADED)),
+                   **{f"missed-{i}": g for i, g in enumerate(missed)}}}
+    run = {"q": dict(zip(ids, scores))}
     for k in (1, 2, 8):
-        r = tie_scores(GRADED, ids, scores, k)
+        r = tie_scores(GRADED, ids, scores, k, missed=missed)
         assert r["doc_id_desc"]["order"][:2] == ["white-cat-box", "dog"]
         assert r["input"]["order"][:2] == ["dog", "white-cat-box"]
-        qrels = {"q": dict(zip(ids, GRADED))}
-        run = {"q": dict(zip(ids, scores))}
         got = pytrec_eval.RelevanceEvaluator(qrels, {f"map_cut.{k}", f"ndcg_cut.{k}"}) \
             .evaluate(run)["q"]
         assert r["doc_id_desc"]["AP"] == pytest.approx(got[f"map_cut_{k}"], abs=1e-9)
@@ -267,12 +270,17 @@ def test_tie_row_against_pytrec_eval_ranx_and_sklearn():
         rx = ranx.evaluate(ranx.Qrels(qrels), ranx.Run(run), [f"map@{k}", f"ndcg@{k}"])
         assert r["input"]["AP"] == pytest.approx(rx[f"map@{k}"], abs=1e-9)
         assert r["input"]["NDCG"] == pytest.approx(rx[f"ndcg@{k}"], abs=1e-9)
+        # scikit-learn and torchmetrics only see the list they are given
         assert r["average"]["NDCG"] == pytest.approx(
             metrics.ndcg_score([GRADED], [scores], k=k), abs=1e-9)
         assert r["average"]["NDCG"] == pytest.approx(
             tm_retrieval_normalized_dcg(scores, GRADED, k), abs=1e-9)
-    at2 = tie_scores(GRADED, ids, scores, 2)
+    at2 = tie_scores(GRADED, ids, scores, 2, missed=missed)
     assert at2["doc_id_desc"]["NDCG"] != at2["input"]["NDCG"]       # the tie changes the score
+    # the input rule scores the given order exactly as the side-by-side ranx column does
+    ranx_record = score_under("ranx", GRADED, 2, judged=GRADED + missed)
+    assert (at2["input"]["AP"], at2["input"]["NDCG"]) == pytest.approx(
+        (ranx_record["AP"], ranx_record["NDCG"]))
 
 
 def test_tie_rules_cover_the_records():

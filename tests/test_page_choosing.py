@@ -65,6 +65,50 @@ def test_the_insight_says_the_winner_depends_on_k():
     assert "AP (0.83, 0.47, 0.48 for rankings 1, 2, 3) does not depend on K" in text
 
 
+def insight_for(orders: dict[int, str], grades: dict[str, int] = ch.LECTURE_GRADES) -> str:
+    """insight() for three rankings given as strings of document letters."""
+    by_ranking = {n: [grades[d] for d in order] for n, order in orders.items()}
+    scores = ch.score_all(by_ranking, 2)
+    return ch.insight(scores, ch.score_all(by_ranking, 2, ["P"]),
+                      ch.score_all(by_ranking, 5, ["P"]), scores.values["AP"])
+
+
+def test_insight_when_nothing_is_relevant():
+    text = insight_for(dict(ch.LECTURE_ORDERS), {d: 0 for d in ch.DOCS})
+    assert "same winner" not in text and "crowns" not in text
+    assert "precision is 0 for all three rankings at K = 2 and at K = 5" in text
+
+
+def test_insight_when_all_three_tie_at_k2_only():
+    # relevant at ranks 1, 3, 6 / 2, 5, 6 / 1, 3, 4: P@2 = 0.5 for all; P@5 = 0.4, 0.4, 0.6
+    text = insight_for({1: "ADBEFC", 2: "DAEFBC", 3: "ADBCEF"})
+    assert "same winner" not in text
+    assert "at K = 2 precision crowns no ranking (all three tie), at K = 5 **Ranking 3**" in text
+
+
+def test_insight_names_every_tied_ranking():
+    # rankings 1 and 3 identical (relevant at 1, 2, 3): they tie at K = 2 and at K = 5
+    text = insight_for({1: "ABCDEF", 2: "DAEFBC", 3: "ABCDEF"})
+    assert "precision crowns **Rankings 1 and 3** (tied) at both K = 2 and K = 5" in text
+    # relevant at 1, 2, 6 / 2, 5, 6 / 1, 2, 3: 1 and 3 tie at K = 2, 3 alone wins at K = 5
+    text = insight_for({1: "ABDEFC", 2: "DAEFBC", 3: "ABCDEF"})
+    assert "at K = 2 precision crowns **Rankings 1 and 3** (tied), at K = 5 **Ranking 3**" \
+        in text
+
+
+def test_insight_when_all_three_rankings_are_the_same():
+    text = insight_for({n: "ABDEFC" for n in ch.RANKINGS})
+    assert "all three tie on precision at K = 2 and at K = 5" in text
+    assert "same winner" not in text
+
+
+def test_page_insight_when_nothing_is_judged_relevant():
+    at = run(**{ch.GRADES_KEY: {d: 0 for d in ch.DOCS}})
+    text = at.info[0].value
+    assert "precision is 0 for all three rankings at K = 2 and at K = 5" in text
+    assert "same winner" not in text
+
+
 def test_editing_a_ranking_changes_the_numbers():
     # ranking 3 reordered like ranking 1: now 1 and 3 tie on everything
     at = run(**{ch.order_key(3): list(ch.LECTURE_ORDERS[1])})

@@ -107,6 +107,18 @@ def test_tie_example_doc_id_descending_changes_the_score():
                                                                     "0.7968")
 
 
+def test_tie_table_counts_documents_never_returned_like_the_side_by_side_table():
+    at = run(missed=2, missed_grade=4)
+    s = scores(at)
+    trec, given, averaged = at.table[1].value.to_dict("index").values()
+    assert given["AP@2"] == s["ranx"]["AP@2"] == "0.0556"            # 0.5 / 9, R counts them
+    assert given["NDCG@8"] == s["ranx"]["NDCG@8 (gain = grade)"]
+    assert trec["AP@2"] == "0.1111"                                   # 1 / 9: cat box first
+    assert float(trec["NDCG@8"]) < 0.8653                             # IDCG from all judged
+    assert averaged["NDCG@8"] == "0.7968"                             # scikit-learn: unseen
+    assert any("never returned count here" in c.value for c in at.caption)
+
+
 def test_tie_between_equal_grades_changes_nothing():
     at = run(tie=3)                       # ranks 3 and 4: grades 1 and 3
     trec, given, _ = at.table[1].value.to_dict("index").values()

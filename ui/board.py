@@ -2,7 +2,7 @@
 
 A Streamlit Components v2 component (``st.components.v2.component``) with inline
 HTML/CSS/JS: no frontend build and nothing loaded from a CDN. The drag-and-drop
-library, SortableJS 1.15.7 (MIT, ``ui/vendor/sortablejs/``), is pasted into the
+library, SortableJS 1.15.7 (MIT, ``static/vendor/sortablejs/``), is pasted into the
 component's JavaScript when the component is registered.
 
 Usage::
@@ -34,7 +34,7 @@ OUTCOMES = ("TP", "FP", "FN", "TN", "")
 
 _HERE = Path(__file__).resolve().parent
 _BOARD_DIR = _HERE / "board"
-_SORTABLE = _HERE / "vendor" / "sortablejs" / "Sortable.min.js"
+_SORTABLE = _HERE.parent / "static" / "vendor" / "sortablejs" / "Sortable.min.js"
 _SORTABLE_MARKER = "/*__SORTABLE_JS__*/"
 _COMPONENT_NAME = "irlab_ranking_board"
 _EVENT = "change"

@@ -179,6 +179,13 @@ def styled_table(table: pd.DataFrame):
     return table.style.map(_style)
 
 
+def _crowned(winners: tuple[int, ...]) -> str:
+    """The top rankings in bold, "(tied)" when several share the top; none when all tie."""
+    if not winners:
+        return "no ranking (all three tie)"
+    return f"**{names(winners)}**" + (" (tied)" if len(winners) > 1 else "")
+
+
 def insight(scores: Scores, at2: Scores, at5: Scores, ap_values: dict[int, float]) -> str:
     """The lecture's point, in words that follow the current rankings and K."""
     k = scores.k
@@ -196,12 +203,17 @@ def insight(scores: Scores, at2: Scores, at5: Scores, ap_values: dict[int, float
                          else f"all three tie on {metric}")
         first = f"At **K = {k}**, " + " and ".join(parts) + "."
     two, five = at2.winners["P"], at5.winners["P"]
-    if two and five and two != five:
-        second = (f"The winner depends on K: at K = 2 precision crowns **{names(two)}**, at "
-                  f"K = 5 **{names(five)}**.")
+    if not any(at5.values["P"].values()):          # P@5 = 0 everywhere, so P@2 = 0 too
+        second = ("No ranking has a relevant document in its top 5, so precision is 0 for all "
+                  "three rankings at K = 2 and at K = 5.")
+    elif two != five:
+        second = (f"The winner depends on K: at K = 2 precision crowns {_crowned(two)}, at "
+                  f"K = 5 {_crowned(five)}.")
+    elif not two:
+        second = "With these rankings, all three tie on precision at K = 2 and at K = 5."
     else:
-        second = ("With these rankings, precision picks the same winner at K = 2 and K = 5; "
-                  "in the lecture's rankings it does not.")
+        second = (f"With these rankings, precision crowns {_crowned(two)} at both K = 2 and "
+                  "K = 5; in the lecture's rankings the winner changes.")
     ap = ", ".join(f"{ap_values[n]:.2f}" for n in sorted(ap_values))
     third = f"AP ({ap} for rankings 1, 2, 3) does not depend on K at all."
     return " ".join([first, second, third])

@@ -7,6 +7,37 @@ import streamlit as st
 from irlib import Explanation
 from ui.texts import METRIC_TEXT
 
+#: Display formulas (st.latex). One too wide for the page scrolls inside its own box, so the
+#: page never scrolls sideways; on phones the math is the size of the text around it; and a
+#: formula that scrolls fades out at the edge where it goes on (browsers with scroll timelines;
+#: elsewhere it simply scrolls).
+FORMULA_CSS = """<style>
+[data-testid="stMarkdown"] .katex-display {
+  overflow-x: auto; overflow-y: hidden; max-width: 100%; scrollbar-width: thin;
+  padding: 0 2px;   /* KaTeX's 2px spacer (.vlist-s) would otherwise make it scroll */
+}
+@media (max-width: 640px) {
+  [data-testid="stMarkdown"] .katex-display > .katex { font-size: 1em; }
+}
+@supports (animation-timeline: scroll()) {
+  [data-testid="stMarkdown"] .katex-display {
+    animation: formula-goes-on linear both; animation-timeline: scroll(self inline);
+  }
+}
+@keyframes formula-goes-on {
+  0% { mask-image: linear-gradient(to left, transparent, #000 1.5rem); }
+  1%, 99% { mask-image: linear-gradient(to right, transparent, #000 1.5rem,
+                                        #000 calc(100% - 1.5rem), transparent); }
+  100% { mask-image: linear-gradient(to right, transparent, #000 1.5rem); }
+}
+</style>"""
+
+
+def formula_style() -> None:
+    """Add :data:`FORMULA_CSS` to the page (style only: it takes no space). app.py calls it
+    on every full run, for every page's formulas."""
+    st.html(FORMULA_CSS)
+
 
 def dcg_table(rows: list[dict]) -> pd.DataFrame:
     """The notebook's table: rank, grade, gain, discount, discounted gain, running DCG."""

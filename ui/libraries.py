@@ -129,13 +129,14 @@ def numerator_latex(parts: dict, k: int) -> str:
 
 
 def tie_table(grades, order: Sequence[str], tied_rank: int, k_ap: int, k_ndcg: int,
-              rel: int) -> pd.DataFrame:
-    """Ranks ``tied_rank`` and ``tied_rank + 1`` share a score; each tie rule's result."""
+              rel: int, missed: Sequence[int] = ()) -> pd.DataFrame:
+    """Ranks ``tied_rank`` and ``tied_rank + 1`` share a score; each tie rule's result.
+    ``missed``: grades of judged documents never returned, as in :func:`judged_pool`."""
     n = len(order)
     scores = [float(n - i) for i in range(n)]
     scores[tied_rank] = scores[tied_rank - 1]
-    at_ap = cv.tie_scores(grades, order, scores, k_ap, rel=rel)
-    at_ndcg = cv.tie_scores(grades, order, scores, k_ndcg, rel=rel)
+    at_ap = cv.tie_scores(grades, order, scores, k_ap, missed=missed, rel=rel)
+    at_ndcg = cv.tie_scores(grades, order, scores, k_ndcg, missed=missed, rel=rel)
     rows = []
     for rule, text in cv.TIE_RULES.items():
         seq = at_ap[rule]["order"]

@@ -11,7 +11,6 @@ import streamlit as st
 
 from ui import state as url_state
 from ui.catalog import load_catalog
-from ui.charts import clicked_x
 
 PREFIX = "pg_"
 BINARY_QUERY, GRADED_QUERY = "cat-in-a-box", "white-cat-in-a-box"
@@ -94,7 +93,13 @@ def shuffle() -> None:
     st.session_state[PREFIX + "order"] = order
 
 
-def set_k_from_chart(chart_key: str) -> None:
-    k = clicked_x(st.session_state.get(chart_key))
-    if k is not None and 1 <= k <= len(item_ids()):
-        st.session_state[PREFIX + "k"] = k
+def set_k_from_chart(x: float) -> None:
+    """A click on a chart point at K = x sets K (only a whole K on the board)."""
+    if x == int(x) and 1 <= x <= len(item_ids()) and x != st.session_state[PREFIX + "k"]:
+        st.session_state[PREFIX + "k"] = int(x)
+        st.session_state[PREFIX + "k_from_chart"] = True
+
+
+def take_k_from_chart() -> bool:
+    """True once after a chart click changed K (the page then reruns whole, slider included)."""
+    return bool(st.session_state.pop(PREFIX + "k_from_chart", False))

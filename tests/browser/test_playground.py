@@ -2,6 +2,7 @@
 from __future__ import annotations
 
 import pytest
+from playwright.sync_api import expect
 
 from tests.browser.helpers import (board_announcement, board_card, board_order, drag_card,
                                    wait_for_app_run)
@@ -94,11 +95,14 @@ def test_deep_link_on_a_fresh_server_gets_the_course_navigation(browser, path, h
 
 def test_clicking_a_point_on_the_chart_sets_k(playground):
     page = playground()
-    chart = page.get_by_test_id("stPlotlyChart").first
+    chart = page.locator(".lc-root").first          # ui/live_chart.py: drawn by plotly.js
     chart.scroll_into_view_if_needed()
+    expect(chart.locator(".scatterlayer .trace").nth(1)).to_be_visible()
     # the Recall@K trace's point at K = 5 (traces: P, R, F1, RR, AP, NDCG; points K = 1..8)
     point = chart.locator(".scatterlayer .trace").nth(1).locator(".points path").nth(4)
     point.click(force=True)
     wait_for_app_run(page)
     assert tile(page, "Recall@5") == "0.75"
     assert "k=5" in page.url
+    # the whole page reran, so the K slider above the board moved too
+    expect(page.get_by_test_id("stSlider")).to_contain_text("5")

@@ -1,5 +1,5 @@
 // Ranking board: a Streamlit Components v2 module (no build step).
-// ui/board.py replaces the marker below with ui/vendor/sortablejs/Sortable.min.js
+// ui/board.py replaces the marker below with static/vendor/sortablejs/Sortable.min.js
 // at registration time; the UMD bundle sees `module` and exports through it,
 // so nothing is loaded from the network and no global is created.
 const Sortable = (() => {

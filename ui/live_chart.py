@@ -1,0 +1,95 @@
+"""A Plotly chart that updates in place: the playground's curves, redrawn on every drag.
+
+``st.plotly_chart`` hashes the figure into its element id, so every new figure is a new
+chart, drawn from scratch (~40 ms each in Chromium on the 2-core development machine, with
+the page waiting for it). This Components v2 component keeps one chart and passes each
+rerun's figure to ``Plotly.react``, which redraws only what changed. plotly.js (the npm
+``plotly.js-basic-dist-min`` bundle, MIT) is served from ``static/vendor/plotly/`` and loaded
+once per browser tab.
+
+Usage::
+
+    live_chart(figure, key="rates", label="Metrics against K", on_click=set_k)
+
+``figure`` is a plain ``{"data": [...], "layout": {...}}`` dict (as ``ui.charts.curves_figure``
+builds); ``on_click(x)`` runs before the rerun with the x of the clicked point.
+"""
+from __future__ import annotations
+
+import functools
+import math
+from collections.abc import Callable, Mapping
+from pathlib import Path
+
+import streamlit as st
+
+PLOTLY_VERSION = "4.1.1"
+_PLOTLY_FILE = "vendor/plotly/plotly-basic.min.js"
+_HERE = Path(__file__).resolve().parent / "live_chart"
+_EVENT = "click"
+
+
+@functools.cache
+def _mount():
+    return st.components.v2.component(
+        "irlab_live_chart",
+        js=(_HERE / "live_chart.js").read_text(encoding="utf-8"),
+        css=(_HERE / "live_chart.css").read_text(encoding="utf-8"),
+        isolate_styles=False,     # plotly.js styles its hover labels and toolbar globally
+    )
+
+
+def plotly_url() -> str:
+    """Where the browser finds plotly.js: ``/app/static/...`` under the server's base path."""
+    base = str(st.get_option("server.baseUrlPath") or "").strip("/")
+    prefix = f"/{base}" if base else ""
+    return f"{prefix}/app/static/{_PLOTLY_FILE}?v={PLOTLY_VERSION}"
+
+
+def event_x(value: object) -> float | None:
+    """The clicked point's x from the browser's event, or None if it is not a finite number."""
+    if not isinstance(value, Mapping):
+        return None
+    x = value.get("x")
+    if isinstance(x, bool) or not isinstance(x, (int, float)) or not math.isfinite(x):
+        return None
+    return float(x)
+
+
+def _theme_key() -> str:
+    """Changes when the viewer switches theme, so the chart re-reads the theme's colours."""
+    theme = getattr(st.context, "theme", None)
+    return str(getattr(theme, "type", "") or "")
+
+
+def live_chart(figure: dict, *, key: str, label: str,
+               on_click: Callable[[float], None] | None = None) -> None:
+    """Draw ``figure`` and keep the chart across reruns (updated with ``Plotly.react``).
+
+    Parameters
+    ----------
+    figure
+        ``{"data": [...], "layout": {...}}``; ``layout["height"]`` sets the height (px).
+    key
+        Required: the chart's identity across reruns.
+    label
+        What the chart shows, for screen readers (``aria-label``).
+    on_click
+        Called as ``on_click(x)`` with the clicked point's x, before the script reruns.
+    """
+    if not st.get_option("server.enableStaticServing"):
+        st.warning("This chart needs the server option `server.enableStaticServing = true` "
+                    "(set in `.streamlit/config.toml`): start the app with "
+                    "`streamlit run app.py`.")
+        return
+
+    def _on_event() -> None:
+        value = st.session_state.get(key)
+        x = event_x(value.get(_EVENT) if isinstance(value, Mapping) else None)
+        if x is not None and on_click is not None:
+            on_click(x)
+
+    height = int(figure.get("layout", {}).get("height", 380))
+    _mount()(key=key, data={"figure": figure, "label": label, "src": plotly_url(),
+                                     "themeKey": _theme_key()},
+             height=height, **{f"on_{_EVENT}_change": _on_event})

@@ -1,0 +1,140 @@
+// Live Plotly chart: a Streamlit Components v2 module (no build step).
+//
+// st.plotly_chart builds a new chart from scratch whenever the figure changes (its element
+// id hashes the figure), which costs ~40 ms per chart on every drag. Here the chart is made
+// once and each rerun's figure goes through Plotly.react, which redraws only what changed.
+// plotly.js itself (static/vendor/plotly, served at /app/static/) loads once per tab.
+//
+// Streamlit calls this function again on every data change without running the previous
+// cleanup, so the chart and its state live on the root element and are reused.
+
+function loadPlotly(src) {
+  if (window.Plotly) return Promise.resolve(window.Plotly);
+  const pending = (window.__irlabPlotlyLoads ||= {});
+  if (!pending[src]) {
+    pending[src] = new Promise((resolve, reject) => {
+      const script = document.createElement("script");
+      script.src = src;
+      script.async = true;
+      script.onload = () => (window.Plotly ? resolve(window.Plotly) : reject(new Error("no Plotly")));
+      script.onerror = () => {
+        delete pending[src];
+        script.remove();
+        reject(new Error(`could not load ${src}`));
+      };
+      document.head.appendChild(script);
+    });
+  }
+  return pending[src];
+}
+
+// Streamlit's theme reaches components as --st-* CSS variables (light and dark). Reading
+// them forces a style pass over the page, so it happens only when the theme changes.
+function readTheme(root) {
+  const css = getComputedStyle(root);
+  const v = (name, fallback) => css.getPropertyValue(name).trim() || fallback;
+  return {
+    text: v("--st-text-color", "#31333f"),
+    grid: v("--st-border-color-light", v("--st-border-color", "rgba(128,128,128,0.25)")),
+    font: v("--st-font", "sans-serif"),
+    hover: v("--st-secondary-background-color", "#f0f2f6"),
+  };
+}
+
+function themed(layout, theme, width) {
+  const axis = (a) => ({ gridcolor: theme.grid, zerolinecolor: theme.grid, linecolor: theme.grid,
+                         automargin: true, ...(a || {}) });
+  return {
+    ...layout,
+    // A known width spares plotly.js from measuring the page on every update.
+    autosize: false,
+    width,
+    paper_bgcolor: "rgba(0,0,0,0)",
+    plot_bgcolor: "rgba(0,0,0,0)",
+    font: { family: theme.font, color: theme.text, ...(layout.font || {}) },
+    hoverlabel: { bgcolor: theme.hover, font: { color: theme.text }, ...(layout.hoverlabel || {}) },
+    xaxis: axis(layout.xaxis),
+    yaxis: axis(layout.yaxis),
+    // Keep zoom and legend clicks across reruns; they reset only when the figure's
+    // uirevision changes.
+    uirevision: layout.uirevision ?? "keep",
+  };
+}
+
+const CONFIG = {
+  displaylogo: false,
+  responsive: false,            // a ResizeObserver below follows the column, not the window
+  modeBarButtonsToRemove: ["select2d", "lasso2d", "sendDataToCloud"],
+};
+
+function setup(parentElement) {
+  const root = document.createElement("div");
+  root.className = "lc-root";
+  const plot = document.createElement("div");
+  plot.className = "lc-plot";
+  plot.setAttribute("role", "img");
+  const message = document.createElement("div");
+  message.className = "lc-message";
+  message.setAttribute("role", "status");
+  message.hidden = true;
+  root.append(plot, message);
+  parentElement.appendChild(root);
+  const s = { root, plot, message, data: null, drawn: false, setTriggerValue: null,
+              theme: null, themeKey: null, width: 0 };
+  s.resize = new ResizeObserver((entries) => {
+    const width = Math.round(entries[entries.length - 1].contentRect.width);
+    if (width > 0 && width !== s.width) {
+      s.width = width;
+      if (s.drawn && window.Plotly) window.Plotly.relayout(plot, { width });
+    }
+  });
+  s.resize.observe(root);
+  s.destroy = () => {
+    s.resize.disconnect();
+    if (window.Plotly) window.Plotly.purge(plot);
+    root.remove();
+  };
+  root._lcState = s;
+  return s;
+}
+
+function draw(Plotly, s) {
+  const { figure, label, themeKey } = s.data;
+  if (!s.theme || themeKey !== s.themeKey) {
+    s.theme = readTheme(s.root);
+    s.themeKey = themeKey;
+  }
+  if (!s.width) s.width = Math.round(s.root.clientWidth) || 600;
+  s.plot.setAttribute("aria-label", label || "chart");
+  s.plot.style.height = `${figure.layout.height || 380}px`;
+  Plotly.react(s.plot, figure.data, themed(figure.layout, s.theme, s.width), CONFIG);
+  if (!s.drawn) {
+    s.drawn = true;
+    // Clicking a point reports its x (K); Python validates it before using it.
+    s.plot.on("plotly_click", (event) => {
+      const point = event && event.points && event.points[0];
+      if (point && s.setTriggerValue) s.setTriggerValue("click", { x: point.x });
+    });
+  }
+}
+
+export default function (component) {
+  const { data, parentElement, setTriggerValue } = component;
+  const root = parentElement.querySelector(".lc-root");
+  const s = root && root._lcState ? root._lcState : setup(parentElement);
+  s.setTriggerValue = setTriggerValue;
+  s.data = data || {};
+  if (!s.data.figure) return () => s.destroy();
+  const src = new URL(s.data.src, window.location.href).href;
+  loadPlotly(src)
+    .then((Plotly) => {
+      s.message.hidden = true;
+      draw(Plotly, s);
+    })
+    .catch(() => {
+      s.message.hidden = false;
+      s.message.textContent = `The chart library did not load from ${src}. Start the app with ` +
+        "`streamlit run app.py` so that .streamlit/config.toml turns on static file serving.";
+    });
+  return () => s.destroy();
+}
