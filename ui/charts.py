@@ -1,6 +1,7 @@
 """Plotly figures shared by every page: one look for curves over K and bar comparisons."""
 from __future__ import annotations
 
+import math
 from collections.abc import Sequence
 
 import numpy as np
@@ -34,6 +35,19 @@ def layout_dict(*, y_title: str, x_title: str = "K (results returned)", height: 
             "yaxis": {"title": {"text": y_title}}}
 
 
+def _round_up(value: float) -> float:
+    """The next round number at or above ``value`` (1, 1.5, 2, 2.5, 3, 4, 5, 6, 8 x 10^n).
+
+    >>> [_round_up(v) for v in (0, 0.7, 2.56, 2.95, 3.2, 41)]
+    [1.0, 0.8, 3.0, 3.0, 4.0, 50.0]
+    """
+    if not value > 0:
+        return 1.0
+    scale = 10.0 ** math.floor(math.log10(value))
+    return next(step * scale for step in (1, 1.5, 2, 2.5, 3, 4, 5, 6, 8, 10)
+                if step * scale >= value - 1e-12)
+
+
 def curves_figure(curves: dict, names: Sequence[str], k: int, *, y_title: str = "score",
                   unit_interval: bool = True, labels: dict | None = None,
                   dash: dict | None = None) -> dict:
@@ -59,8 +73,11 @@ def curves_figure(curves: dict, names: Sequence[str], k: int, *, y_title: str = 
                          "yref": "paper", "line": {"width": 2, "dash": "dot", "color": "#888"}}]
     layout["annotations"] = [{"x": k, "xref": "x", "y": 0, "yref": "paper", "text": f"K = {k}",
                               "showarrow": False, "xanchor": "left", "yanchor": "bottom"}]
-    if unit_interval:
-        layout["yaxis"]["range"] = [-0.03, 1.05]
+    # A fixed y range (not autorange) keeps the axes still while the curves move, and lets
+    # ui/live_chart.py move only the points. IDCG's top bounds every DCG, so a drag leaves
+    # it, and rounding it up to a round number keeps it through most judgment changes.
+    top = 1.0 if unit_interval else _round_up(max(max(t["y"], default=0.0) for t in traces))
+    layout["yaxis"]["range"] = [-0.03 * top, 1.05 * top]
     return {"data": traces, "layout": layout}
 
 

@@ -1,0 +1,40 @@
+"""The live chart's Python side: what a click may send, the plotly.js address, and the
+fixed y range that lets a drag move only the points."""
+from __future__ import annotations
+
+import math
+
+import pytest
+
+import irlib
+from ui.charts import curves_figure
+from ui.live_chart import event_x, plotly_url
+
+
+@pytest.mark.parametrize("value, x", [
+    ({"x": 5}, 5.0), ({"x": 2.0}, 2.0),
+    (None, None), ("5", None), ({"x": "5"}, None), ({"x": True}, None),
+    ({"x": math.nan}, None), ({"x": math.inf}, None), ({}, None), ([5], None),
+])
+def test_only_a_finite_number_is_a_click(value, x):
+    assert event_x(value) == x
+
+
+def test_plotly_comes_from_the_static_folder(monkeypatch):
+    import streamlit as st
+    monkeypatch.setattr(st, "get_option", lambda name: "")
+    assert plotly_url().startswith("/app/static/vendor/plotly/plotly-basic.min.js?v=")
+    monkeypatch.setattr(st, "get_option", lambda name: "/class/a/")
+    assert plotly_url().startswith("/class/a/app/static/vendor/plotly/")
+
+
+def test_a_drag_keeps_the_dcg_axis_and_most_judgment_changes_do_too():
+    def dcg_range(grades):
+        curves = irlib.metric_curves(grades)
+        return curves_figure(curves, ["DCG", "IDCG"], 2, unit_interval=False)["layout"]["yaxis"]["range"]
+
+    grades = [0, 1, 0, 1, 1, 0, 1, 0]
+    assert dcg_range(grades) == dcg_range(grades[::-1])                 # a reorder
+    assert dcg_range(grades) == dcg_range([0, 1, 1, 1, 1, 0, 1, 0])     # a 5th relevant
+    top = dcg_range(grades)[1]
+    assert top >= max(irlib.metric_curves(grades)["IDCG"])               # nothing is cut off
