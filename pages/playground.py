@@ -96,13 +96,9 @@ def live_part() -> None:
         st.caption("The article later prints NDCG@2 = 0.41: that number comes from its code's "
                    "grades [0, 7, 2, 4, 6, 1, 4, 3], not the 0–4 grades of its text (0.39).")
 
-    with st.expander("Share this exact board"):
-        st.markdown("The address bar always holds the whole state (order, judgments, mode, K, "
-                    "metric). Copy it, or this link:")
-        st.code((st.context.url or "").split("?")[0] + "?" + "&".join(
-            f"{key}={value}" for key, value in pg.url_state.encode(state, pg.item_ids()).items()),
-            language=None)
     pg.write_url(state)
 
 
 live_part()
+st.caption(":material/link: To share this exact board (order, judgments, mode, K and metric), "
+           "copy the address bar: it always holds the whole state.")

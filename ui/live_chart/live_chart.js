@@ -62,9 +62,9 @@ function themed(layout, theme, width) {
 }
 
 const CONFIG = {
-  displaylogo: false,
+  // No toolbar: zooming eight points teaches nothing, and on phones it covers the curves.
+  displayModeBar: false,
   responsive: false,            // a ResizeObserver below follows the column, not the window
-  modeBarButtonsToRemove: ["select2d", "lasso2d", "sendDataToCloud"],
 };
 
 // A trace without its values: what must match for the quick update.
