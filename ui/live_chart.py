@@ -2,8 +2,9 @@
 
 ``st.plotly_chart`` hashes the figure into its element id, so every new figure is a new
 chart, drawn from scratch (~40 ms each in Chromium on the 2-core development machine, with
-the page waiting for it). This Components v2 component keeps one chart and passes each
-rerun's figure to ``Plotly.react``, which redraws only what changed. plotly.js (the npm
+the page waiting for it). This Components v2 component keeps one chart: when a rerun only
+changes the values it moves the points (``Plotly.animate``), otherwise it calls
+``Plotly.react``, which redraws only what changed. plotly.js (the npm
 ``plotly.js-basic-dist-min`` bundle, MIT) is served from ``static/vendor/plotly/`` and loaded
 once per browser tab.
 
@@ -35,7 +36,7 @@ def _mount():
         "irlab_live_chart",
         js=(_HERE / "live_chart.js").read_text(encoding="utf-8"),
         css=(_HERE / "live_chart.css").read_text(encoding="utf-8"),
-        isolate_styles=False,     # plotly.js styles its hover labels and toolbar globally
+        isolate_styles=False,     # plotly.js styles its hover labels globally (document.head)
     )
 
 
@@ -64,7 +65,7 @@ def _theme_key() -> str:
 
 def live_chart(figure: dict, *, key: str, label: str,
                on_click: Callable[[float], None] | None = None) -> None:
-    """Draw ``figure`` and keep the chart across reruns (updated with ``Plotly.react``).
+    """Draw ``figure`` and keep the chart across reruns (updated in place, not redrawn).
 
     Parameters
     ----------
@@ -91,5 +92,5 @@ def live_chart(figure: dict, *, key: str, label: str,
 
     height = int(figure.get("layout", {}).get("height", 380))
     _mount()(key=key, data={"figure": figure, "label": label, "src": plotly_url(),
-                                     "themeKey": _theme_key()},
+                            "themeKey": _theme_key()},
              height=height, **{f"on_{_EVENT}_change": _on_event})

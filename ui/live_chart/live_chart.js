@@ -2,7 +2,8 @@
 //
 // st.plotly_chart builds a new chart from scratch whenever the figure changes (its element
 // id hashes the figure), which costs ~40 ms per chart on every drag. Here the chart is made
-// once and each rerun's figure goes through Plotly.react, which redraws only what changed.
+// once; a rerun that only moves the values animates the points, any other goes through
+// Plotly.react (see draw below).
 // plotly.js itself (static/vendor/plotly, served at /app/static/) loads once per tab.
 //
 // Streamlit calls this function again on every data change without running the previous
@@ -123,7 +124,10 @@ function draw(Plotly, s) {
       traces: figure.data.map((_, i) => i),
     }, { transition: { duration: 0 }, frame: { duration: 0, redraw: false }, mode: "immediate" });
   } else {
-    Plotly.react(s.plot, figure.data, themed(figure.layout, s.theme, s.width), CONFIG);
+    // plotly.js's default for map outlines is its CDN; the basic bundle draws no maps, and
+    // nothing may come from the internet, so it points at plotly.js's own folder here.
+    const config = { ...CONFIG, topojsonURL: new URL(".", s.src).href };
+    Plotly.react(s.plot, figure.data, themed(figure.layout, s.theme, s.width), config);
   }
   s.frame = frame;
   if (!s.drawn) {
@@ -143,7 +147,7 @@ export default function (component) {
   s.setTriggerValue = setTriggerValue;
   s.data = data || {};
   if (!s.data.figure) return () => s.destroy();
-  const src = new URL(s.data.src, window.location.href).href;
+  const src = (s.src = new URL(s.data.src, window.location.href).href);
   loadPlotly(src)
     .then((Plotly) => {
       s.message.hidden = true;
