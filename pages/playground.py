@@ -7,7 +7,7 @@ from ui.board import ranking_board
 from ui.catalog import board_items, load_catalog
 from ui.charts import curves_figure
 from ui.formula import show_explanation
-from ui.live_chart import live_chart
+from ui.live_chart import live_charts
 from ui.texts import METRIC_TEXT, OUTCOME_TEXT
 from ui.tiles import metric_tiles
 
@@ -75,17 +75,13 @@ def live_part() -> None:
              ("nDCG", f"NDCG@{k}")]
     metric_tiles([(label, irlib.fmt(curves[name][k - 1])) for name, label in tiles])
 
-    left, right = st.columns(2)
-    with left:
-        live_chart(curves_figure(curves, ["P", "R", "F1", "RR", "AP", "nDCG"], k,
-                                 y_title="score at K"),
-                   key=P + "chart_rates", label="Precision, recall, F1, RR, AP and NDCG against K",
-                   on_click=pg.set_k_from_chart)
-    with right:
-        live_chart(curves_figure(curves, ["DCG", "IDCG"], k, y_title="DCG at K",
-                                 unit_interval=False, dash={"IDCG": "dash"}),
-                   key=P + "chart_dcg", label="DCG and IDCG against K",
-                   on_click=pg.set_k_from_chart)
+    live_charts([
+        ("Precision, recall, F1, RR, AP and NDCG against K",
+         curves_figure(curves, ["P", "R", "F1", "RR", "AP", "nDCG"], k, y_title="score at K")),
+        ("DCG and IDCG against K",
+         curves_figure(curves, ["DCG", "IDCG"], k, y_title="DCG at K", unit_interval=False,
+                       dash={"IDCG": "dash"})),
+    ], key=P + "curves", on_click=pg.set_k_from_chart)
     st.caption("Click a point on either chart to set K.")
 
     st.subheader("The math, with today's numbers")

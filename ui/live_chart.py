@@ -1,25 +1,29 @@
-"""A Plotly chart that updates in place: the playground's curves, redrawn on every drag.
+"""Plotly charts that update in place: the playground's curves, redrawn on every drag.
 
 ``st.plotly_chart`` hashes the figure into its element id, so every new figure is a new
 chart, drawn from scratch (~40 ms each in Chromium on the 2-core development machine, with
-the page waiting for it). This Components v2 component keeps one chart: when a rerun only
+the page waiting for it). This Components v2 component keeps its charts: when a rerun only
 changes the values it moves the points (``Plotly.animate``), otherwise it calls
-``Plotly.react``, which redraws only what changed. plotly.js (the npm
+``Plotly.react``, which redraws only what changed. One component holds several charts, side
+by side where they fit and stacked on a phone, so that they update in the same frame
+(Streamlit runs each component's code in its own turn). plotly.js (the npm
 ``plotly.js-basic-dist-min`` bundle, MIT) is served from ``static/vendor/plotly/`` and loaded
 once per browser tab.
 
 Usage::
 
-    live_chart(figure, key="rates", label="Metrics against K", on_click=set_k)
+    live_charts([("Metrics against K", rates), ("DCG against K", dcg)], key="curves",
+                on_click=set_k)
 
-``figure`` is a plain ``{"data": [...], "layout": {...}}`` dict (as ``ui.charts.curves_figure``
-builds); ``on_click(x)`` runs before the rerun with the x of the clicked point.
+Each figure is a plain ``{"data": [...], "layout": {...}}`` dict (as
+``ui.charts.curves_figure`` builds); ``on_click(x)`` runs before the rerun with the x of the
+clicked point.
 """
 from __future__ import annotations
 
 import functools
 import math
-from collections.abc import Callable, Mapping
+from collections.abc import Callable, Mapping, Sequence
 from pathlib import Path
 
 import streamlit as st
@@ -63,25 +67,25 @@ def _theme_key() -> str:
     return str(getattr(theme, "type", "") or "")
 
 
-def live_chart(figure: dict, *, key: str, label: str,
-               on_click: Callable[[float], None] | None = None) -> None:
-    """Draw ``figure`` and keep the chart across reruns (updated in place, not redrawn).
+def live_charts(charts: Sequence[tuple[str, dict]], *, key: str,
+                on_click: Callable[[float], None] | None = None) -> None:
+    """Draw ``(label, figure)`` charts and keep them across reruns (updated, not redrawn).
 
     Parameters
     ----------
-    figure
-        ``{"data": [...], "layout": {...}}``; ``layout["height"]`` sets the height (px).
+    charts
+        ``(label, figure)`` pairs. ``label`` says what the chart shows, for screen readers
+        (``aria-label``); ``figure`` is ``{"data": [...], "layout": {...}}`` and
+        ``layout["height"]`` sets its height (px).
     key
-        Required: the chart's identity across reruns.
-    label
-        What the chart shows, for screen readers (``aria-label``).
+        Required: the charts' identity across reruns.
     on_click
         Called as ``on_click(x)`` with the clicked point's x, before the script reruns.
     """
     if not st.get_option("server.enableStaticServing"):
-        st.warning("This chart needs the server option `server.enableStaticServing = true` "
-                    "(set in `.streamlit/config.toml`): start the app with "
-                    "`streamlit run app.py`.")
+        st.warning("These charts need the server option `server.enableStaticServing = true` "
+                   "(set in `.streamlit/config.toml`): start the app with "
+                   "`streamlit run app.py`.")
         return
 
     def _on_event() -> None:
@@ -90,7 +94,7 @@ def live_chart(figure: dict, *, key: str, label: str,
         if x is not None and on_click is not None:
             on_click(x)
 
-    height = int(figure.get("layout", {}).get("height", 380))
-    _mount()(key=key, data={"figure": figure, "label": label, "src": plotly_url(),
-                            "themeKey": _theme_key()},
-             height=height, **{f"on_{_EVENT}_change": _on_event})
+    _mount()(key=key, data={"charts": [{"label": label, "figure": figure}
+                                       for label, figure in charts],
+                            "src": plotly_url(), "themeKey": _theme_key()},
+             height="content", **{f"on_{_EVENT}_change": _on_event})

@@ -1,13 +1,15 @@
-// Live Plotly chart: a Streamlit Components v2 module (no build step).
+// Live Plotly charts: a Streamlit Components v2 module (no build step).
 //
 // st.plotly_chart builds a new chart from scratch whenever the figure changes (its element
-// id hashes the figure), which costs ~40 ms per chart on every drag. Here the chart is made
+// id hashes the figure), which costs ~40 ms per chart on every drag. Here each chart is made
 // once; a rerun that only moves the values animates the points, any other goes through
-// Plotly.react (see draw below).
+// Plotly.react (see draw below). One component holds all of a page's charts, side by side
+// where they fit: Streamlit calls each component's code in its own turn after a rerun, so
+// two components would update one frame apart.
 // plotly.js itself (static/vendor/plotly, served at /app/static/) loads once per tab.
 //
 // Streamlit calls this function again on every data change without running the previous
-// cleanup, so the chart and its state live on the root element and are reused.
+// cleanup, so the charts and their state live on the root element and are reused.
 
 function loadPlotly(src) {
   if (window.Plotly) return Promise.resolve(window.Plotly);
@@ -74,52 +76,61 @@ function shape(trace) {
   return { ...rest, marker: { ...(marker || {}), size: undefined } };
 }
 
+function makeCell(s) {
+  const cell = { drawn: false, frame: null, width: 0 };
+  cell.plot = document.createElement("div");
+  cell.plot.className = "lc-plot";
+  cell.plot.setAttribute("role", "img");
+  s.grid.appendChild(cell.plot);
+  cell.resize = new ResizeObserver((entries) => {
+    const width = Math.round(entries[entries.length - 1].contentRect.width);
+    if (width > 0 && width !== cell.width) {
+      cell.width = width;
+      if (cell.drawn && window.Plotly) window.Plotly.relayout(cell.plot, { width });
+    }
+  });
+  cell.resize.observe(cell.plot);
+  return cell;
+}
+
+function dropCell(cell) {
+  cell.resize.disconnect();
+  if (window.Plotly) window.Plotly.purge(cell.plot);
+  cell.plot.remove();
+}
+
 function setup(parentElement) {
   const root = document.createElement("div");
   root.className = "lc-root";
-  const plot = document.createElement("div");
-  plot.className = "lc-plot";
-  plot.setAttribute("role", "img");
+  const grid = document.createElement("div");
+  grid.className = "lc-grid";
   const message = document.createElement("div");
   message.className = "lc-message";
   message.setAttribute("role", "status");
   message.hidden = true;
-  root.append(plot, message);
+  root.append(grid, message);
   parentElement.appendChild(root);
-  const s = { root, plot, message, data: null, drawn: false, setTriggerValue: null,
-              theme: null, themeKey: null, width: 0 };
-  s.resize = new ResizeObserver((entries) => {
-    const width = Math.round(entries[entries.length - 1].contentRect.width);
-    if (width > 0 && width !== s.width) {
-      s.width = width;
-      if (s.drawn && window.Plotly) window.Plotly.relayout(plot, { width });
-    }
-  });
-  s.resize.observe(root);
+  const s = { root, grid, message, data: null, cells: [], setTriggerValue: null,
+              theme: null, themeKey: null };
   s.destroy = () => {
-    s.resize.disconnect();
-    if (window.Plotly) window.Plotly.purge(plot);
+    s.cells.forEach(dropCell);
+    s.cells = [];
     root.remove();
   };
   root._lcState = s;
   return s;
 }
 
-function draw(Plotly, s) {
-  const { figure, label, themeKey } = s.data;
-  if (!s.theme || themeKey !== s.themeKey) {
-    s.theme = readTheme(s.root);
-    s.themeKey = themeKey;
-  }
-  if (!s.width) s.width = Math.round(s.root.clientWidth) || 600;
-  s.plot.setAttribute("aria-label", label || "chart");
-  s.plot.style.height = `${figure.layout.height || 380}px`;
+function drawOne(Plotly, s, cell, figure, label) {
+  if (!cell.width) cell.width = Math.round(cell.plot.clientWidth) || 600;
+  cell.plot.setAttribute("aria-label", label || "chart");
+  cell.plot.style.height = `${figure.layout.height || 380}px`;
   // Most updates (a drag, a badge click) change only the curves' values and marker sizes.
   // Then plotly.js can move the points without redrawing axes, legend and labels
   // (Plotly.animate with redraw: false), several times cheaper than Plotly.react.
-  const frame = JSON.stringify([figure.layout, figure.data.map(shape), s.width, s.themeKey]);
-  if (s.drawn && frame === s.frame) {
-    Plotly.animate(s.plot, {
+  const frame = JSON.stringify([figure.layout, figure.data.map(shape), cell.width, s.themeKey]);
+  if (cell.drawn && frame === cell.frame) {
+    Plotly.animate(cell.plot, {
       data: figure.data.map((t) => ({ y: t.y, marker: { size: t.marker && t.marker.size } })),
       traces: figure.data.map((_, i) => i),
     }, { transition: { duration: 0 }, frame: { duration: 0, redraw: false }, mode: "immediate" });
@@ -127,17 +138,28 @@ function draw(Plotly, s) {
     // plotly.js's default for map outlines is its CDN; the basic bundle draws no maps, and
     // nothing may come from the internet, so it points at plotly.js's own folder here.
     const config = { ...CONFIG, topojsonURL: new URL(".", s.src).href };
-    Plotly.react(s.plot, figure.data, themed(figure.layout, s.theme, s.width), config);
+    Plotly.react(cell.plot, figure.data, themed(figure.layout, s.theme, cell.width), config);
   }
-  s.frame = frame;
-  if (!s.drawn) {
-    s.drawn = true;
+  cell.frame = frame;
+  if (!cell.drawn) {
+    cell.drawn = true;
     // Clicking a point reports its x (K); Python validates it before using it.
-    s.plot.on("plotly_click", (event) => {
+    cell.plot.on("plotly_click", (event) => {
       const point = event && event.points && event.points[0];
       if (point && s.setTriggerValue) s.setTriggerValue("click", { x: point.x });
     });
   }
+}
+
+function draw(Plotly, s) {
+  const { charts, themeKey } = s.data;
+  if (!s.theme || themeKey !== s.themeKey) {
+    s.theme = readTheme(s.root);
+    s.themeKey = themeKey;
+  }
+  while (s.cells.length > charts.length) dropCell(s.cells.pop());
+  while (s.cells.length < charts.length) s.cells.push(makeCell(s));
+  charts.forEach((chart, i) => drawOne(Plotly, s, s.cells[i], chart.figure, chart.label));
 }
 
 export default function (component) {
@@ -146,7 +168,7 @@ export default function (component) {
   const s = root && root._lcState ? root._lcState : setup(parentElement);
   s.setTriggerValue = setTriggerValue;
   s.data = data || {};
-  if (!s.data.figure) return () => s.destroy();
+  if (!Array.isArray(s.data.charts)) return () => s.destroy();
   const src = (s.src = new URL(s.data.src, window.location.href).href);
   loadPlotly(src)
     .then((Plotly) => {
