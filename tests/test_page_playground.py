@@ -1,4 +1,6 @@
 """The playground page, driven as a person would through AppTest: state in, numbers out."""
+import json
+
 import pytest
 
 from tests.apptest import run_page
@@ -53,6 +55,38 @@ def test_dragging_rank_2_to_the_top_makes_rr_one():
     order.insert(0, order.pop(1))
     at = run(order=order, k=1)
     assert tiles(at)["RR@1"] == "1" and tiles(at)["Recall@1"] == "0.25"
+
+
+def curves(at):
+    """The live charts' data as the browser gets it: {label: {trace name: y values}}, K."""
+    def walk(node):
+        for child in getattr(node, "children", {}).values():
+            if getattr(child, "type", None) == "bidi_component" and \
+                    child.proto.component_name == "irlab_live_chart":
+                yield json.loads(child.proto.json)
+            yield from walk(child)
+
+    (data,) = walk(at._tree)
+    charts = {c["label"]: {t["name"]: t["y"] for t in c["figure"]["data"]} for c in data["charts"]}
+    marked = {x for c in data["charts"] for t in c["figure"]["data"]
+              for x, size in zip(t["x"], t["marker"]["size"]) if size > 7}
+    return charts, marked
+
+
+def test_both_charts_carry_todays_curves_and_follow_a_drag():
+    at = run()
+    charts, marked = curves(at)
+    rates, dcg = charts.values()
+    assert len(charts) == 2 and marked == {2}
+    assert rates["Recall@K"][:2] == [0.0, 0.25] and rates["RR"][1] == 0.5
+    assert dcg["IDCG@K"][-1] == pytest.approx(1 + 1 / 1.58496 + 0.5 + 1 / 2.32193, abs=1e-4)
+
+    order = list(defaults().order)
+    order.insert(0, order.pop(1))       # the white cat to the top
+    at = run(order=order, k=1)
+    (rates, dcg), marked = curves(at)[0].values(), curves(at)[1]
+    assert marked == {1} and rates["RR"][0] == 1.0 and rates["Recall@K"][0] == 0.25
+    assert dcg["DCG@K"][0] == 1.0
 
 
 def test_ideal_and_worst_buttons_reorder_by_judgment():
