@@ -3,6 +3,8 @@ fixed y range that lets a drag move only the points."""
 from __future__ import annotations
 
 import math
+import re
+from pathlib import Path
 
 import pytest
 
@@ -38,3 +40,13 @@ def test_a_drag_keeps_the_dcg_axis_and_most_judgment_changes_do_too():
     assert dcg_range(grades) == dcg_range([0, 1, 1, 1, 1, 0, 1, 0])     # a 5th relevant
     top = dcg_range(grades)[1]
     assert top >= max(irlib.metric_curves(grades)["IDCG"])               # nothing is cut off
+
+
+def test_no_cdn_address_in_the_front_end_code():
+    """Nothing may come from the internet: not even an unused default (static/vendor/README.md)."""
+    root = Path(__file__).resolve().parents[1]
+    files = [p for folder in ("static", "ui") for p in (root / folder).rglob("*")
+             if p.suffix in {".js", ".css", ".html", ".py"}]
+    assert any(p.name == "plotly-basic.min.js" for p in files)
+    cdn = re.compile(r"https?://[^\s\"'`]*cdn", re.IGNORECASE)
+    assert [p.name for p in files if cdn.search(p.read_text(encoding="utf-8"))] == []

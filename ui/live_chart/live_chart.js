@@ -135,10 +135,7 @@ function drawOne(Plotly, s, cell, figure, label) {
       traces: figure.data.map((_, i) => i),
     }, { transition: { duration: 0 }, frame: { duration: 0, redraw: false }, mode: "immediate" });
   } else {
-    // plotly.js's default for map outlines is its CDN; the basic bundle draws no maps, and
-    // nothing may come from the internet, so it points at plotly.js's own folder here.
-    const config = { ...CONFIG, topojsonURL: new URL(".", s.src).href };
-    Plotly.react(cell.plot, figure.data, themed(figure.layout, s.theme, cell.width), config);
+    Plotly.react(cell.plot, figure.data, themed(figure.layout, s.theme, cell.width), CONFIG);
   }
   cell.frame = frame;
   if (!cell.drawn) {
@@ -169,7 +166,7 @@ export default function (component) {
   s.setTriggerValue = setTriggerValue;
   s.data = data || {};
   if (!Array.isArray(s.data.charts)) return () => s.destroy();
-  const src = (s.src = new URL(s.data.src, window.location.href).href);
+  const src = new URL(s.data.src, window.location.href).href;
   loadPlotly(src)
     .then((Plotly) => {
       s.message.hidden = true;
