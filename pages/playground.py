@@ -81,7 +81,7 @@ def live_part() -> None:
         ("DCG and IDCG against K",
          curves_figure(curves, ["DCG", "IDCG"], k, y_title="DCG at K", unit_interval=False,
                        dash={"IDCG": "dash"})),
-    ], key=P + "curves", on_click=pg.set_k_from_chart)
+    ], key=P + "curves", on_click=pg.set_k_from_chart, address=pg.address(state))
     st.caption("Click a point on either chart to set K.")
 
     st.subheader("The math, with today's numbers")
@@ -91,8 +91,6 @@ def live_part() -> None:
     if state.metric == "nDCG" and state.mode == "graded":
         st.caption("The article later prints NDCG@2 = 0.41: that number comes from its code's "
                    "grades [0, 7, 2, 4, 6, 1, 4, 3], not the 0–4 grades of its text (0.39).")
-
-    pg.write_url(state)
 
 
 live_part()

@@ -1,5 +1,6 @@
 """The playground page, driven as a person would through AppTest: state in, numbers out."""
 import json
+from urllib.parse import parse_qsl
 
 import pytest
 
@@ -57,8 +58,8 @@ def test_dragging_rank_2_to_the_top_makes_rr_one():
     assert tiles(at)["RR@1"] == "1" and tiles(at)["Recall@1"] == "0.25"
 
 
-def curves(at):
-    """The live charts' data as the browser gets it: {label: {trace name: y values}}, K."""
+def live_data(at):
+    """What the live-chart component gets, as the browser gets it (ui/live_chart.py)."""
     def walk(node):
         for child in getattr(node, "children", {}).values():
             if getattr(child, "type", None) == "bidi_component" and \
@@ -67,6 +68,12 @@ def curves(at):
             yield from walk(child)
 
     (data,) = walk(at._tree)
+    return data
+
+
+def curves(at):
+    """The live charts' data: {label: {trace name: y values}}, and the marked K."""
+    data = live_data(at)
     charts = {c["label"]: {t["name"]: t["y"] for t in c["figure"]["data"]} for c in data["charts"]}
     marked = {x for c in data["charts"] for t in c["figure"]["data"]
               for x, size in zip(t["x"], t["marker"]["size"]) if size > 7}
@@ -87,6 +94,17 @@ def test_both_charts_carry_todays_curves_and_follow_a_drag():
     (rates, dcg), marked = curves(at)[0].values(), curves(at)[1]
     assert marked == {1} and rates["RR"][0] == 1.0 and rates["Recall@K"][0] == 0.25
     assert dcg["DCG@K"][0] == 1.0
+
+
+def test_the_address_bar_is_a_link_to_what_the_page_shows():
+    order = list(defaults().order)
+    order.insert(0, order.pop(1))       # the white cat to the top
+    at = run(order=order, k=1, metric="RR", labels={**defaults().labels, "dog": 1})
+    query = live_data(at)["address"]
+    assert "order=21345678" in query and "k=1" in query and "labels=11011010" in query
+    reopened = run(query=dict(parse_qsl(query)))        # a colleague opens the link
+    assert tiles(reopened) == tiles(at) and not reopened.info
+    assert live_data(reopened)["address"] == query
 
 
 def test_ideal_and_worst_buttons_reorder_by_judgment():

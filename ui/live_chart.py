@@ -68,7 +68,8 @@ def _theme_key() -> str:
 
 
 def live_charts(charts: Sequence[tuple[str, dict]], *, key: str,
-                on_click: Callable[[float], None] | None = None) -> None:
+                on_click: Callable[[float], None] | None = None,
+                address: str | None = None) -> None:
     """Draw ``(label, figure)`` charts and keep them across reruns (updated, not redrawn).
 
     Parameters
@@ -81,6 +82,13 @@ def live_charts(charts: Sequence[tuple[str, dict]], *, key: str,
         Required: the charts' identity across reruns.
     on_click
         Called as ``on_click(x)`` with the clicked point's x, before the script reruns.
+    address
+        A query string (``"k=2&metric=R"``, no ``?``): the browser's address bar is set to it
+        (``history.replaceState``), so the address bar is always a link to what the page
+        shows. Setting ``st.query_params`` does the same but makes Streamlit's frontend
+        re-render the whole app, ~9 ms of every drag (``benchmarks/bench_interaction.py``).
+        Streamlit keeps its own copy of the query string and does not see this change, so
+        read the URL (``st.query_params``) only on a session's first run.
     """
     if not st.get_option("server.enableStaticServing"):
         st.warning("These charts need the server option `server.enableStaticServing = true` "
@@ -96,5 +104,6 @@ def live_charts(charts: Sequence[tuple[str, dict]], *, key: str,
 
     _mount()(key=key, data={"charts": [{"label": label, "figure": figure}
                                        for label, figure in charts],
-                            "src": plotly_url(), "themeKey": _theme_key()},
+                            "src": plotly_url(), "themeKey": _theme_key(),
+                            "address": address},
              height="content", **{f"on_{_EVENT}_change": _on_event})

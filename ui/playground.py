@@ -1,11 +1,12 @@
 """The playground's session state: defaults from the sources, the URL, and the board's changes.
 
-State flows one way: URL (first run) -> st.session_state -> irlib -> figures; every change
-is written back to the URL so the address bar is always a shareable link.
+State flows one way: URL (first run) -> st.session_state -> irlib -> figures; every run
+writes the state back to the address bar (:func:`address`), so it is always a shareable link.
 """
 from __future__ import annotations
 
 import random
+from urllib.parse import urlencode
 
 import streamlit as st
 
@@ -55,10 +56,15 @@ def current() -> url_state.PlaygroundState:
         metric=ss[PREFIX + "metric"], gain=ss[PREFIX + "gain"], rel=int(ss[PREFIX + "rel"]))
 
 
-def write_url(state: url_state.PlaygroundState) -> None:
-    params = url_state.encode(state, item_ids())
-    if st.query_params.to_dict() != params:
-        st.query_params.from_dict(params)
+def address(state: url_state.PlaygroundState) -> str:
+    """The query string of a link that opens ``state`` (the page keeps the address bar at it).
+
+    Written by the browser (``ui.live_chart.live_charts(address=...)``), not through
+    ``st.query_params``, whose update re-renders the whole app on every drag. Streamlit's own
+    copy of the query string therefore goes stale: read the URL only on a session's first
+    run (:func:`init`).
+    """
+    return urlencode(url_state.encode(state, item_ids()))
 
 
 # Callbacks: run before the script reruns, like any widget callback.

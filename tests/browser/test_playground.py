@@ -1,6 +1,8 @@
 """The playground in a real browser: drag, click, keyboard, shared and broken links."""
 from __future__ import annotations
 
+import re
+
 import pytest
 from playwright.sync_api import expect
 
@@ -45,6 +47,12 @@ def test_clicking_a_badge_changes_recall(playground):
     wait_for_app_run(page)
     assert tile(page, "Recall@2") == "0.4"                    # 2 of 5 relevant
     assert tile(page, "Precision@2") == "1"
+    # the address bar followed (ui/live_chart.py writes it): reloading it reopens this state
+    expect(page).to_have_url(re.compile(r"labels=11011010"))
+    page.reload()
+    board_card(page, rank=8).wait_for()
+    wait_for_app_run(page)
+    assert tile(page, "Recall@2") == "0.4"
 
 
 def test_keyboard_moves_a_card_and_announces_it(playground):

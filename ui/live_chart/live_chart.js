@@ -159,12 +159,23 @@ function draw(Plotly, s) {
   charts.forEach((chart, i) => drawOne(Plotly, s, s.cells[i], chart.figure, chart.label));
 }
 
+// The share link: keep the address bar's query string at the one Python computed.
+// replaceState, not pushState: a drag is not a page to go back to.
+function keepAddress(query) {
+  if (typeof query !== "string") return;
+  const search = query ? `?${query}` : "";
+  if (window.location.search === search) return;
+  const { pathname, hash } = window.location;
+  window.history.replaceState(window.history.state, "", pathname + search + hash);
+}
+
 export default function (component) {
   const { data, parentElement, setTriggerValue } = component;
   const root = parentElement.querySelector(".lc-root");
   const s = root && root._lcState ? root._lcState : setup(parentElement);
   s.setTriggerValue = setTriggerValue;
   s.data = data || {};
+  keepAddress(s.data.address);
   if (!Array.isArray(s.data.charts)) return () => s.destroy();
   const src = new URL(s.data.src, window.location.href).href;
   loadPlotly(src)
