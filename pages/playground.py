@@ -9,7 +9,6 @@ from ui.charts import curves_figure
 from ui.formula import show_explanation
 from ui.live_chart import live_charts
 from ui.texts import METRIC_TEXT, OUTCOME_TEXT
-from ui.tiles import metric_tiles
 
 P = pg.PREFIX
 for notice in pg.init():
@@ -65,24 +64,25 @@ def live_part() -> None:
     confusion = irlib.confusion_at_k(grades, k, rel=rel)
     ranking_board(board_items(), list(state.order), judgments, mode=state.mode, key=P + "board",
                   k=k, outcomes=list(confusion.outcomes), on_change=pg.on_board_change)
-    st.caption(f"At K = {k}: {confusion.tp} {OUTCOME_TEXT['TP']} · {confusion.fp} "
-               f"{OUTCOME_TEXT['FP']} · {confusion.fn} {OUTCOME_TEXT['FN']} · {confusion.tn} "
-               f"{OUTCOME_TEXT['TN']}.")
 
     curves = irlib.metric_curves(grades, rel=rel, gain=state.gain)
     tiles = [("P", f"Precision@{k}"), ("R", f"Recall@{k}"), ("F1", f"F1@{k}"),
              ("RR", f"RR@{k}"), ("AP", f"AP@{k}"), ("DCG", f"DCG@{k}"), ("IDCG", f"IDCG@{k}"),
              ("nDCG", f"NDCG@{k}")]
-    metric_tiles([(label, irlib.fmt(curves[name][k - 1])) for name, label in tiles])
-
+    # One component draws the caption, the tiles and both charts: they change in the same
+    # frame, and every Streamlit element fewer is less for the browser to redo on each drag.
     live_charts([
         ("Precision, recall, F1, RR, AP and NDCG against K",
          curves_figure(curves, ["P", "R", "F1", "RR", "AP", "nDCG"], k, y_title="score at K")),
         ("DCG and IDCG against K",
          curves_figure(curves, ["DCG", "IDCG"], k, y_title="DCG at K", unit_interval=False,
                        dash={"IDCG": "dash"})),
-    ], key=P + "curves", on_click=pg.set_k_from_chart, address=pg.address(state))
-    st.caption("Click a point on either chart to set K.")
+    ], key=P + "curves", on_click=pg.set_k_from_chart, address=pg.address(state),
+        note=(f"At K = {k}: {confusion.tp} {OUTCOME_TEXT['TP']} · {confusion.fp} "
+              f"{OUTCOME_TEXT['FP']} · {confusion.fn} {OUTCOME_TEXT['FN']} · {confusion.tn} "
+              f"{OUTCOME_TEXT['TN']}."),
+        tiles=[(label, irlib.fmt(curves[name][k - 1])) for name, label in tiles],
+        footer="Click a point on either chart to set K.")
 
     st.subheader("The math, with today's numbers")
     st.segmented_control("Metric", list(pg.url_state.METRICS), key=P + "metric", required=True,

@@ -69,8 +69,14 @@ def _theme_key() -> str:
 
 def live_charts(charts: Sequence[tuple[str, dict]], *, key: str,
                 on_click: Callable[[float], None] | None = None,
-                address: str | None = None) -> None:
+                address: str | None = None, tiles: Sequence[tuple[str, str]] = (),
+                note: str = "", footer: str = "") -> None:
     """Draw ``(label, figure)`` charts and keep them across reruns (updated, not redrawn).
+
+    Optionally with a caption (``note``) and a row of metric tiles above the charts and a
+    caption below (``footer``): drawn by the same code as the charts, so numbers and curves
+    change in the same frame, and each Streamlit element fewer is less for the browser to
+    redo on every drag. All text is set as text, never as HTML.
 
     Parameters
     ----------
@@ -82,6 +88,10 @@ def live_charts(charts: Sequence[tuple[str, dict]], *, key: str,
         Required: the charts' identity across reruns.
     on_click
         Called as ``on_click(x)`` with the clicked point's x, before the script reruns.
+    tiles
+        ``(label, value)`` pairs, shown like ``st.metric`` tiles (``ui/tiles.py``'s look).
+    note, footer
+        Caption lines above the tiles and below the charts; ``""`` for none.
     address
         A query string (``"k=2&metric=R"``, no ``?``): the browser's address bar is set to it
         (``history.replaceState``), so the address bar is always a link to what the page
@@ -105,5 +115,7 @@ def live_charts(charts: Sequence[tuple[str, dict]], *, key: str,
     _mount()(key=key, data={"charts": [{"label": label, "figure": figure}
                                        for label, figure in charts],
                             "src": plotly_url(), "themeKey": _theme_key(),
-                            "address": address},
+                            "address": address, "note": note, "footer": footer,
+                            "tiles": [{"label": str(label), "value": str(value)}
+                                      for label, value in tiles]},
              height="content", **{f"on_{_EVENT}_change": _on_event})

@@ -13,9 +13,10 @@ pytestmark = pytest.mark.browser
 
 
 def tile(page, label: str) -> str:
-    metric = page.get_by_test_id("stMetric").filter(
-        has=page.get_by_test_id("stMetricLabel").get_by_text(label, exact=True))
-    return metric.get_by_test_id("stMetricValue").inner_text().strip()
+    """A metric tile's value (ui/live_chart.py draws the tiles)."""
+    metric = page.get_by_test_id("lcTile").filter(
+        has=page.locator(".lc-tile-label").get_by_text(label, exact=True))
+    return metric.locator(".lc-tile-value").inner_text().strip()
 
 
 @pytest.fixture

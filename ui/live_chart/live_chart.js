@@ -100,18 +100,23 @@ function dropCell(cell) {
 }
 
 function setup(parentElement) {
-  const root = document.createElement("div");
-  root.className = "lc-root";
-  const grid = document.createElement("div");
-  grid.className = "lc-grid";
-  const message = document.createElement("div");
-  message.className = "lc-message";
+  const make = (cls) => {
+    const node = document.createElement("div");
+    node.className = cls;
+    return node;
+  };
+  const root = make("lc-root");
+  const note = make("lc-note");
+  const tiles = make("lc-tiles");
+  const grid = make("lc-grid");
+  const footer = make("lc-note lc-footer");
+  const message = make("lc-message");
   message.setAttribute("role", "status");
   message.hidden = true;
-  root.append(grid, message);
+  root.append(note, tiles, grid, footer, message);
   parentElement.appendChild(root);
-  const s = { root, grid, message, data: null, cells: [], setTriggerValue: null,
-              theme: null, themeKey: null };
+  const s = { root, note, tiles, grid, footer, message, data: null, cells: [],
+              setTriggerValue: null, theme: null, themeKey: null };
   s.destroy = () => {
     s.cells.forEach(dropCell);
     s.cells = [];
@@ -119,6 +124,35 @@ function setup(parentElement) {
   };
   root._lcState = s;
   return s;
+}
+
+// The caption lines and the metric tiles: text only (textContent), drawn before the charts
+// and in the same task, so the numbers and the curves change in the same frame.
+function drawText(s) {
+  const { note, footer } = s.data;
+  const tiles = Array.isArray(s.data.tiles) ? s.data.tiles : [];
+  s.note.textContent = note || "";
+  s.note.hidden = !note;
+  s.footer.textContent = footer || "";
+  s.footer.hidden = !footer;
+  s.tiles.hidden = tiles.length === 0;
+  while (s.tiles.children.length > tiles.length) s.tiles.lastChild.remove();
+  while (s.tiles.children.length < tiles.length) {
+    const tile = document.createElement("div");
+    tile.className = "lc-tile";
+    tile.setAttribute("data-testid", "lcTile");
+    const label = document.createElement("div");
+    label.className = "lc-tile-label";
+    const value = document.createElement("div");
+    value.className = "lc-tile-value";
+    tile.append(label, value);
+    s.tiles.appendChild(tile);
+  }
+  tiles.forEach((t, i) => {
+    const [label, value] = s.tiles.children[i].children;
+    if (label.textContent !== String(t.label)) label.textContent = String(t.label);
+    if (value.textContent !== String(t.value)) value.textContent = String(t.value);
+  });
 }
 
 function drawOne(Plotly, s, cell, figure, label) {
@@ -176,6 +210,7 @@ export default function (component) {
   s.setTriggerValue = setTriggerValue;
   s.data = data || {};
   keepAddress(s.data.address);
+  drawText(s);
   if (!Array.isArray(s.data.charts)) return () => s.destroy();
   const src = new URL(s.data.src, window.location.href).href;
   loadPlotly(src)
