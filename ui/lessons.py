@@ -268,7 +268,8 @@ def _fade_others(fig: dict | go.Figure, colour_of: dict[str, str], labels: dict[
 
 
 def tiles(rows: list[tuple[str, str, str | None]]) -> None:
-    """``ui.tiles.metric_tiles`` (the look every page shares), widened when a label needs it.
+    """Metric tiles with the look every page shares (``ui/tiles.py``), widened when a label
+    needs it.
 
     One width for the whole row: at least the shared tile width, and enough for the longest
     label plus its help icon, so no label is cut to "NDC…".

@@ -28,6 +28,8 @@ from pathlib import Path
 
 import streamlit as st
 
+from ui.tiles import TILE_WIDTH
+
 PLOTLY_VERSION = "4.1.1"
 _PLOTLY_FILE = "vendor/plotly/plotly-basic.min.js"
 _HERE = Path(__file__).resolve().parent / "live_chart"
@@ -89,7 +91,8 @@ def live_charts(charts: Sequence[tuple[str, dict]], *, key: str,
     on_click
         Called as ``on_click(x)`` with the clicked point's x, before the script reruns.
     tiles
-        ``(label, value)`` pairs, shown like ``st.metric`` tiles (``ui/tiles.py``'s look).
+        ``(label, value)`` pairs, shown like bordered ``st.metric`` tiles, ``ui.tiles.TILE_WIDTH``
+        wide.
     note, footer
         Caption lines above the tiles and below the charts; ``""`` for none.
     address
@@ -116,6 +119,7 @@ def live_charts(charts: Sequence[tuple[str, dict]], *, key: str,
                                        for label, figure in charts],
                             "src": plotly_url(), "themeKey": _theme_key(),
                             "address": address, "note": note, "footer": footer,
+                            "tileWidth": TILE_WIDTH,
                             "tiles": [{"label": str(label), "value": str(value)}
                                       for label, value in tiles]},
              height="content", **{f"on_{_EVENT}_change": _on_event})

@@ -1,17 +1,9 @@
-"""Metric tiles in a wrapping row: four across on a desktop, two across on a phone."""
+"""The metric tiles' shared look: bordered tiles of one width, wrapping in a row.
+
+Four fit across a desktop's main column and two across a 390 px phone. The lesson pages
+draw them with ``st.metric`` (``ui.lessons.tiles``); the playground's tiles are drawn by its
+live-chart component (``ui/live_chart.py``), in the same frame as its curves, at this width.
+"""
 from __future__ import annotations
 
-import streamlit as st
-
-TILE_WIDTH = 170    # fits "Precision@8"; 4 per row in the main column, 2 on a 390 px phone
-
-
-def metric_tiles(tiles: list[tuple[str, str]]) -> None:
-    """Draw ``(label, value)`` tiles with the look every page shares.
-
-    No help icons: they would truncate the labels; each metric's meaning is in the formula
-    view below the tiles.
-    """
-    with st.container(horizontal=True, gap="xsmall"):
-        for label, value in tiles:
-            st.metric(label, value, border=True, width=TILE_WIDTH)
+TILE_WIDTH = 170    # px; fits "Precision@8"

@@ -136,6 +136,7 @@ function drawText(s) {
   s.footer.textContent = footer || "";
   s.footer.hidden = !footer;
   s.tiles.hidden = tiles.length === 0;
+  if (Number.isFinite(s.data.tileWidth)) s.tiles.style.setProperty("--lc-tile-width", `${s.data.tileWidth}px`);
   while (s.tiles.children.length > tiles.length) s.tiles.lastChild.remove();
   while (s.tiles.children.length < tiles.length) {
     const tile = document.createElement("div");
