@@ -10,7 +10,7 @@ import pytest
 
 import irlib
 from ui.charts import curves_figure
-from ui.live_chart import event_x, plotly_url
+from ui.live_chart import event_x, figure_look, plotly_url
 
 
 @pytest.mark.parametrize("value, x", [
@@ -50,3 +50,15 @@ def test_no_cdn_address_in_the_front_end_code():
     assert any(p.name == "plotly-basic.min.js" for p in files)
     cdn = re.compile(r"https?://[^\s\"'`]*cdn", re.IGNORECASE)
     assert [p.name for p in files if cdn.search(p.read_text(encoding="utf-8"))] == []
+
+
+def test_a_new_look_only_when_more_than_the_values_change():
+    """The browser moves the points while the look stays, and redraws the chart when it changes."""
+    def look(grades, k=2):
+        return figure_look(curves_figure(irlib.metric_curves(grades), ["P", "R"], k))
+
+    grades = [0, 1, 0, 1, 1, 0, 1, 0]
+    assert look(grades) == look(grades[::-1]) == look([1, 1, 1, 1, 0, 0, 0, 0])
+    assert look(grades, k=3) != look(grades)           # the K line and label move
+    other = curves_figure(irlib.metric_curves(grades), ["P", "R"], 2, y_title="another")
+    assert figure_look(other) != look(grades)

@@ -22,6 +22,8 @@ clicked point.
 from __future__ import annotations
 
 import functools
+import hashlib
+import json
 import math
 from collections.abc import Callable, Mapping, Sequence
 from pathlib import Path
@@ -61,6 +63,21 @@ def event_x(value: object) -> float | None:
     if isinstance(x, bool) or not isinstance(x, (int, float)) or not math.isfinite(x):
         return None
     return float(x)
+
+
+def figure_look(figure: Mapping) -> str:
+    """A digest of everything in ``figure`` except the curves' values and marker sizes.
+
+    While it stays the same from one rerun to the next, the browser only moves the points
+    (``Plotly.animate``); otherwise it redraws the chart (``Plotly.react``). Computed here, so
+    the browser compares two short strings instead of serialising both figures on every drag.
+    """
+    traces = [{**{name: value for name, value in trace.items() if name != "y"},
+               "marker": {name: value for name, value in (trace.get("marker") or {}).items()
+                          if name != "size"}}
+              for trace in figure.get("data", [])]
+    text = json.dumps([figure.get("layout", {}), traces], sort_keys=True, default=str)
+    return hashlib.blake2b(text.encode(), digest_size=12).hexdigest()
 
 
 def _theme_key() -> str:
@@ -115,7 +132,8 @@ def live_charts(charts: Sequence[tuple[str, dict]], *, key: str,
         if x is not None and on_click is not None:
             on_click(x)
 
-    _mount()(key=key, data={"charts": [{"label": label, "figure": figure}
+    _mount()(key=key, data={"charts": [{"label": label, "figure": figure,
+                                        "look": figure_look(figure)}
                                        for label, figure in charts],
                             "src": plotly_url(), "themeKey": _theme_key(),
                             "address": address, "note": note, "footer": footer,

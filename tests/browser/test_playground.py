@@ -56,6 +56,19 @@ def test_clicking_a_badge_changes_recall(playground):
     assert tile(page, "Recall@2") == "0.4"
 
 
+def test_a_badge_click_moves_the_curves_in_place(playground):
+    page = playground()
+    chart = page.locator(".lc-root .js-plotly-plot").first
+    chart.scroll_into_view_if_needed()
+    recall_at_2 = chart.locator(".scatterlayer .trace").nth(1).locator(".points path").nth(1)
+    expect(recall_at_2).to_be_visible()
+    before = recall_at_2.get_attribute("transform")
+    board_card(page, rank=1).locator(".rb-badge").click()   # the dog: Recall@2 0.25 -> 0.4
+    wait_for_app_run(page)
+    expect(recall_at_2).not_to_have_attribute("transform", before)
+    assert chart.locator(".scatterlayer .trace").count() == 6     # still the six curves
+
+
 def test_keyboard_moves_a_card_and_announces_it(playground):
     page = playground("k=1")
     card = board_card(page, rank=2)

@@ -70,12 +70,6 @@ const CONFIG = {
   responsive: false,            // a ResizeObserver below follows the column, not the window
 };
 
-// A trace without its values: what must match for the quick update.
-function shape(trace) {
-  const { y, marker, ...rest } = trace;
-  return { ...rest, marker: { ...(marker || {}), size: undefined } };
-}
-
 function makeCell(s) {
   const cell = { drawn: false, frame: null, width: 0 };
   cell.plot = document.createElement("div");
@@ -156,14 +150,16 @@ function drawText(s) {
   });
 }
 
-function drawOne(Plotly, s, cell, figure, label) {
+function drawOne(Plotly, s, cell, chart) {
+  const { figure, label } = chart;
   if (!cell.width) cell.width = Math.round(cell.plot.clientWidth) || 600;
   cell.plot.setAttribute("aria-label", label || "chart");
   cell.plot.style.height = `${figure.layout.height || 380}px`;
   // Most updates (a drag, a badge click) change only the curves' values and marker sizes.
   // Then plotly.js can move the points without redrawing axes, legend and labels
   // (Plotly.animate with redraw: false), several times cheaper than Plotly.react.
-  const frame = JSON.stringify([figure.layout, figure.data.map(shape), cell.width, s.themeKey]);
+  // chart.look digests all the rest (ui/live_chart.py: figure_look).
+  const frame = [chart.look, cell.width, s.themeKey].join("|");
   if (cell.drawn && frame === cell.frame) {
     Plotly.animate(cell.plot, {
       data: figure.data.map((t) => ({ y: t.y, marker: { size: t.marker && t.marker.size } })),
@@ -191,7 +187,7 @@ function draw(Plotly, s) {
   }
   while (s.cells.length > charts.length) dropCell(s.cells.pop());
   while (s.cells.length < charts.length) s.cells.push(makeCell(s));
-  charts.forEach((chart, i) => drawOne(Plotly, s, s.cells[i], chart.figure, chart.label));
+  charts.forEach((chart, i) => drawOne(Plotly, s, s.cells[i], chart));
 }
 
 // The share link: keep the address bar's query string at the one Python computed.
