@@ -110,6 +110,20 @@ def test_the_address_bar_is_a_link_to_what_the_page_shows():
     assert live_data(reopened)["address"] == query
 
 
+def test_without_static_serving_only_the_charts_are_missing():
+    """plotly.js comes from the static folder; the numbers must not depend on it."""
+    from streamlit import config
+    before = config.get_option("server.enableStaticServing")
+    config.set_option("server.enableStaticServing", False)
+    try:
+        at = run()
+    finally:
+        config.set_option("server.enableStaticServing", before)
+    assert any("enableStaticServing" in w.value for w in at.warning)
+    assert live_data(at)["charts"] == [] and tiles(at)["Recall@2"] == "0.25"
+    assert "order=12345678" in live_data(at)["address"]
+
+
 def test_ideal_and_worst_buttons_reorder_by_judgment():
     at = run(k=4)
     at.button(key="pg_ideal").click().run()

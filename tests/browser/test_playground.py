@@ -128,3 +128,22 @@ def test_clicking_a_point_on_the_chart_sets_k(playground):
     assert "k=5" in page.url
     # the whole page reran, so the K slider above the board moved too
     expect(page.get_by_test_id("stSlider")).to_contain_text("5")
+
+
+def test_without_static_serving_the_numbers_still_follow(browser):
+    """Started without .streamlit/config.toml's static serving, plotly.js cannot load: the
+    page says so, and the tiles, the caption and the share link still follow the board."""
+    from tests.browser.helpers import open_app, streamlit_app
+    with streamlit_app("app.py", extra_args=["--server.enableStaticServing", "false"]) as app:
+        page = open_app(browser, f"{app.url}/playground")
+        try:
+            board_card(page, rank=8).wait_for()
+            expect(page.get_by_test_id("stAlert")).to_contain_text("enableStaticServing")
+            assert tile(page, "Recall@2") == "0.25"
+            board_card(page, rank=1).locator(".rb-badge").click()
+            wait_for_app_run(page)
+            assert tile(page, "Recall@2") == "0.4"
+            expect(page).to_have_url(re.compile(r"labels=11011010"))
+            assert page.locator(".lc-root .js-plotly-plot").count() == 0
+        finally:
+            page.context.close()

@@ -122,13 +122,16 @@ function setup(parentElement) {
 
 // The caption lines and the metric tiles: text only (textContent), drawn before the charts
 // and in the same task, so the numbers and the curves change in the same frame.
+function setText(node, text) {
+  const value = text == null ? "" : String(text);
+  if (node.textContent !== value) node.textContent = value;
+  return value;
+}
+
 function drawText(s) {
-  const { note, footer } = s.data;
   const tiles = Array.isArray(s.data.tiles) ? s.data.tiles : [];
-  s.note.textContent = note || "";
-  s.note.hidden = !note;
-  s.footer.textContent = footer || "";
-  s.footer.hidden = !footer;
+  s.note.hidden = !setText(s.note, s.data.note);
+  s.footer.hidden = !setText(s.footer, s.data.footer);
   s.tiles.hidden = tiles.length === 0;
   if (Number.isFinite(s.data.tileWidth)) s.tiles.style.setProperty("--lc-tile-width", `${s.data.tileWidth}px`);
   while (s.tiles.children.length > tiles.length) s.tiles.lastChild.remove();
@@ -145,8 +148,8 @@ function drawText(s) {
   }
   tiles.forEach((t, i) => {
     const [label, value] = s.tiles.children[i].children;
-    if (label.textContent !== String(t.label)) label.textContent = String(t.label);
-    if (value.textContent !== String(t.value)) value.textContent = String(t.value);
+    setText(label, t.label);
+    setText(value, t.value);
   });
 }
 
@@ -208,7 +211,10 @@ export default function (component) {
   s.data = data || {};
   keepAddress(s.data.address);
   drawText(s);
-  if (!Array.isArray(s.data.charts)) return () => s.destroy();
+  if (!Array.isArray(s.data.charts) || s.data.charts.length === 0) {
+    while (s.cells.length) dropCell(s.cells.pop());
+    return () => s.destroy();
+  }
   const src = new URL(s.data.src, window.location.href).href;
   loadPlotly(src)
     .then((Plotly) => {
