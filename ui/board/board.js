@@ -79,57 +79,60 @@ function paint(s) {
   });
   // Moving a node drops its focus; give it back.
   if (focused && list.contains(focused) && list.getRootNode().activeElement !== focused) focused.focus();
+  s.order.forEach((id, i) => paintCard(s, id, i));
+}
 
-  s.order.forEach((id, i) => {
-    const card = cards.get(id);
-    const p = card._rb;
-    const item = s.items.get(id) || { id, title: id, image: "", alt: "" };
-    const grade = Number(s.grades[id] || 0);
-    const rank = i + 1;
-    const words = gradeWords(s, grade);
-    const oc = s.outcomes.get(id) || "";
-    card.dataset.rank = String(rank);
-    card.dataset.grade = String(grade);
-    card.classList.toggle("rb-below", s.k != null && rank > s.k);
-    let label = `Rank ${rank}: ${item.title}, ${words}`;
-    if (OUTCOMES[oc]) label += `, ${OUTCOMES[oc].replace(" · ", ": ")}`;
-    card.setAttribute("aria-label", label);
-    p.rank.textContent = String(rank);
-    if (p.title.textContent !== item.title) p.title.textContent = item.title;
-    if (item.image) {
-      if (p.img.getAttribute("src") !== item.image) p.img.setAttribute("src", item.image);
-      p.img.setAttribute("alt", item.alt || item.title);
-      p.img.hidden = false;
-      p.ph.hidden = true;
-    } else {
-      p.img.removeAttribute("src");
-      p.img.hidden = true;
-      p.ph.hidden = false;
-      p.ph.textContent = ((item.title || "").match(/[\p{L}\p{N}]/u) || ["?"])[0].toUpperCase();
-    }
-    p.up.disabled = rank === 1;
-    p.down.disabled = rank === n;
-    p.up.setAttribute("aria-label", `Move ${item.title} up`);
-    p.down.setAttribute("aria-label", `Move ${item.title} down`);
-    const b = p.badge;
-    b.dataset.grade = String(grade);
-    if (s.mode === "binary") {
-      b.textContent = grade > 0 ? "✓ relevant" : "✗ not relevant";
-      b.setAttribute("aria-label", `${item.title}: ${words}. Click to toggle.`);
-      b.removeAttribute("aria-expanded");
-      p.picker.hidden = true;
-    } else {
-      b.textContent = `grade ${grade}`;
-      b.setAttribute("aria-label", `${item.title}: grade ${grade} of 4. Click to change.`);
-      b.setAttribute("aria-expanded", String(!p.picker.hidden));
-    }
-    b.className = `rb-badge rb-g${s.mode === "binary" ? (grade > 0 ? 4 : 0) : grade}`;
-    p.picker.setAttribute("aria-label", `Grade for ${item.title}`);
-    for (const gb of p.picker.children) gb.setAttribute("aria-pressed", String(Number(gb.dataset.grade) === grade));
-    p.outcome.hidden = !OUTCOMES[oc];
-    p.outcome.textContent = OUTCOMES[oc] || "";
-    p.outcome.className = `rb-outcome rb-o-${oc || "none"}`;
-  });
+// One card's rank, texts, badge and outcome tag from s (a badge click repaints only its card).
+function paintCard(s, id, i) {
+  const n = s.order.length;
+  const card = s.cards.get(id);
+  const p = card._rb;
+  const item = s.items.get(id) || { id, title: id, image: "", alt: "" };
+  const grade = Number(s.grades[id] || 0);
+  const rank = i + 1;
+  const words = gradeWords(s, grade);
+  const oc = s.outcomes.get(id) || "";
+  card.dataset.rank = String(rank);
+  card.dataset.grade = String(grade);
+  card.classList.toggle("rb-below", s.k != null && rank > s.k);
+  let label = `Rank ${rank}: ${item.title}, ${words}`;
+  if (OUTCOMES[oc]) label += `, ${OUTCOMES[oc].replace(" · ", ": ")}`;
+  card.setAttribute("aria-label", label);
+  p.rank.textContent = String(rank);
+  if (p.title.textContent !== item.title) p.title.textContent = item.title;
+  if (item.image) {
+    if (p.img.getAttribute("src") !== item.image) p.img.setAttribute("src", item.image);
+    p.img.setAttribute("alt", item.alt || item.title);
+    p.img.hidden = false;
+    p.ph.hidden = true;
+  } else {
+    p.img.removeAttribute("src");
+    p.img.hidden = true;
+    p.ph.hidden = false;
+    p.ph.textContent = ((item.title || "").match(/[\p{L}\p{N}]/u) || ["?"])[0].toUpperCase();
+  }
+  p.up.disabled = rank === 1;
+  p.down.disabled = rank === n;
+  p.up.setAttribute("aria-label", `Move ${item.title} up`);
+  p.down.setAttribute("aria-label", `Move ${item.title} down`);
+  const b = p.badge;
+  b.dataset.grade = String(grade);
+  if (s.mode === "binary") {
+    b.textContent = grade > 0 ? "✓ relevant" : "✗ not relevant";
+    b.setAttribute("aria-label", `${item.title}: ${words}. Click to toggle.`);
+    b.removeAttribute("aria-expanded");
+    p.picker.hidden = true;
+  } else {
+    b.textContent = `grade ${grade}`;
+    b.setAttribute("aria-label", `${item.title}: grade ${grade} of 4. Click to change.`);
+    b.setAttribute("aria-expanded", String(!p.picker.hidden));
+  }
+  b.className = `rb-badge rb-g${s.mode === "binary" ? (grade > 0 ? 4 : 0) : grade}`;
+  p.picker.setAttribute("aria-label", `Grade for ${item.title}`);
+  for (const gb of p.picker.children) gb.setAttribute("aria-pressed", String(Number(gb.dataset.grade) === grade));
+  p.outcome.hidden = !OUTCOMES[oc];
+  p.outcome.textContent = OUTCOMES[oc] || "";
+  p.outcome.className = `rb-outcome rb-o-${oc || "none"}`;
 }
 
 function announce(s, msg) {
@@ -168,7 +171,7 @@ function setGrade(s, card, grade) {
   const id = card.dataset.itemId;
   if (Number(s.grades[id] || 0) === grade) return;
   s.grades[id] = grade;
-  paint(s);
+  paintCard(s, id, s.order.indexOf(id));
   const t = titleOf(s, id);
   announce(s, s.mode === "binary" ? `${t} marked ${grade ? "relevant" : "not relevant"}` : `${t} graded ${grade}`);
   send(s);
