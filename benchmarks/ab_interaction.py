@@ -28,8 +28,8 @@ sys.path.insert(0, str(ROOT))
 from playwright.sync_api import sync_playwright
 
 from benchmarks.bench_interaction import hold_over, timed_rerun
-from tests.browser.helpers import board_card, free_port, launch_browser, open_app, streamlit_app
 from tests.browser.helpers import _healthy as healthy
+from tests.browser.helpers import board_card, free_port, launch_browser, open_app, streamlit_app
 
 
 @contextlib.contextmanager
