@@ -15,11 +15,8 @@ from __future__ import annotations
 
 import argparse
 import contextlib
-import os
 import statistics
-import subprocess
 import sys
-import time
 from pathlib import Path
 
 ROOT = Path(__file__).resolve().parents[1]
@@ -28,31 +25,7 @@ sys.path.insert(0, str(ROOT))
 from playwright.sync_api import sync_playwright
 
 from benchmarks.bench_interaction import hold_over, timed_rerun
-from tests.browser.helpers import _healthy as healthy
-from tests.browser.helpers import board_card, free_port, launch_browser, open_app, streamlit_app
-
-
-@contextlib.contextmanager
-def serve(checkout: Path):
-    """``streamlit run app.py`` of one checkout (its own code, config and assets)."""
-    port = free_port()
-    proc = subprocess.Popen(
-        [sys.executable, "-m", "streamlit", "run", str(checkout / "app.py"),
-         "--server.headless", "true", "--server.port", str(port),
-         "--server.address", "127.0.0.1", "--browser.gatherUsageStats", "false",
-         "--server.fileWatcherType", "none", "--global.developmentMode", "false"],
-        cwd=checkout, env={**os.environ, "PYTHONPATH": str(checkout)},
-        stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
-    try:
-        deadline = time.monotonic() + 60
-        while not healthy(port):
-            if proc.poll() is not None or time.monotonic() > deadline:
-                raise RuntimeError(f"{checkout}: streamlit did not start")
-            time.sleep(0.2)
-        yield f"http://127.0.0.1:{port}"
-    finally:
-        proc.terminate()
-        proc.wait()
+from tests.browser.helpers import board_card, launch_browser, open_app, streamlit_app
 
 
 def main() -> None:
@@ -69,8 +42,8 @@ def main() -> None:
         ref_page = open_app(browser, ref.url)
         pages = []
         for checkout in args.checkouts:
-            url = stack.enter_context(serve(checkout.resolve()))
-            page = open_app(browser, url + "/playground")
+            app = stack.enter_context(streamlit_app("app.py", root=checkout))
+            page = open_app(browser, app.url + "/playground")
             board_card(page, rank=8).wait_for()
             pages.append((str(checkout), page))
         for i in range(args.n):

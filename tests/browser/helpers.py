@@ -117,16 +117,18 @@ def streamlit_app(
     theme: str | None = None,
     extra_args: Sequence[str] = (),
     timeout_s: float = 60.0,
+    root: Path = REPO_ROOT,
 ) -> Iterator[RunningApp]:
     """Run ``streamlit run <app>`` on a free port until the block ends.
 
-    ``app`` is a path (absolute, or relative to the repo root, or a file name in
-    tests/browser/apps/). cwd and PYTHONPATH are the repo root. ``theme``
-    ("light"/"dark") sets ``--theme.base``.
+    ``app`` is a path (absolute, or relative to ``root``, or a file name in
+    tests/browser/apps/). cwd and PYTHONPATH are ``root``: the repo, or another checkout of
+    it (benchmarks/ab_interaction.py). ``theme`` ("light"/"dark") sets ``--theme.base``.
     """
+    root = Path(root).resolve()
     path = Path(app)
     if not path.is_absolute():
-        path = REPO_ROOT / path if (REPO_ROOT / path).exists() else APPS_DIR / path
+        path = root / path if (root / path).exists() else APPS_DIR / path
     if not path.exists():
         raise FileNotFoundError(path)
     port = free_port()
@@ -143,9 +145,9 @@ def streamlit_app(
     if theme:
         args += ["--theme.base", theme]
     args += list(extra_args)
-    env = {**os.environ, "PYTHONPATH": os.pathsep.join(filter(None, [str(REPO_ROOT), os.environ.get("PYTHONPATH")]))}
+    env = {**os.environ, "PYTHONPATH": os.pathsep.join(filter(None, [str(root), os.environ.get("PYTHONPATH")]))}
     log = tempfile.NamedTemporaryFile("w+", prefix="streamlit-", suffix=".log", delete=False)
-    proc = subprocess.Popen(args, cwd=REPO_ROOT, env=env, stdout=log, stderr=subprocess.STDOUT, text=True)
+    proc = subprocess.Popen(args, cwd=root, env=env, stdout=log, stderr=subprocess.STDOUT, text=True)
     running = RunningApp(url=f"http://127.0.0.1:{port}", port=port, process=proc, log_path=Path(log.name))
     try:
         deadline = time.monotonic() + timeout_s
