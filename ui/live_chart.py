@@ -3,7 +3,8 @@
 ``st.plotly_chart`` hashes the figure into its element id, so every new figure is a new
 chart, drawn from scratch (~40 ms each in Chromium on the 2-core development machine, with
 the page waiting for it). This Components v2 component keeps its charts: when a rerun only
-changes the values it moves the points (``Plotly.animate``), otherwise it calls
+changes the values it moves the points itself, with plotly.js's own axis scale (see
+``moveValues`` in ``live_chart/live_chart.js``), otherwise it calls
 ``Plotly.react``, which redraws only what changed. One component holds several charts, side
 by side where they fit and stacked on a phone, so that they update in the same frame
 (Streamlit runs each component's code in its own turn). plotly.js (the npm
@@ -69,7 +70,8 @@ def figure_look(figure: Mapping) -> str:
     """A digest of everything in ``figure`` except the curves' values and marker sizes.
 
     While it stays the same from one rerun to the next, the browser only moves the points
-    (``Plotly.animate``); otherwise it redraws the chart (``Plotly.react``). Computed here, so
+    (``moveValues`` in ``live_chart/live_chart.js``); otherwise it redraws the chart
+    (``Plotly.react``). Computed here, so
     the browser compares two short strings instead of serialising both figures on every drag.
     """
     traces = [{**{name: value for name, value in trace.items() if name != "y"},

@@ -57,6 +57,25 @@ def test_clicking_a_badge_changes_recall(playground):
     assert tile(page, "Recall@2") == "0.4"
 
 
+CURVES_JS = """() => [...document.querySelectorAll('.lc-root .js-plotly-plot')].map((gd) =>
+    [...gd.querySelectorAll('.scatterlayer > .trace')].map((trace) => [
+        trace.querySelector('.js-line').getAttribute('d'),
+        [...trace.querySelectorAll('.points > .point')].map((p) => p.getAttribute('transform'))]))"""
+
+# Counts plotly.js's own redraws; ui/live_chart/live_chart.js moves the points without one.
+COUNT_PLOTLY_JS = """() => { window.__plotlyCalls = 0;
+    for (const name of ['animate', 'react', 'newPlot', 'restyle', 'update']) {
+        const original = window.Plotly[name];
+        window.Plotly[name] = (...args) => { window.__plotlyCalls += 1; return original(...args); };
+    } }"""
+
+
+def drawn_curves(page) -> list[list[list[float]]]:
+    """Per chart, per curve: the numbers of its line path and its markers' positions (px)."""
+    return [[[round(float(n), 1) for n in re.findall(r"-?\d+(?:\.\d+)?", str(curve))]
+             for curve in chart] for chart in page.evaluate(CURVES_JS)]
+
+
 def test_a_badge_click_moves_the_curves_in_place(playground):
     page = playground()
     chart = page.locator(".lc-root .js-plotly-plot").first
@@ -64,10 +83,40 @@ def test_a_badge_click_moves_the_curves_in_place(playground):
     recall_at_2 = chart.locator(".scatterlayer .trace").nth(1).locator(".points path").nth(1)
     expect(recall_at_2).to_be_visible()
     before = recall_at_2.get_attribute("transform")
+    page.evaluate(COUNT_PLOTLY_JS)
     board_card(page, rank=1).locator(".rb-badge").click()   # the dog: Recall@2 0.25 -> 0.4
     wait_for_app_run(page)
     expect(recall_at_2).not_to_have_attribute("transform", before)
+    assert page.evaluate("() => window.__plotlyCalls") == 0     # moved without plotly.js
     assert chart.locator(".scatterlayer .trace").count() == 6     # still the six curves
+    # the hover label reads the new value: the chart's data moved with its points
+    recall_at_2.hover(force=True)
+    expect(chart.locator(".hoverlayer")).to_contain_text("Recall@K: 0.400")
+    # and every line and marker sits exactly where plotly.js itself draws it from scratch
+    moved = drawn_curves(page)
+    page.reload()
+    board_card(page, rank=8).wait_for()
+    wait_for_app_run(page)
+    expect(page.locator(".lc-root .js-plotly-plot .scatterlayer .trace")).to_have_count(8)
+    assert drawn_curves(page) == moved
+
+
+def test_the_curves_follow_a_badge_click_with_a_curve_hidden_from_the_legend(playground):
+    # A hidden curve is not drawn, so the points cannot all be moved in place: plotly.js
+    # redraws them instead (ui/live_chart/live_chart.js), keeping the curve hidden.
+    page = playground()
+    chart = page.locator(".lc-root .js-plotly-plot").first
+    chart.scroll_into_view_if_needed()
+    chart.locator(".legend .traces").filter(has_text="RR").locator(".legendtoggle").click()
+    expect(chart.locator(".scatterlayer > .trace")).to_have_count(5)
+    recall_at_2 = chart.locator(".scatterlayer .trace").nth(1).locator(".points path").nth(1)
+    before = recall_at_2.get_attribute("transform")
+    board_card(page, rank=1).locator(".rb-badge").click()
+    wait_for_app_run(page)
+    expect(recall_at_2).not_to_have_attribute("transform", before)
+    expect(chart.locator(".scatterlayer > .trace")).to_have_count(5)
+    recall_at_2.hover(force=True)
+    expect(chart.locator(".hoverlayer")).to_contain_text("Recall@K: 0.400")
 
 
 def test_keyboard_moves_a_card_and_announces_it(playground):

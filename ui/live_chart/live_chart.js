@@ -2,8 +2,8 @@
 //
 // st.plotly_chart builds a new chart from scratch whenever the figure changes (its element
 // id hashes the figure), which costs ~40 ms per chart on every drag. Here each chart is made
-// once; a rerun that only moves the values animates the points, any other goes through
-// Plotly.react (see draw below). One component holds all of a page's charts, side by side
+// once; a rerun that only changes the values moves the points (moveValues below), any other
+// goes through Plotly.react. One component holds all of a page's charts, side by side
 // where they fit: Streamlit calls each component's code in its own turn after a rerun, so
 // two components would update one frame apart.
 // plotly.js itself (static/vendor/plotly, served at /app/static/) loads once per tab.
@@ -71,7 +71,7 @@ const CONFIG = {
 };
 
 function makeCell(s) {
-  const cell = { drawn: false, frame: null, width: 0 };
+  const cell = { drawn: false, frame: null, sizes: null, width: 0 };
   cell.plot = document.createElement("div");
   cell.plot.className = "lc-plot";
   cell.plot.setAttribute("role", "img");
@@ -153,17 +153,61 @@ function drawText(s) {
   });
 }
 
+// Move a drawn chart's lines and markers to new y values, the way plotly.js would draw them.
+// Even Plotly.animate redoes plotly.js's defaults and calc for every trace first: ~12 ms of
+// a badge click's ~70 ms on the 2-core development machine, against under 1 ms here
+// (benchmarks/ab_interaction.py). The pixels come from plotly.js's own axis scale (c2p), and
+// the new values go into the chart's data and calcdata too, so hover labels, point clicks,
+// legend clicks and later Plotly.react calls all see them. These are plotly.js internals
+// (the vendored 4.1.1; tests/browser/test_playground.py compares the result with a fresh
+// plot): anything unexpected, such as a curve hidden from the legend, returns false before
+// changing anything, and the caller lets plotly.js do it.
+function moveValues(gd, traces) {
+  const { _fullData: full, _fullLayout: layout, calcdata } = gd;
+  const xa = layout && layout.xaxis;
+  const ya = layout && layout.yaxis;
+  if (!full || !calcdata || !xa || !ya || typeof xa.c2p !== "function" ||
+      typeof ya.c2p !== "function" || full.length !== traces.length) return false;
+  const moves = [];
+  for (const group of gd.querySelectorAll(".scatterlayer > .trace")) {
+    const cd = group.__data__;                       // the trace's calcdata, bound by d3
+    const i = cd && cd[0] && cd[0].trace ? cd[0].trace.index : -1;
+    const y = traces[i] && traces[i].y;
+    if (!Array.isArray(y) || cd !== calcdata[i] || cd.length !== y.length) return false;
+    const xy = cd.map((point, j) => [xa.c2p(point.x), ya.c2p(y[j])]);
+    const points = group.querySelectorAll(".points > .point");
+    const line = group.querySelector(".js-line");
+    if (!line || points.length !== cd.length ||
+        !xy.every(([px, py]) => Number.isFinite(px) && Number.isFinite(py))) return false;
+    moves.push({ i, cd, y, xy, points, line });
+  }
+  if (moves.length !== traces.length) return false;
+  const at = ([px, py]) => `${Math.round(px * 100) / 100},${Math.round(py * 100) / 100}`;
+  for (const { i, cd, y, xy, points, line } of moves) {
+    gd.data[i].y = y;
+    full[i].y = y;
+    cd.forEach((point, j) => { point.y = y[j]; });
+    line.setAttribute("d", `M${xy.map(at).join("L")}`);
+    points.forEach((node, j) => node.setAttribute("transform", `translate(${at(xy[j])})`));
+  }
+  return true;
+}
+
 function drawOne(Plotly, s, cell, chart) {
   const { figure, label } = chart;
   if (!cell.width) cell.width = Math.round(cell.plot.clientWidth) || 600;
   cell.plot.setAttribute("aria-label", label || "chart");
   cell.plot.style.height = `${figure.layout.height || 380}px`;
-  // Most updates (a drag, a badge click) change only the curves' values and marker sizes.
-  // Then plotly.js can move the points without redrawing axes, legend and labels
-  // (Plotly.animate with redraw: false), several times cheaper than Plotly.react.
-  // chart.look digests all the rest (ui/live_chart.py: figure_look).
+  // Most updates (a drag, a badge click) change only the curves' values, sometimes the
+  // marker sizes. chart.look digests all the rest (ui/live_chart.py: figure_look). Then the
+  // axes, legend and labels stay: move the points in place, or if that cannot be done, let
+  // plotly.js move them (Plotly.animate with redraw: false, still cheaper than Plotly.react).
   const frame = [chart.look, cell.width, s.themeKey].join("|");
-  if (cell.drawn && frame === cell.frame) {
+  const sizes = JSON.stringify(figure.data.map((t) => t.marker && t.marker.size));
+  const same = cell.drawn && frame === cell.frame;
+  if (same && sizes === cell.sizes && moveValues(cell.plot, figure.data)) {
+    // done: only the values moved
+  } else if (same) {
     Plotly.animate(cell.plot, {
       data: figure.data.map((t) => ({ y: t.y, marker: { size: t.marker && t.marker.size } })),
       traces: figure.data.map((_, i) => i),
@@ -172,6 +216,7 @@ function drawOne(Plotly, s, cell, chart) {
     Plotly.react(cell.plot, figure.data, themed(figure.layout, s.theme, cell.width), CONFIG);
   }
   cell.frame = frame;
+  cell.sizes = sizes;
   if (!cell.drawn) {
     cell.drawn = true;
     // Clicking a point reports its x (K); Python validates it before using it.
