@@ -168,6 +168,7 @@ function moveValues(gd, traces) {
   const ya = layout && layout.yaxis;
   if (!full || !calcdata || !xa || !ya || typeof xa.c2p !== "function" ||
       typeof ya.c2p !== "function" || full.length !== traces.length) return false;
+  if (gd._transitioning || (gd._promises && gd._promises.length)) return false;  // plotly.js busy
   const moves = [];
   for (const group of gd.querySelectorAll(".scatterlayer > .trace")) {
     const cd = group.__data__;                       // the trace's calcdata, bound by d3
