@@ -64,8 +64,8 @@ def curves_figure(curves: dict, names: Sequence[str], k: int, *, y_title: str = 
         traces.append({
             "type": "scatter", "x": ks, "y": values.tolist(), "name": label,
             "mode": "lines+markers",
-            # simplify off: plotly.js draws every point's vertex, as ui/live_chart.py
-            # does when it moves the points, so both draw the same path.
+            # simplify off: plotly.js draws every point's vertex, as
+            # ui/live_chart/live_chart.js does when it moves the points: the same path.
             "line": {"color": METRIC_COLORS.get(name), "width": 3, "simplify": False,
                      "dash": (dash or {}).get(name, "solid")},
             "marker": {"size": [14 if x == k else 7 for x in ks]},

@@ -70,9 +70,9 @@ def figure_look(figure: Mapping) -> str:
     """A digest of everything in ``figure`` except the curves' values and marker sizes.
 
     While it stays the same from one rerun to the next, the browser only moves the points
-    (``moveValues`` in ``live_chart/live_chart.js``); otherwise it redraws the chart
-    (``Plotly.react``). Computed here, so
-    the browser compares two short strings instead of serialising both figures on every drag.
+    (``moveValues`` in ``live_chart/live_chart.js``; for a y axis with a fixed ``range``);
+    otherwise it redraws the chart (``Plotly.react``). Computed here, so the browser compares
+    two short strings instead of serialising both figures on every drag.
     """
     traces = [{**{name: value for name, value in trace.items() if name != "y"},
                "marker": {name: value for name, value in (trace.get("marker") or {}).items()

@@ -160,8 +160,8 @@ function drawText(s) {
 // the new values go into the chart's data and calcdata too, so hover labels, point clicks,
 // legend clicks and later Plotly.react calls all see them. These are plotly.js internals
 // (the vendored 4.1.1; tests/browser/test_playground.py compares the result with a fresh
-// plot): anything unexpected, such as a curve hidden from the legend, returns false before
-// changing anything, and the caller lets plotly.js do it.
+// plot): anything else, such as a curve hidden from the legend or a y axis without a fixed
+// range, returns false before changing anything, and the caller lets plotly.js do it.
 function moveValues(gd, traces) {
   const { _fullData: full, _fullLayout: layout, calcdata } = gd;
   const xa = layout && layout.xaxis;
@@ -169,6 +169,7 @@ function moveValues(gd, traces) {
   if (!full || !calcdata || !xa || !ya || typeof xa.c2p !== "function" ||
       typeof ya.c2p !== "function" || full.length !== traces.length) return false;
   if (gd._transitioning || (gd._promises && gd._promises.length)) return false;  // plotly.js busy
+  if (ya.autorange) return false;       // new values may need a new y range: plotly.js decides
   const moves = [];
   for (const group of gd.querySelectorAll(".scatterlayer > .trace")) {
     const cd = group.__data__;                       // the trace's calcdata, bound by d3
