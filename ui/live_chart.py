@@ -67,16 +67,14 @@ def event_x(value: object) -> float | None:
 
 
 def figure_look(figure: Mapping) -> str:
-    """A digest of everything in ``figure`` except the curves' values and marker sizes.
+    """A digest of everything in ``figure`` except the curves' values (``y``).
 
     While it stays the same from one rerun to the next, the browser only moves the points
     (``moveValues`` in ``live_chart/live_chart.js``; for a y axis with a fixed ``range``);
     otherwise it redraws the chart (``Plotly.react``). Computed here, so the browser compares
     two short strings instead of serialising both figures on every drag.
     """
-    traces = [{**{name: value for name, value in trace.items() if name != "y"},
-               "marker": {name: value for name, value in (trace.get("marker") or {}).items()
-                          if name != "size"}}
+    traces = [{name: value for name, value in trace.items() if name != "y"}
               for trace in figure.get("data", [])]
     text = json.dumps([figure.get("layout", {}), traces], sort_keys=True, default=str)
     return hashlib.blake2b(text.encode(), digest_size=12).hexdigest()

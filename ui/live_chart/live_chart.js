@@ -71,7 +71,7 @@ const CONFIG = {
 };
 
 function makeCell(s) {
-  const cell = { drawn: false, frame: null, sizes: null, width: 0 };
+  const cell = { drawn: false, frame: null, width: 0 };
   cell.plot = document.createElement("div");
   cell.plot.className = "lc-plot";
   cell.plot.setAttribute("role", "img");
@@ -200,25 +200,23 @@ function drawOne(Plotly, s, cell, chart) {
   if (!cell.width) cell.width = Math.round(cell.plot.clientWidth) || 600;
   cell.plot.setAttribute("aria-label", label || "chart");
   cell.plot.style.height = `${figure.layout.height || 380}px`;
-  // Most updates (a drag, a badge click) change only the curves' values, sometimes the
-  // marker sizes. chart.look digests all the rest (ui/live_chart.py: figure_look). Then the
-  // axes, legend and labels stay: move the points in place, or if that cannot be done, let
-  // plotly.js move them (Plotly.animate with redraw: false, still cheaper than Plotly.react).
+  // Most updates (a drag, a badge click) change only the curves' values; chart.look digests
+  // all the rest (ui/live_chart.py: figure_look). Then the axes, legend and labels stay: move
+  // the points in place, or if that cannot be done, let plotly.js move them
+  // (Plotly.animate with redraw: false, still cheaper than Plotly.react).
   const frame = [chart.look, cell.width, s.themeKey].join("|");
-  const sizes = JSON.stringify(figure.data.map((t) => t.marker && t.marker.size));
   const same = cell.drawn && frame === cell.frame;
-  if (same && sizes === cell.sizes && moveValues(cell.plot, figure.data)) {
+  if (same && moveValues(cell.plot, figure.data)) {
     // done: only the values moved
   } else if (same) {
     Plotly.animate(cell.plot, {
-      data: figure.data.map((t) => ({ y: t.y, marker: { size: t.marker && t.marker.size } })),
+      data: figure.data.map((t) => ({ y: t.y })),
       traces: figure.data.map((_, i) => i),
     }, { transition: { duration: 0 }, frame: { duration: 0, redraw: false }, mode: "immediate" });
   } else {
     Plotly.react(cell.plot, figure.data, themed(figure.layout, s.theme, cell.width), CONFIG);
   }
   cell.frame = frame;
-  cell.sizes = sizes;
   if (!cell.drawn) {
     cell.drawn = true;
     // Clicking a point reports its x (K); Python validates it before using it.
