@@ -346,3 +346,40 @@ def per_query_ranking(qrels: pd.DataFrame, run: pd.DataFrame, query_id) -> pd.Da
     for column in extra:
         out[column] = rows[column].to_numpy()
     return out
+
+
+#: Below this many queries the t-test's normality assumption cannot be checked, and one odd
+#: query moves its p-value a lot.
+MIN_QUERIES_T_TEST = 6
+
+
+def t_test_caveat(comparison: Comparison) -> str | None:
+    """Why the paired t-test's p-value must not be read here, or None when it may be.
+
+    Examples
+    --------
+    >>> a = pd.Series({"q1": 0.2, "q2": 0.4, "q3": 0.1})
+    >>> print(t_test_caveat(compare_systems(a, a + 0.1)))
+    every query moved by the same amount, so the differences have no spread and the t-test divides by zero
+    """
+    d = comparison.deltas.to_numpy()
+    if len(d) < 2:
+        return "it needs at least two queries"
+    if np.ptp(d) <= _TIE_TOLERANCE * max(1.0, float(np.abs(d).max())):   # float noise aside
+        return ("every query moved by the same amount, so the differences have no spread "
+                "and the t-test divides by zero")
+    if len(d) < MIN_QUERIES_T_TEST:
+        return (f"with {len(d)} queries its assumption of normally distributed differences "
+                "cannot be checked")
+    return None
+
+
+def randomization_floor(n: int) -> float:
+    """The smallest p-value the exact two-sided sign-flip test can give with ``n`` queries.
+
+    Only the observed signs and their mirror image are as extreme as the data: 2 of 2^n.
+
+    >>> randomization_floor(3)
+    0.25
+    """
+    return min(1.0, 2.0 / 2.0 ** int(n))

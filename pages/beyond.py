@@ -3,8 +3,10 @@ and the cost/quality Pareto frontier of an editable table of systems."""
 import streamlit as st
 
 from ui import beyond as by
+from ui.course import lesson_links
 
 P = by.PREFIX
+S = by.page_state()
 by.init()
 
 st.title("Beyond accuracy: latency and cost")
@@ -33,7 +35,7 @@ st.warning(f"**{by.ILLUSTRATIVE}.** The rows below are made up to show the idea 
            "at the bottom, delete rows with the checkbox on the left.",
            icon=":material/science:")
 edited = st.data_editor(
-    st.session_state[by.DATA_KEY], key=by.EDITOR_KEY, num_rows="dynamic", hide_index=True,
+    by.editor_table(), key=by.EDITOR_KEY, num_rows="dynamic", hide_index=True,
     width="stretch",
     column_config={
         by.NAME: st.column_config.TextColumn(by.NAME, help="Any name; shown as plain text.",
@@ -48,19 +50,20 @@ edited = st.data_editor(
 
 controls = st.columns([2, 2, 1], vertical_alignment="bottom")
 controls[0].number_input("Latency budget (ms), 0 = none", min_value=0, step=50,
-                         key=P + "budget",
+                         **S.bind("budget"),
                          help="Systems slower than this are out, whatever their accuracy.")
-controls[1].toggle("Log scale for cost", key=P + "log_x")
+controls[1].toggle("Log scale for cost", **S.bind("log_x"))
 controls[2].button("↺ Illustrative rows", key=P + "reset", on_click=by.reset, width="stretch")
 
+by.keep_edits(edited)
 valid, warnings, n_empty = by.clean(edited)
 for text in warnings:
     st.warning(text, icon=":material/warning:")
 if n_empty:
     st.caption(f"{n_empty} empty row{'s' if n_empty > 1 else ''} ignored.")
 
-budget = float(st.session_state[P + "budget"] or 0)
-log_x = bool(st.session_state[P + "log_x"])
+budget = float(S["budget"] or 0)
+log_x = bool(S["log_x"])
 if log_x and len(valid) and (valid[by.COST] <= 0).any():
     log_x = False
     st.caption("A cost of 0 cannot sit on a log scale: the chart uses a linear one.")
@@ -90,3 +93,6 @@ st.caption("After the lecture's cost-vs-MRR plot from its “synthetic leaderboa
            "cheap but weak, small learned sparse models jump far ahead for about the same "
            "cost, and an expensive system below them is dominated. The frontier is computed by "
            "irlib.pareto.")
+
+lesson_links("pages/beyond.py")
+S.keep_address()

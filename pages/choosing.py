@@ -8,10 +8,12 @@ import irlib
 from ui import choosing as ch
 from ui.board import ranking_board
 from ui.charts import bars_figure
+from ui.course import lesson_links
 from ui.formula import show_explanation
 from ui.texts import METRIC_TEXT
 
 P = ch.PREFIX
+S = ch.page_state()
 ch.init()
 
 st.title("Which ranking is best?")
@@ -22,17 +24,17 @@ st.markdown(
     "nothing last. Which is best depends on the metric — and on K.")
 
 top = st.columns([3, 1], vertical_alignment="bottom")
-top[0].slider("K — how many results the user looks at", 1, ch.N, key=ch.K_KEY,
+top[0].slider("K — how many results the user looks at", 1, ch.N, **S.bind("k"),
               help="Success, RR, precision, recall and F1 only look at the top K. AP uses "
                    "the whole list.")
 top[1].button("↺ Lecture's rankings", key=P + "reset", on_click=ch.reset, width="stretch",
               help="Back to relevant at 1, 2, 6 / 2, 5, 6 / 3, 4, 5.")
-k = int(st.session_state[ch.K_KEY])
+k = int(S["k"])
 
 by_ranking = ch.rankings()
 tab_labels = [f"Ranking {n}" for n in by_ranking]
 items = ch.board_items()
-for n, tab in zip(ch.RANKINGS, st.tabs(tab_labels, key=P + "tabs")):
+for n, tab in zip(ch.RANKINGS, S.tabs("tab", tab_labels)):
     with tab:
         ranking_board(items, st.session_state[ch.order_key(n)], st.session_state[ch.GRADES_KEY],
                       mode="binary", key=f"{P}board_{n}", k=k, on_change=ch.saver(n))
@@ -58,10 +60,10 @@ st.plotly_chart(
 
 with st.expander("How each number is made"):
     left, right = st.columns(2)
-    which = left.selectbox("Ranking", ch.RANKINGS, key=P + "explain_ranking",
+    which = left.selectbox("Ranking", ch.RANKINGS, **S.bind("explain_ranking"),
                            format_func=lambda n: f"Ranking {n}")
-    metric = right.selectbox("Metric", [m for m, _, _ in ch.METRICS], key=P + "explain_metric",
-                             index=2, format_func=lambda m: ch.label(m, k))
+    metric = right.selectbox("Metric", [m for m, _, _ in ch.METRICS],
+                             **S.bind("explain_metric"), format_func=lambda m: ch.label(m, k))
     grades = by_ranking[which]
     show_explanation(irlib.explain(metric, grades, ch.N if metric == "AP" else k))
     if metric == "AP":
@@ -70,7 +72,7 @@ with st.expander("How each number is made"):
 st.header("Which metric should you use?")
 st.markdown("There is no single answer. The lecture's guidance, as questions about your users:")
 need = ch.NEED_BY_KEY[st.radio(
-    "What matters most for your users?", [n.key for n in ch.NEEDS], key=P + "need",
+    "What matters most for your users?", [n.key for n in ch.NEEDS], **S.bind("need"),
     format_func=lambda key: ch.NEED_BY_KEY[key].situation)]
 metric_scores = ch.score_all(by_ranking, k, [need.metric])
 best = metric_scores.winners[need.metric]
@@ -98,3 +100,6 @@ with st.expander("All seven at a glance"):
     st.caption("After the lecture's “which metric should you use?”; the graded-labels row comes "
                "from the article and video. Accuracy is not everything either: see lesson 6, "
                "latency and cost.")
+
+lesson_links("pages/choosing.py")
+S.keep_address()

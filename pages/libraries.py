@@ -8,8 +8,10 @@ from irlib import conventions as cv
 from ui import libraries as lib
 from ui.board import ranking_board
 from ui.catalog import board_items, load_catalog
+from ui.course import lesson_links
 
 P = lib.PREFIX
+S = lib.page_state()
 lib.init()
 catalog = load_catalog()
 n_items = len(catalog.items)
@@ -29,15 +31,13 @@ st.button("↺ Video's ranking and grades", key=P + "reset", on_click=lib.reset,
           help="Back to the video's order and grades 0, 4, 1, 3, 4, 1, 3, 2.")
 
 controls = st.columns(3)
-controls[0].slider("K for AP@K", 1, n_items, key=P + "k_ap",
+controls[0].slider("K for AP@K", 1, n_items, **S.bind("k_ap"),
                    help="AP@2 shows the denominators' disagreement at its starkest.")
-controls[1].slider("K for NDCG@K", 1, n_items, key=P + "k_ndcg")
-controls[2].number_input("Relevant when grade ≥", 1, 4, key=P + "rel",
+controls[1].slider("K for NDCG@K", 1, n_items, **S.bind("k_ndcg"))
+controls[2].number_input("Relevant when grade ≥", 1, 4, **S.bind("rel"),
                          help="AP needs a yes/no. Only ranx also applies it to NDCG.")
-k_ap, k_ndcg = int(st.session_state[P + "k_ap"]), int(st.session_state[P + "k_ndcg"])
-rel = int(st.session_state[P + "rel"])
-missed = int(st.session_state[P + "missed"])
-missed_grade = int(st.session_state[P + "missed_grade"])
+k_ap, k_ndcg, rel = int(S["k_ap"]), int(S["k_ndcg"]), int(S["rel"])
+missed, missed_grade = int(S["missed"]), int(S["missed_grade"])
 judged = lib.judged_pool(grades, missed, missed_grade)
 
 st.subheader("Side by side")
@@ -75,10 +75,10 @@ st.markdown(
     "the system never retrieved cannot lower their score.")
 with st.container(border=True, key=P + "missed_box"):
     left, right = st.columns(2)
-    left.number_input("Judged documents the system never returned", 0, 5, key=P + "missed",
+    left.number_input("Judged documents the system never returned", 0, 5, **S.bind("missed"),
                       help="They join the judged pool (trec_eval, ranx) but not the list "
                            "passed to scikit-learn or torchmetrics.")
-    right.number_input("Their grade", 0, 4, key=P + "missed_grade")
+    right.number_input("Their grade", 0, 4, **S.bind("missed_grade"))
     variants = (
         ("gain grade · ideal: all judged", "trec_eval ndcg_cut, ranx ndcg",
          cv.score_under("trec_eval", grades, k_ndcg, judged=judged)["NDCG"]),
@@ -107,7 +107,7 @@ st.markdown(
     "ir_measures) then orders them by **doc id, descending**; ranx keeps the order they came "
     "in (in practice); scikit-learn's and torchmetrics' NDCG give both the average of their "
     "gains. Pick two neighbours that tie:")
-tie = st.selectbox("Results that share one score", list(range(1, n_items)), key=P + "tie",
+tie = st.selectbox("Results that share one score", list(range(1, n_items)), **S.bind("tie"),
                    format_func=lambda r: f"ranks {r} and {r + 1}")
 st.table(lib.tie_table(grades, order, int(tie), k_ap, k_ndcg, rel,
                        missed=[missed_grade] * missed))
@@ -126,9 +126,11 @@ st.header("All the conventions")
 st.table(lib.conventions_matrix())
 st.caption("In a few words. Each library's tab below has its record in full, with how it is "
            "called, its version and the source it was read from.")
-for key, tab in zip(cv.CONVENTIONS, st.tabs([lib.SHORT[k] for k in cv.CONVENTIONS],
-                                              key=P + "details")):
+for key, tab in zip(cv.CONVENTIONS, S.tabs("details", [lib.SHORT[k] for k in cv.CONVENTIONS])):
     with tab:
         st.table(lib.library_details(key))
 st.caption("The conventions live in irlib/conventions.py as data, one record per library. "
            "When numbers disagree across papers or tools, check these rows first.")
+
+lesson_links("pages/libraries.py")
+S.keep_address()

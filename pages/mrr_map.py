@@ -7,9 +7,11 @@ from irlib import fmt
 from ui import lessons as ls
 from ui.board import ranking_board
 from ui.catalog import board_items, load_catalog
+from ui.course import lesson_links
 from ui.texts import METRIC_TEXT
 
 P = ls.MM
+S = ls.mrr_state()
 ls.init_mrr()
 catalog = load_catalog()
 n_items = len(catalog.items)
@@ -25,11 +27,11 @@ st.caption("The article's second query is “white cat”; only three of these p
            "its relevant ranks 1, 4, 5 and 7.")
 
 controls = st.columns([4, 1], vertical_alignment="bottom")
-controls[0].slider("K: results per query that count", 1, n_items, key=P + "k",
+controls[0].slider("K: results per query that count", 1, n_items, **S.bind("k"),
                    help="RR@K and AP@K only look at the top K results. The article uses K = 8.")
 controls[1].button("↺ Article's rankings", key=P + "reset", on_click=ls.reset_mrr,
                    width="stretch", help="Back to the article's orders and judgments.")
-k = int(st.session_state[P + "k"])
+k = int(S["k"])
 
 rows, rrs, aps, firsts, rankings = [], [], [], [], []
 items = board_items()
@@ -79,11 +81,11 @@ st.markdown(
     "Precision@10 and AP@10 do.")
 with st.container(border=True, key=P + "ten"):
     a, b = st.columns(2)
-    a.slider("Rank of the first relevant result", 1, 10, 1, key=P + "ten_first")
-    b.slider("Relevant results in the list", 1, 10, 1, key=P + "ten_hits",
+    a.slider("Rank of the first relevant result", 1, 10, **S.bind("ten_first"))
+    b.slider("Relevant results in the list", 1, 10, **S.bind("ten_hits"),
              help="Placed one after another, starting at the first relevant rank.")
-    wanted = int(st.session_state[P + "ten_hits"])
-    demo = ls.ten_results(int(st.session_state[P + "ten_first"]), wanted)
+    wanted = int(S["ten_hits"])
+    demo = ls.ten_results(int(S["ten_first"]), wanted)
     st.markdown(ls.result_strip(demo["grades"]))
     if demo["shown"] < wanted:
         st.caption(f"Only {demo['shown']} fit between that rank and rank 10.")
@@ -103,3 +105,6 @@ with st.expander("Notes on the article's numbers"):
         "- Its AP@8 of the second query lists the terms 1, 0.5, **0.4** and **0.43**; the "
         "precisions at ranks 5 and 7 are 3/5 = **0.6** and 4/7 = **0.57**, which is what gives "
         "its (correct) 0.67.")
+
+lesson_links("pages/mrr_map.py")
+S.keep_address()

@@ -7,10 +7,12 @@ from irlib import fmt
 from ui import lessons as ls
 from ui.board import ranking_board
 from ui.catalog import board_items, load_catalog
+from ui.course import lesson_links
 from ui.formula import show_explanation
 from ui.texts import METRIC_TEXT
 
 P = ls.ND
+S = ls.ndcg_state()
 ls.init_ndcg()
 catalog = load_catalog()
 query = catalog.queries[ls.NDCG_QUERY]
@@ -26,24 +28,24 @@ st.markdown(
 
 controls = st.columns([2, 3, 2], vertical_alignment="bottom")
 controls[0].segmented_control(
-    "NDCG gain", list(ls.GAIN_LABELS), key=P + "gain", required=True,
+    "NDCG gain", list(ls.GAIN_LABELS), **S.bind("gain"), required=True,
     format_func=ls.GAIN_LABELS.get,
     help="Linear: gain = grade (trec_eval, ranx's ndcg). Exponential: 2^grade − 1 "
          "(the DCG notebook, ranx's ndcg_burges, ir_measures' dcg='exp-log2').")
 controls[1].segmented_control(
-    "Ideal ranking from", list(ls.IDEAL_LABELS), key=P + "ideal", required=True,
+    "Ideal ranking from", list(ls.IDEAL_LABELS), **S.bind("ideal"), required=True,
     format_func=ls.IDEAL_LABELS.get,
     help="All judged: trec_eval, ranx, ir_measures. Only the shown list: scikit-learn's "
          "ndcg_score. They differ once the system returns fewer than all eight.")
-controls[2].toggle("Show both gains", key=P + "both",
+controls[2].toggle("Show both gains", **S.bind("both"),
                    help="Draw the other gain's curves too, fainter and dotted.")
 sliders = st.columns(2)
 sliders[0].slider("K: results that count (the cut-off line on the board)", 1, n_items,
-                  key=P + "k")
-sliders[1].slider("Results shown: the system returns the top N", 1, n_items, key=P + "shown",
+                  **S.bind("k"))
+sliders[1].slider("Results shown: the system returns the top N", 1, n_items, **S.bind("shown"),
                   help="The other pictures are judged but never returned.")
-k, n_shown = int(st.session_state[P + "k"]), int(st.session_state[P + "shown"])
-gain, ideal = st.session_state[P + "gain"], st.session_state[P + "ideal"]
+k, n_shown = int(S["k"]), int(S["shown"])
+gain, ideal = S["gain"], S["ideal"]
 
 order, judgments, all_grades = ls.ranked(P)
 shown = all_grades[:n_shown]
@@ -71,7 +73,7 @@ ls.tiles([(label, fmt(curves[name][k - 1]), METRIC_TEXT[name].short)
                               ("nDCG", f"NDCG@{k}")]])
 
 other = (ls.graded_curves(shown, all_grades, gain=ls.other_gain(gain), ideal=ideal)
-         if st.session_state[P + "both"] else None)
+         if S["both"] else None)
 left, right = st.columns(2)
 with left:
     st.plotly_chart(ls.dcg_figure(curves, other, k, gain), key=P + "chart_dcg",
@@ -150,3 +152,6 @@ with st.expander("Where the article's 0.41 comes from"):
         f"**0.41** comes from its Python code, which uses the grades `{code}` instead:")
     for metric in ("DCG", "IDCG", "nDCG"):
         st.latex(irlib.explain(metric, code, 2).latex)
+
+lesson_links("pages/ndcg.py")
+S.keep_address()

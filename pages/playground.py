@@ -6,13 +6,14 @@ from ui import playground as pg
 from ui.board import ranking_board
 from ui.catalog import board_items, load_catalog
 from ui.charts import curves_figure
+from ui.course import lesson_links
 from ui.formula import show_explanation
 from ui.live_chart import live_charts
 from ui.texts import METRIC_TEXT, OUTCOME_TEXT
 
 P = pg.PREFIX
-for notice in pg.init():
-    st.info(notice, icon=":material/link:")
+S = pg.page_state()
+pg.init()
 state = pg.current()
 catalog = load_catalog()
 query = catalog.queries[pg.BINARY_QUERY if state.mode == "binary" else pg.GRADED_QUERY]
@@ -25,19 +26,22 @@ st.markdown(f"A user searched for **“{query.text}”** and the system returned
 
 controls = st.columns(3)
 controls[0].segmented_control(
-    "Judgments", ["binary", "graded"], key=P + "mode", required=True,
+    "Judgments", ["binary", "graded"], **S.bind("mode"), required=True,
     format_func={"binary": "Relevant / not", "graded": "Grades 0–4"}.get,
     help="Binary: the article's 'cat in a box' labels. Graded: the video's grades for "
          "'white cat in a box'.")
 controls[1].segmented_control(
-    "NDCG gain", ["linear", "exponential"], key=P + "gain", required=True,
+    "NDCG gain", ["linear", "exponential"], **S.bind("gain"), required=True,
     format_func={"linear": "grade", "exponential": "2^grade − 1"}.get,
-    help="Linear: gain = grade (trec_eval). Exponential: 2^grade − 1 (the DCG notebook).")
+    disabled=state.mode == "binary",
+    help="Linear: gain = grade (trec_eval). Exponential: 2^grade − 1 (the DCG notebook)."
+         + (" With 0/1 judgments both give the same numbers (2^1 − 1 = 1): pick "
+            "“Grades 0–4” to compare them." if state.mode == "binary" else ""))
 if state.mode == "graded":
-    controls[2].number_input("Relevant if grade ≥", 1, 4, key=P + "rel",
+    controls[2].number_input("Relevant if grade ≥", 1, 4, **S.bind("rel"),
                              help="Binary metrics (P, R, F1, RR, AP) need a yes/no: this is it.")
 st.slider("K — how many results the system returns (the cut-off line on the board)", 1,
-          len(state.order), key=P + "k")
+          len(state.order), **S.bind("k"))
 
 buttons = st.columns(4)
 buttons[0].button("↺ Sources' order", key=P + "reset", on_click=pg.reset, width="stretch",
@@ -77,7 +81,7 @@ def live_part() -> None:
         ("DCG and IDCG against K",
          curves_figure(curves, ["DCG", "IDCG"], k, y_title="DCG at K", unit_interval=False,
                        dash={"IDCG": "dash"})),
-    ], key=P + "curves", on_click=pg.set_k_from_chart, address=pg.address(state),
+    ], key=P + "curves", on_click=pg.set_k_from_chart, address=pg.address(),
         note=(f"At K = {k}: {confusion.tp} {OUTCOME_TEXT['TP']} · {confusion.fp} "
               f"{OUTCOME_TEXT['FP']} · {confusion.fn} {OUTCOME_TEXT['FN']} · {confusion.tn} "
               f"{OUTCOME_TEXT['TN']}."),
@@ -85,7 +89,7 @@ def live_part() -> None:
         footer="Click a point on either chart to set K.")
 
     st.subheader("The math, with today's numbers")
-    st.segmented_control("Metric", list(pg.url_state.METRICS), key=P + "metric", required=True,
+    st.segmented_control("Metric", list(pg.url_state.METRICS), **S.bind("metric"), required=True,
                          format_func=lambda m: METRIC_TEXT[m].label)
     show_explanation(irlib.explain(state.metric, grades, k, rel=rel, gain=state.gain))
     if state.metric == "nDCG" and state.mode == "graded":
@@ -96,3 +100,4 @@ def live_part() -> None:
 live_part()
 st.caption(":material/link: To share this exact board (order, judgments, mode, K and metric), "
            "copy the address bar: it always holds the whole state.")
+lesson_links("pages/playground.py")

@@ -5,6 +5,7 @@ Thin page: read state -> call irlib (through ui.upload's cached helpers) -> draw
 import streamlit as st
 
 from ui import upload as ui
+from ui.course import lesson_links
 
 st.title("Your own judgments")
 st.markdown(
@@ -13,7 +14,7 @@ st.markdown(
     "lists the weakest first, and — with two systems — says whether B beats A or the "
     "difference could be chance. Files stay in your browser session; nothing is stored."
 )
-ui.apply_url_settings()
+ui.init_state()
 
 st.subheader("1. Load your data")
 kind = ui.input_kind_picker()
@@ -25,12 +26,12 @@ files = ui.parsed_files(kind)
 dataset, missing = ui.build_dataset(kind, files, ui.dataset_key(kind))
 if dataset is None:
     st.info(ui.md_escape(missing), icon=":material/upload_file:")
+    lesson_links("pages/upload.py")
+    ui.page_state().keep_address()
     st.stop()
 
 st.subheader("2. Scores per query")
 settings = ui.settings_row(dataset)
-ui.write_url_settings(ui.current_settings_query(
-    kind, settings, st.session_state.get("upload_agg", ui.DEFAULTS["agg"])))
 n_rows = sum(len(run) for run in dataset.runs.values())
 with st.spinner(f"Scoring {n_rows:,} results…", show_time=True):
     evaluations = ui.cached_score(dataset.key, settings.names, dataset)
@@ -42,13 +43,12 @@ systems = list(dataset.runs)
 system = systems[0]
 if len(systems) > 1:
     system = st.radio("Scores of", systems, horizontal=True, key="upload_system",
-                      format_func=ui.md_escape)
+                      persist_state="session", format_func=ui.md_escape)
 table = ui.cached_table(dataset.key, settings, system, include_missing, dataset,
                         evaluations[system])
 ui.table_section(table, settings, system)
 ui.control_test_note(table, settings)
-ui.settings_link(ui.current_settings_query(
-    kind, settings, st.session_state.get("upload_agg", ui.DEFAULTS["agg"])))
+ui.settings_link(ui.page_state().address())
 
 st.subheader("3. One query up close")
 ui.query_view(dataset, table, settings, system)
@@ -60,3 +60,6 @@ if len(systems) < 2:
                "a control and a test run.")
 else:
     ui.comparison_section(dataset, evaluations, settings, include_missing)
+
+lesson_links("pages/upload.py")
+ui.page_state().keep_address()

@@ -19,3 +19,24 @@ def run_page(name: str, *, query: dict | None = None, session: dict | None = Non
     at.run()
     assert not at.exception, at.exception
     return at
+
+
+def component_data(at: AppTest, name: str) -> list[dict]:
+    """The data of every Components v2 element called ``name``, as the browser gets it."""
+    import json
+
+    def walk(node):
+        for child in getattr(node, "children", {}).values():
+            if getattr(child, "type", None) == "bidi_component" and \
+                    child.proto.component_name == name:
+                yield json.loads(child.proto.json)
+            yield from walk(child)
+    return list(walk(at._tree))
+
+
+def address(at: AppTest) -> dict[str, str]:
+    """The URL parameters the page put in the address bar on its last run (ui/address.py;
+    the playground's live charts write it themselves)."""
+    from urllib.parse import parse_qsl
+    (data,) = component_data(at, "irlab_address") or component_data(at, "irlab_live_chart")
+    return dict(parse_qsl(data["address"]))

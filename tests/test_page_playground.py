@@ -5,8 +5,7 @@ from urllib.parse import parse_qsl
 import pytest
 
 from tests.apptest import run_page
-from ui import state as url_state
-from ui.playground import defaults, item_ids
+from ui.playground import defaults, page_state
 
 
 def run(query=None, **session):
@@ -155,8 +154,17 @@ def test_broken_url_falls_back_with_a_notice(params, field):
 
 
 def test_url_round_trip():
-    state = defaults()
-    params = url_state.encode(state, item_ids())
-    assert url_state.decode(params, state) == state
+    at = run()
+    params = dict(parse_qsl(live_data(at)["address"]))
     assert params["order"] == "12345678" and params["labels"] == "01011010"
     assert params["grades"] == "04134132"
+    for field in page_state().fields:          # every field reads back what it wrote
+        text = field.codec.encode(field.fresh_default())
+        assert field.codec.parse(text) == field.fresh_default()
+
+
+def test_a_link_with_several_bad_fields_gets_one_notice_naming_them():
+    at = run(query={"k": "99", "mode": "x", "order": "1", "metric": "R"})
+    (notice,) = at.info
+    assert all(f"`{name}`" in notice.value for name in ("k", "mode", "order"))
+    assert "`metric`" not in notice.value and tiles(at)["Recall@2"] == "0.25"

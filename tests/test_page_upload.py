@@ -22,7 +22,7 @@ from streamlit.testing.v1 import AppTest
 import irlib
 from irlib.compare import format_p
 from irlib.io import read_qrels, read_ratings, read_run
-from tests.apptest import run_page
+from tests.apptest import address, run_page
 from ui import upload as ui
 
 ROOT = Path(__file__).resolve().parents[1]
@@ -69,14 +69,14 @@ def test_ratings_sample_reproduces_the_notebook_dcg_worst_first():
     assert not errors(at) and not at.warning
     table = per_query(at)
     assert at.number_input(key="upload_k").value == 4          # K follows the 4 results
-    assert list(table.columns[:4]) == ["query_id", "query", "DCG@4", "NDCG@4"]
-    dcg = dict(zip(table["query"], table["DCG@4"]))
+    assert list(table.columns[:4]) == ["query_id", "query", "DCG@4 (gain 2^g−1)", "NDCG@4 (gain 2^g−1)"]
+    dcg = dict(zip(table["query"], table["DCG@4 (gain 2^g−1)"]))
     for query, value in NOTEBOOK_DCG4.items():
         assert dcg[query] == pytest.approx(value, abs=0.005 if query == "frying pan" else 1e-6)
-    assert table["DCG@4"].is_monotonic_increasing                # worst first
+    assert table["DCG@4 (gain 2^g−1)"].is_monotonic_increasing                # worst first
     assert table["query"].iloc[0] == "adhesive" and table["query"].iloc[-1] == "frying pan"
     assert "rater spread" in table.columns
-    assert metric(at, "mean DCG@4") == f"{table['DCG@4'].mean():.4f}"
+    assert metric(at, "mean DCG@4 (gain 2^g−1)") == f"{table['DCG@4 (gain 2^g−1)'].mean():.4f}"
     # the notebook's control vs test, told as two orderings of one query
     assert any("control" in i.value and "test" in i.value for i in at.info)
 
@@ -96,10 +96,10 @@ def test_ratings_selected_query_shows_raters_and_the_formula():
 
 def test_ratings_aggregate_switch_changes_the_grades():
     at = load_samples(page(input="ratings", measures="DCG", gain="exponential"), "ratings")
-    median = per_query(at).set_index("query")["DCG@4"]
+    median = per_query(at).set_index("query")["DCG@4 (gain 2^g−1)"]
     at.radio(key="upload_agg").set_value("max").run()
     assert not at.exception
-    highest = per_query(at).set_index("query")["DCG@4"]
+    highest = per_query(at).set_index("query")["DCG@4 (gain 2^g−1)"]
     median = median.reindex(highest.index)
     assert (highest >= median - 1e-12).all() and (highest > median).any()
     sheet = read_ratings(SAMPLES / "ratings_notebook.csv", aggregate="max")
@@ -120,7 +120,9 @@ def _sample_scores(measure: str) -> tuple[pd.Series, pd.Series]:
 
 
 def test_trec_sample_comparison_equals_scipy():
-    at = load_samples(page(input="trec", measures="AP,nDCG", by="AP"), "trec")
+    # complete=1: query 9, which neither run answers, counts as 0 (trec_eval -c), as in
+    # irlib.evaluate(..., complete=True) below
+    at = load_samples(page(input="trec", measures="AP,nDCG", by="AP", complete="1"), "trec")
     assert not errors(at)
     table = per_query(at)
     assert len(table) == 25 and table["AP"].is_monotonic_increasing
@@ -165,7 +167,7 @@ def test_trec_one_run_has_no_comparison():
         ("run_a", "run_test.txt", (SAMPLES / "run_test.txt").read_bytes())]
     at.run()
     assert not at.exception and not errors(at)
-    assert len(per_query(at)) == 25
+    assert len(per_query(at)) == 24          # trec_eval's default: query 9 is not answered
     assert not [m for m in at.metric if m.label == "paired t-test p"]
 
 
@@ -186,7 +188,7 @@ def test_table_sample_with_ratings_as_judgments():
     at = load_samples(page(input="table", measures="DCG", gain="exponential"), "table")
     assert not errors(at) and not at.warning
     table = per_query(at)
-    dcg = dict(zip(table["query"], table["DCG@4"]))
+    dcg = dict(zip(table["query"], table["DCG@4 (gain 2^g−1)"]))
     assert dcg["camera"] == pytest.approx(NOTEBOOK_DCG4["camera"], abs=1e-6)
     assert len(table) == 11
 
@@ -234,14 +236,16 @@ def test_url_settings_are_applied_and_written_back():
     assert at.multiselect(key="upload_measures").value == ["RR", "P"]
     assert at.number_input(key="upload_k").value == 5            # the link's K wins
     assert list(per_query(at).columns[1:3]) == ["P@5", "RR"]
-    assert at.query_params["k"] == ["5"] or at.query_params["k"] == "5"
+    written = address(at)                                         # the address bar
+    assert written["k"] == "5" and written["measures"] == "RR,P" and written["input"] == "trec"
 
 
 def test_invalid_url_values_fall_back_with_a_notice():
     at = page(k="abc", gain="cubic", measures="MAP", input="excel")
-    notices = " ".join(i.value for i in at.info)
+    (notice,) = [i.value for i in at.info if "link" in i.value]     # one notice for all
     for key in ("k", "gain", "measures", "input"):
-        assert f"link's `{key}` value" in notices
+        assert f"`{key}`" in notice
+    notices = notice
     assert "cubic" not in notices and "excel" not in notices    # raw link text is never echoed
     assert at.radio(key="upload_input").value == "ratings"
     load_samples(at, "ratings")
@@ -370,13 +374,13 @@ def test_check_size_and_error_message():
     assert ui.error_message("a.txt", KeyError("x")) == "a.txt: could not be read (KeyError: 'x')"
 
 
-def test_settings_from_url():
-    found, notices = ui.settings_from_url({"measures": "ap,ndcg", "by": "AP", "k": "0"})
-    assert found == {"measures": ("AP", "nDCG"), "by": "AP"}
-    assert notices == ["Ignored the link's `k` value: K must be a whole number from 1 to 1000. "
-                       "Using '10'."]
-    found, notices = ui.settings_from_url({"measures": "AP", "by": "DCG"})
-    assert "by" not in found and "`by`" in notices[0]
+def test_settings_codecs():
+    fields = {f.url_name: f.codec for f in ui.page_state().fields}
+    assert fields["measures"].parse("ap,ndcg,AP") == ["AP", "nDCG"]
+    for name, bad in (("k", "0"), ("k", "1001"), ("measures", "MAP"), ("measures", ""),
+                      ("gain", "cubic"), ("complete", "yes")):
+        with pytest.raises(ValueError):
+            fields[name].parse(bad)
 
 
 def test_system_names():
@@ -396,7 +400,7 @@ def test_per_query_table_from_plain_functions():
     evaluation = ui.score(dataset, settings.names)["control"]
     table = ui.per_query_table(dataset, evaluation, settings, system="control")
     assert table["AP"].is_monotonic_increasing
-    assert table.set_index("query_id")["NDCG@10"].to_dict() == pytest.approx(
+    assert table.set_index("query_id")["NDCG@10 (gain g)"].to_dict() == pytest.approx(
         evaluation.per_query["nDCG@10"].to_dict())
     assert table.set_index("query_id").loc["9", "results"] == 0
     without = ui.per_query_table(dataset, evaluation, settings, system="control",
@@ -409,3 +413,40 @@ def test_negative_grades_are_a_warning_not_an_error():
     run = read_run(b"1 Q0 a 1 2 x\n1 Q0 b 2 1 x\n", name="r.txt")
     dataset, _ = ui.build_dataset("trec", {"qrels": ("q.txt", qrels), "run_a": ("r.txt", run)})
     assert any("negative grades" in n and "'a'" in n for n in dataset.notes)
+
+
+# --------------------------------------------------------------------------- honest verdicts
+
+THREE_QRELS = b"".join(f"q{i} 0 a 1\nq{i} 0 b 0\n".encode() for i in (1, 2, 3))
+A_WORSE = b"".join(f"q{i} Q0 b 1 2 A\nq{i} Q0 a 2 1 A\n".encode() for i in (1, 2, 3))
+B_BETTER = b"".join(f"q{i} Q0 a 1 2 B\nq{i} Q0 b 2 1 B\n".encode() for i in (1, 2, 3))
+
+
+def _trec(run_b: bytes) -> AppTest:
+    at = page(input="trec", measures="AP", by="AP")
+    at.session_state["upload_inject"] = [("qrels", "qrels.txt", THREE_QRELS),
+                                         ("run_a", "run_A.txt", A_WORSE),
+                                         ("run_b", "run_B.txt", run_b)]
+    at.run()
+    assert not at.exception
+    return at
+
+
+def test_no_verdict_when_a_run_answers_none_of_the_judged_queries():
+    at = _trec(B_BETTER.replace(b"q", b"x"))
+    assert errors(at) == ["B answers none of the 3 queries in qrels.txt: every score is 0. "
+                          "Are these the right files (same query ids)?"]
+    assert any(w.value.startswith("No verdict: B answers none of the 3") for w in at.warning)
+    assert not [i for i in at.info if "better on" in i.value]       # no sentence
+    assert not [m for m in at.metric if m.label == "randomization test p"]
+
+
+def test_three_identical_gains_say_the_t_test_is_not_meaningful():
+    at = _trec(B_BETTER)
+    assert not errors(at)
+    sentence = next(i.value for i in at.info if "better on" in i.value)
+    assert sentence.startswith("B is better on 3 of 3 queries") and "could be chance" in sentence
+    assert metric(at, "paired t-test p") == "not meaningful"
+    assert metric(at, "randomization test p") == "0.25"
+    captions = " ".join(c.value for c in at.caption)
+    assert "2/2^3 = 0.25" in captions and "no spread" in captions

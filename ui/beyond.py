@@ -7,7 +7,9 @@ table cells, Plotly text (HTML-escaped) or Markdown with every special character
 """
 from __future__ import annotations
 
+import functools
 import html
+import json
 import math
 
 import numpy as np
@@ -15,6 +17,7 @@ import pandas as pd
 import plotly.graph_objects as go
 import streamlit as st
 
+from ui import page_state as ps
 from ui.texts import md_escape
 
 from irlib.pareto import Problem, check_systems, dominated_by, pareto_front
@@ -22,6 +25,8 @@ from irlib.pareto import Problem, check_systems, dominated_by, pareto_front
 PREFIX = "beyond_"
 DATA_KEY = PREFIX + "data"
 EDITOR_KEY = PREFIX + "editor"
+ORIGIN_KEY = PREFIX + "editor_origin"
+MAX_LINK_ROWS = 50
 NAME, MRR, LATENCY, COST = "System", "MRR@10", "Latency (ms)", "Cost (USD / month)"
 COLUMNS = (NAME, MRR, LATENCY, COST)
 ILLUSTRATIVE = "Illustrative numbers, not measurements"
@@ -45,18 +50,67 @@ def default_table() -> pd.DataFrame:
         {MRR: float, LATENCY: float, COST: float})
 
 
+def systems_codec() -> ps.Codec:
+    """The table in a link: JSON rows ``[name, MRR@10, latency, cost]`` (null for a blank).
+
+    >>> c = systems_codec()
+    >>> c.encode(default_table().iloc[:1])
+    '[["BM25",0.19,30.0,100.0]]'
+    >>> c.parse('[["A", 0.5, 10, null]]').to_dict("records")
+    [{'System': 'A', 'MRR@10': 0.5, 'Latency (ms)': 10.0, 'Cost (USD / month)': nan}]
+    """
+    def parse(text: str) -> pd.DataFrame:
+        rows = json.loads(text)
+        if not isinstance(rows, list) or len(rows) > MAX_LINK_ROWS or not all(
+                isinstance(r, list) and len(r) == 4 and (r[0] is None or isinstance(r[0], str))
+                and all(v is None or (isinstance(v, (int, float)) and not isinstance(v, bool))
+                        for v in r[1:]) for r in rows):
+            raise ValueError(text)
+        table = pd.DataFrame(rows, columns=list(COLUMNS))
+        return table.astype({MRR: float, LATENCY: float, COST: float})
+
+    def encode(table: pd.DataFrame) -> str:
+        rows = [[None if _blank(v) else (str(v) if c == NAME else float(v))
+                 for c, v in zip(COLUMNS, row)]
+                for row in table.reindex(columns=list(COLUMNS)).itertuples(index=False)]
+        return json.dumps(rows, separators=(",", ":"), ensure_ascii=False)
+    return ps.Codec(parse, encode, f"a JSON list of up to {MAX_LINK_ROWS} rows "
+                                   "[name, MRR@10, latency, cost]")
+
+
+@functools.cache
+def page_state() -> ps.PageState:
+    return ps.PageState(PREFIX, [
+        ps.Field("data", default_table, systems_codec(), "systems"),
+        ps.Field("budget", 0, ps.whole_number(0, 10 ** 6)),
+        ps.Field("log_x", True, ps.switch(), "log")])
+
+
 def init() -> None:
-    st.session_state.setdefault(DATA_KEY, default_table())
-    st.session_state.setdefault(PREFIX + "budget", 0)
-    st.session_state.setdefault(PREFIX + "log_x", True)
+    page_state().start()
+
+
+def editor_table() -> pd.DataFrame:
+    """What the data editor starts from: the table as it was when the editor was (re)drawn.
+
+    The editor keeps the learner's edits as changes to that starting table, and Streamlit
+    drops them when the page is left (``st.data_editor`` cannot persist), so the page keeps
+    the edited table itself (:data:`DATA_KEY`) and restarts the editor from it on return.
+    """
+    ss = st.session_state
+    if EDITOR_KEY not in ss or ORIGIN_KEY not in ss:
+        ss[ORIGIN_KEY] = ss[DATA_KEY]
+    return ss[ORIGIN_KEY]
+
+
+def keep_edits(edited: pd.DataFrame) -> None:
+    st.session_state[DATA_KEY] = edited.reset_index(drop=True)
 
 
 def reset() -> None:
     """Back to the illustrative rows (drops the editor's pending edits too)."""
-    st.session_state[DATA_KEY] = default_table()
+    page_state().reset("data")
     st.session_state.pop(EDITOR_KEY, None)
-
-
 
 
 def _blank(v) -> bool:

@@ -9,6 +9,7 @@ it is the same six documents, so marking one relevant marks it in every ranking.
 from __future__ import annotations
 
 import base64
+import functools
 from collections.abc import Sequence
 from dataclasses import dataclass
 
@@ -16,6 +17,7 @@ import pandas as pd
 import streamlit as st
 
 import irlib
+from ui import page_state as ps
 
 PREFIX = "choosing_"
 RANKINGS = (1, 2, 3)
@@ -65,27 +67,33 @@ GRADES_KEY = PREFIX + "grades"
 K_KEY = PREFIX + "k"
 
 
+@functools.cache
+def page_state() -> ps.PageState:
+    """The three orders, the shared judgments, K, the open tab and the page's choices."""
+    letters = "".join(DOCS)
+    return ps.PageState(PREFIX, [
+        *(ps.Field(f"order_{n}", tuple(LECTURE_ORDERS[n]), ps.ordering(DOCS, letters), f"o{n}")
+          for n in RANKINGS),
+        ps.Field("grades", dict(LECTURE_GRADES), ps.judgments(DOCS, 1), "labels"),
+        ps.Field("k", 2, ps.whole_number(1, N)),
+        ps.Field("tab", "Ranking 1", ps.one_of(tuple(f"Ranking {n}" for n in RANKINGS))),
+        ps.Field("explain_ranking", 1, ps.one_of(RANKINGS), "explain"),
+        ps.Field("explain_metric", "P", ps.one_of(tuple(m for m, _, _ in METRICS)), "formula"),
+        ps.Field("need", NEEDS[0].key, ps.one_of(tuple(n.key for n in NEEDS))),
+    ])
+
+
 def init() -> None:
-    ss = st.session_state
-    for n in RANKINGS:
-        ss.setdefault(order_key(n), list(LECTURE_ORDERS[n]))
-    ss.setdefault(GRADES_KEY, dict(LECTURE_GRADES))
-    ss.setdefault(K_KEY, 2)
+    page_state().start()
 
 
 def reset() -> None:
-    ss = st.session_state
-    for n in RANKINGS:
-        ss[order_key(n)] = list(LECTURE_ORDERS[n])
-    ss[GRADES_KEY] = dict(LECTURE_GRADES)
+    page_state().reset(*(f"order_{n}" for n in RANKINGS), "grades")
 
 
 def saver(n: int):
     """on_change for ranking ``n``'s board: its order, and the judgments shared by all three."""
-    def _save(change: dict) -> None:
-        st.session_state[order_key(n)] = list(change["order"])
-        st.session_state[GRADES_KEY] = {i: int(g) for i, g in change["grades"].items()}
-    return _save
+    return page_state().board_saver(f"order_{n}", "grades")
 
 
 def rankings() -> dict[int, list[int]]:

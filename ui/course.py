@@ -34,3 +34,29 @@ LESSONS = [
     Lesson("pages/upload.py", "7. Your own judgments", ":material/upload_file:",
            "Upload ratings or TREC files, find the weak queries, compare two systems.", "upload"),
 ]
+
+
+def lesson_links(path: str) -> None:
+    """"Previous" and "Next" at the end of the lesson at ``path`` (``"pages/ndcg.py"``).
+
+    ``st.page_link`` needs the app's navigation (``app.py``); a page run on its own (tests)
+    names the neighbours instead.
+    """
+    import streamlit as st
+    from streamlit.errors import StreamlitAPIException
+
+    pages = [HOME, *LESSONS]
+    i = next(n for n, page in enumerate(pages) if page.path == path)
+    neighbours = [("Previous", pages[i - 1]) if i > 0 else None,
+                  ("Next", pages[i + 1]) if i + 1 < len(pages) else None]
+    st.divider()
+    columns = st.columns(2)
+    for column, link in zip(columns, neighbours):
+        if link is None:
+            continue
+        word, page = link
+        with column:
+            try:
+                st.page_link(page.path, label=f"{word}: {page.title}", icon=page.icon)
+            except StreamlitAPIException:
+                st.caption(f"{word}: {page.title}")

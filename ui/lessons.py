@@ -7,6 +7,7 @@ arranges them (substituted formulas, tables, figures).
 """
 from __future__ import annotations
 
+import functools
 from collections.abc import Sequence
 from dataclasses import replace
 
@@ -17,6 +18,7 @@ import streamlit as st
 
 import irlib
 from irlib import fmt
+from ui import page_state as ps
 from ui.catalog import load_catalog
 from ui.charts import METRIC_COLORS, clicked_x, curves_figure
 from ui.tiles import TILE_WIDTH
@@ -36,41 +38,50 @@ def grades_key(prefix: str, query_id: str | None = None) -> str:
     return f"{prefix}grades" + (f"_{query_id}" if query_id else "")
 
 
-def _store_default(prefix: str, query_id: str, state_id: str | None, *, force: bool) -> None:
-    query = load_catalog().queries[query_id]
-    ss = st.session_state
-    if force or order_key(prefix, state_id) not in ss:
-        ss[order_key(prefix, state_id)] = list(query.order)
-    if force or grades_key(prefix, state_id) not in ss:
-        ss[grades_key(prefix, state_id)] = dict(query.grades)
+def _board_fields(query_id: str, suffix: str | None, number: str = "") -> list[ps.Field]:
+    """The order and judgments of one board, defaulting to the catalog's query."""
+    catalog = load_catalog()
+    ids, query = list(catalog.items), catalog.queries[query_id]
+    tail = f"_{suffix}" if suffix else ""
+    top = max(1, *query.grades.values())
+    return [ps.Field("order" + tail, tuple(query.order), ps.ordering(ids), f"order{number}"),
+            ps.Field("grades" + tail, dict(query.grades), ps.judgments(ids, 1 if top == 1 else 4),
+                     f"labels{number}" if top == 1 else f"grades{number}")]
+
+
+@functools.cache
+def mrr_state() -> ps.PageState:
+    """The lesson's state: three boards, K and the "ten results" demo's two sliders."""
+    n = len(load_catalog().items)
+    boards = [f for number, qid in enumerate(MRR_QUERIES, 1)
+              for f in _board_fields(qid, qid, str(number))]
+    return ps.PageState(MM, boards + [
+        ps.Field("k", 8, ps.whole_number(1, n)),
+        ps.Field("ten_first", 1, ps.whole_number(1, 10), "first"),
+        ps.Field("ten_hits", 1, ps.whole_number(1, 10), "hits")])
 
 
 def init_mrr() -> None:
-    """Each query's order and judgments default to the article's (kept if already set)."""
-    for qid in MRR_QUERIES:
-        _store_default(MM, qid, qid, force=False)
-    st.session_state.setdefault(MM + "k", 8)
+    """Each query's order and judgments default to the article's; a link may set them."""
+    mrr_state().start()
 
 
 def reset_mrr() -> None:
-    for qid in MRR_QUERIES:
-        _store_default(MM, qid, qid, force=True)
+    mrr_state().reset(*(f"{kind}_{qid}" for qid in MRR_QUERIES for kind in ("order", "grades")))
 
 
 def saver(prefix: str, state_id: str | None = None):
     """An ``on_change`` callback for a board whose state lives under ``prefix``/``state_id``."""
-    def _save(change: dict) -> None:
-        st.session_state[order_key(prefix, state_id)] = list(change["order"])
-        st.session_state[grades_key(prefix, state_id)] = {
-            i: int(g) for i, g in change["grades"].items()}
-    return _save
+    state = mrr_state() if prefix == MM else ndcg_state()
+    tail = f"_{state_id}" if state_id else ""
+    return state.board_saver("order" + tail, "grades" + tail)
 
 
 def ranked(prefix: str, state_id: str | None = None) -> tuple[list[str], dict[str, int], list[int]]:
     """(order, judgments, grades in rank order) of one board."""
-    order = list(st.session_state[order_key(prefix, state_id)])
-    judgments = dict(st.session_state[grades_key(prefix, state_id)])
-    return order, judgments, [int(judgments.get(i, 0)) for i in order]
+    state = mrr_state() if prefix == MM else ndcg_state()
+    tail = f"_{state_id}" if state_id else ""
+    return state.ranked("order" + tail, "grades" + tail)
 
 
 #: A line break in an aligned derivation, with a strut so stacked fractions do not touch.
@@ -168,31 +179,37 @@ GAIN_LABELS = {"linear": "grade", "exponential": "2^grade − 1"}
 IDEAL_LABELS = {"judged": "all judged pictures", "shown": "only the shown list"}
 
 
-def init_ndcg() -> None:
-    _store_default(ND, NDCG_QUERY, None, force=False)
+@functools.cache
+def ndcg_state() -> ps.PageState:
     n = len(load_catalog().items)
-    for name, value in (("k", 2), ("shown", n), ("gain", "linear"), ("ideal", "judged"),
-                        ("both", True)):
-        st.session_state.setdefault(ND + name, value)
+    return ps.PageState(ND, _board_fields(NDCG_QUERY, None) + [
+        ps.Field("k", 2, ps.whole_number(1, n)),
+        ps.Field("shown", n, ps.whole_number(1, n)),
+        ps.Field("gain", "linear", ps.one_of(tuple(GAIN_LABELS))),
+        ps.Field("ideal", "judged", ps.one_of(tuple(IDEAL_LABELS))),
+        ps.Field("both", True, ps.switch())])
+
+
+def init_ndcg() -> None:
+    ndcg_state().start()
 
 
 def reset_ndcg() -> None:
     """Back to the video's order and grades, all eight results shown."""
-    _store_default(ND, NDCG_QUERY, None, force=True)
-    st.session_state[ND + "shown"] = len(load_catalog().items)
+    ndcg_state().reset("order", "grades", "shown")
 
 
 def swap_first_two() -> None:
-    order = list(st.session_state[order_key(ND)])
+    order = list(ndcg_state()["order"])
     order[0], order[1] = order[1], order[0]
-    st.session_state[order_key(ND)] = order
+    ndcg_state().set("order", order)
 
 
 def ideal_order() -> None:
     """Best grades first; ties keep the picture order."""
-    grades = st.session_state[grades_key(ND)]
+    grades = ndcg_state()["grades"]
     ids = list(load_catalog().items)
-    st.session_state[order_key(ND)] = sorted(ids, key=lambda i: (-grades[i], ids.index(i)))
+    ndcg_state().set("order", sorted(ids, key=lambda i: (-grades[i], ids.index(i))))
 
 
 def set_k_from_chart(chart_key: str, prefix: str = ND) -> None:

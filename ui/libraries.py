@@ -5,6 +5,7 @@ this module keeps the board's state and arranges tables and formulas.
 """
 from __future__ import annotations
 
+import functools
 from collections.abc import Sequence
 
 import numpy as np
@@ -14,6 +15,7 @@ import streamlit as st
 import irlib
 from irlib import conventions as cv
 from irlib.ap import precision_at_ranks
+from ui import page_state as ps
 from ui.catalog import load_catalog
 
 PREFIX = "libraries_"
@@ -27,30 +29,36 @@ def key(name: str) -> str:
     return PREFIX + name
 
 
+@functools.cache
+def page_state() -> ps.PageState:
+    """The board, both K, the threshold, the missed documents, the tied pair and the open tab."""
+    catalog = load_catalog()
+    ids, query, n = list(catalog.items), catalog.queries[QUERY], len(catalog.items)
+    ranges = {"k_ap": (1, n), "k_ndcg": (1, n), "rel": (1, 4), "missed": (0, 5),
+              "missed_grade": (0, 4), "tie": (1, n - 1)}
+    return ps.PageState(PREFIX, [
+        ps.Field("order", tuple(query.order), ps.ordering(ids)),
+        ps.Field("grades", dict(query.grades), ps.judgments(ids, 4)),
+        *(ps.Field(name, DEFAULTS[name], ps.whole_number(*ranges[name])) for name in DEFAULTS),
+        ps.Field("details", SHORT[next(iter(cv.CONVENTIONS))],
+                 ps.one_of(tuple(SHORT[k] for k in cv.CONVENTIONS)), "library"),
+    ])
+
+
 def init() -> None:
-    query = load_catalog().queries[QUERY]
-    ss = st.session_state
-    ss.setdefault(key("order"), list(query.order))
-    ss.setdefault(key("grades"), dict(query.grades))
-    for name, value in DEFAULTS.items():
-        ss.setdefault(key(name), value)
+    page_state().start()
 
 
 def reset() -> None:
-    query = load_catalog().queries[QUERY]
-    st.session_state[key("order")] = list(query.order)
-    st.session_state[key("grades")] = dict(query.grades)
+    page_state().reset("order", "grades")
 
 
 def on_board_change(change: dict) -> None:
-    st.session_state[key("order")] = list(change["order"])
-    st.session_state[key("grades")] = {i: int(g) for i, g in change["grades"].items()}
+    page_state().board_saver("order", "grades")(change)
 
 
 def current() -> tuple[list[str], dict[str, int], list[int]]:
-    order = list(st.session_state[key("order")])
-    judgments = dict(st.session_state[key("grades")])
-    return order, judgments, [int(judgments.get(i, 0)) for i in order]
+    return page_state().ranked("order", "grades")
 
 
 def judged_pool(grades: Sequence[int], missed: int, missed_grade: int) -> list[int]:

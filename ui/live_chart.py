@@ -31,6 +31,7 @@ from pathlib import Path
 
 import streamlit as st
 
+from ui.address import address_js
 from ui.tiles import TILE_WIDTH
 
 PLOTLY_VERSION = "4.1.1"
@@ -43,7 +44,7 @@ _EVENT = "click"
 def _mount():
     return st.components.v2.component(
         "irlab_live_chart",
-        js=(_HERE / "live_chart.js").read_text(encoding="utf-8"),
+        js=address_js() + (_HERE / "live_chart.js").read_text(encoding="utf-8"),
         css=(_HERE / "live_chart.css").read_text(encoding="utf-8"),
         isolate_styles=False,     # plotly.js styles its hover labels globally (document.head)
     )

@@ -17,10 +17,10 @@ a list of ``(slot, file name, bytes)`` handled exactly like uploads on the next 
 from __future__ import annotations
 
 import dataclasses
+import functools
 import hashlib
 import html
 import re
-import urllib.parse
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 from pathlib import Path
@@ -30,15 +30,14 @@ import pandas as pd
 import plotly.graph_objects as go
 import streamlit as st
 
-from ui.texts import md_escape
-
 import irlib
 from irlib import io as irio
 from irlib.compare import (Comparison, compare_systems, format_p, per_query_ranking,
-                           summary_sentence)
+                           randomization_floor, summary_sentence, t_test_caveat)
 from ui.charts import _layout
+from ui import page_state as ps
 from ui.formula import show_explanation
-from ui.texts import METRIC_TEXT
+from ui.texts import METRIC_TEXT, md_escape
 
 SAMPLES_DIR = Path(__file__).resolve().parents[1] / "assets" / "samples"
 
@@ -113,6 +112,9 @@ GAINS = {"exponential": "2^grade − 1", "linear": "grade"}
 AGGREGATES = ("median", "mean", "min", "max")
 DEFAULTS = {"input": "ratings", "measures": ("nDCG", "DCG", "AP"), "by": "nDCG", "k": 10,
             "gain": "exponential", "agg": "median"}
+#: TREC files are read as trec_eval reads them (gain = grade); the ratings sheet and the
+#: results table keep the DCG notebook's 2^grade − 1.
+DEFAULT_GAIN = {"ratings": "exponential", "trec": "linear", "table": "exponential"}
 K_MAX = 1000
 
 
@@ -128,14 +130,27 @@ def measure_name(key: str, k: int, gain: str) -> str:
     return name + (f"@{k}" if key in _USES_K else "")
 
 
-def measure_label(key: str, k: int) -> str:
-    """The column title: ``NDCG@4``, ``DCG@4``, ``AP``, ``RR``, ``P@4``, ``R@4``."""
-    return {"nDCG": f"NDCG@{k}", "DCG": f"DCG@{k}", "P": f"P@{k}", "R": f"R@{k}"}.get(key, key)
+GAIN_TAGS = {"exponential": "gain 2^g−1", "linear": "gain g"}
 
 
-def mean_label(key: str, k: int) -> str:
-    """What the mean over queries is called: MAP, MRR, mean NDCG@4, ..."""
-    return {"AP": "MAP", "RR": "MRR"}.get(key, f"mean {measure_label(key, k)}")
+def measure_label(key: str, k: int | str, gain: str | None = None) -> str:
+    """The column title: ``NDCG@4 (gain 2^g−1)``, ``DCG@4 (gain g)``, ``AP``, ``P@4``, ``R@4``.
+
+    DCG and NDCG name their gain, so a number is never read under the other convention
+    (trec_eval's is the grade itself).
+
+    >>> measure_label("nDCG", 10, "linear"), measure_label("P", 5, "linear")
+    ('NDCG@10 (gain g)', 'P@5')
+    """
+    label = {"nDCG": f"NDCG@{k}", "DCG": f"DCG@{k}", "P": f"P@{k}", "R": f"R@{k}"}.get(key, key)
+    if key in _USES_GAIN and gain in GAIN_TAGS:
+        label += f" ({GAIN_TAGS[gain]})"
+    return label
+
+
+def mean_label(key: str, k: int, gain: str | None = None) -> str:
+    """What the mean over queries is called: MAP, MRR, mean NDCG@4 (gain g), ..."""
+    return {"AP": "MAP", "RR": "MRR"}.get(key, f"mean {measure_label(key, k, gain)}")
 
 
 @dataclass(frozen=True)
@@ -150,7 +165,7 @@ class Settings:
         return tuple(measure_name(m, self.k, self.gain) for m in self.measures)
 
     def label(self, key: str) -> str:
-        return measure_label(key, self.k)
+        return measure_label(key, self.k, self.gain)
 
 
 # --------------------------------------------------------------------------- reading files
@@ -373,111 +388,61 @@ def per_query_table(dataset: Dataset, evaluation: irlib.Evaluation, settings: Se
     return table.sort_values(by, kind="stable").reset_index(drop=True)
 
 
-# --------------------------------------------------------------------------- URL settings
+# --------------------------------------------------------------------------- page state
 
-def settings_from_url(params: Mapping[str, str]) -> tuple[dict, list[str]]:
-    """Valid settings found in the URL's query and a notice for every invalid one.
+def _measure_list() -> ps.Codec:
+    canonical = {m.lower(): m for m in MEASURE_KEYS}
 
-    >>> found, notices = settings_from_url({"k": "4", "gain": "cubic"})
-    >>> found
-    {'k': 4}
-    >>> print(notices[0])
-    Ignored the link's `gain` value: use 'exponential' or 'linear'. Using 'exponential'.
+    def parse(text: str) -> list[str]:
+        wanted = [m.strip().lower() for m in text.split(",") if m.strip()]
+        if not wanted or any(m not in canonical for m in wanted):
+            raise ValueError(text)
+        return list(dict.fromkeys(canonical[m] for m in wanted))
+    return ps.Codec(parse, ",".join, "a comma-separated list of " + ", ".join(MEASURE_KEYS))
+
+
+@functools.cache
+def page_state() -> ps.PageState:
+    """The page's settings (not the files: they stay in the browser session)."""
+    return ps.PageState("upload_", [
+        ps.Field("input", DEFAULTS["input"], ps.one_of(tuple(INPUT_KINDS))),
+        ps.Field("measures", DEFAULTS["measures"], _measure_list()),
+        ps.Field("by", DEFAULTS["by"], ps.one_of(MEASURE_KEYS)),
+        ps.Field("k", DEFAULTS["k"], ps.whole_number(1, K_MAX)),
+        ps.Field("gain", DEFAULTS["gain"], ps.one_of(tuple(GAINS))),
+        ps.Field("agg", DEFAULTS["agg"], ps.one_of(AGGREGATES)),
+        ps.Field("missing_zero", False, ps.switch(), "complete"),
+        ps.Field("view", "rows", ps.one_of(("rows", "cards"))),
+    ])
+
+
+def init_state() -> None:
+    """Seed the settings once per session from the URL.
+
+    K follows the data, and the gain the input kind, until the learner (or the link) sets
+    them.
     """
-    found, notices = {}, []
-
-    def bad(key, value, rule):
-        default = DEFAULTS[key]
-        shown = ",".join(default) if isinstance(default, tuple) else default
-        notices.append(f"Ignored the link's `{key}` value: {rule}. Using '{shown}'.")
-
-    if "input" in params:
-        value = params["input"]
-        if value in INPUT_KINDS:
-            found["input"] = value
-        else:
-            bad("input", value, "use " + ", ".join(f"'{k}'" for k in INPUT_KINDS))
-    if "measures" in params:
-        value = params["measures"]
-        wanted = [m.strip() for m in value.split(",") if m.strip()]
-        canonical = {m.lower(): m for m in MEASURE_KEYS}
-        if wanted and all(m.lower() in canonical for m in wanted):
-            found["measures"] = tuple(dict.fromkeys(canonical[m.lower()] for m in wanted))
-        else:
-            bad("measures", value, "use a comma-separated list of " + ", ".join(MEASURE_KEYS))
-    if "by" in params:
-        value = params["by"]
-        canonical = {m.lower(): m for m in MEASURE_KEYS}
-        measures = found.get("measures", DEFAULTS["measures"])
-        if value.lower() in canonical and canonical[value.lower()] in measures:
-            found["by"] = canonical[value.lower()]
-        else:
-            bad("by", value, "it must be one of the measures shown")
-    if "k" in params:
-        value = params["k"]
-        if re.fullmatch(r"[0-9]{1,4}", value) and 1 <= int(value) <= K_MAX:
-            found["k"] = int(value)
-        else:
-            bad("k", value, f"K must be a whole number from 1 to {K_MAX}")
-    if "gain" in params:
-        value = params["gain"]
-        if value in GAINS:
-            found["gain"] = value
-        else:
-            bad("gain", value, "use 'exponential' or 'linear'")
-    if "agg" in params:
-        value = params["agg"]
-        if value in AGGREGATES:
-            found["agg"] = value
-        else:
-            bad("agg", value, "use " + ", ".join(f"'{a}'" for a in AGGREGATES))
-    return found, notices
+    state, ss = page_state(), st.session_state
+    if state.key("k") not in ss:
+        params = st.query_params.to_dict()
+        ss["upload_k_auto"] = "k" not in params
+        ss["upload_gain_auto"] = "gain" not in params
+        if "gain" not in params and params.get("input") in DEFAULT_GAIN:
+            params["gain"] = DEFAULT_GAIN[params["input"]]
+        state.start(params)
+    else:
+        state.start()
 
 
-_WIDGET_KEYS = {"input": "upload_input", "measures": "upload_measures", "by": "upload_by",
-                "k": "upload_k", "gain": "upload_gain", "agg": "upload_agg"}
+def _on_input_change() -> None:
+    if st.session_state.get("upload_gain_auto", True):
+        page_state().set("gain", DEFAULT_GAIN[page_state()["input"]])
 
 
-def apply_url_settings() -> None:
-    """Once per session: seed the widgets from the URL; say which values were ignored."""
-    state = st.session_state
-    if not state.get("upload_url_read"):
-        state["upload_url_read"] = True
-        found, notices = settings_from_url(st.query_params.to_dict())
-        for key, value in found.items():
-            state[_WIDGET_KEYS[key]] = list(value) if key == "measures" else value
-        state["upload_k_auto"] = "k" not in found      # K follows the data until chosen
-        state["upload_url_notices"] = notices
-    for notice in state.get("upload_url_notices", []):
-        st.info(notice, icon=":material/link:")
-
-
-def current_settings_query(kind: str, settings: Settings, aggregate: str) -> dict[str, str]:
-    query = {"input": kind, "measures": ",".join(settings.measures), "by": settings.by,
-             "k": str(settings.k), "gain": settings.gain}
-    if kind in ("ratings", "table"):
-        query["agg"] = aggregate
-    return query
-
-
-def write_url_settings(query: Mapping[str, str]) -> None:
-    """Keep the address bar in step with the settings, so the URL reopens them."""
-    if st.query_params.to_dict() != dict(query):
-        st.query_params.from_dict(dict(query))
-
-
-def settings_link(query: Mapping[str, str]) -> None:
-    text = urllib.parse.urlencode(query)
-    base = ""
-    try:
-        base = (st.context.url or "").split("?")[0]
-    except Exception:  # noqa: BLE001 - outside a browser session (tests) there is no URL
-        base = ""
-    st.markdown(f":material/link: [Link to these settings](?{text}) — reopens this page "
-                "with the same measures, K, gain and input kind (not the files: they stay in your "
-                "browser session).")
-    if base:
-        st.code(f"{base}?{text}", language=None, wrap_lines=True)
+def settings_link(query: str) -> None:
+    st.markdown(f":material/link: [Link to these settings](?{query}) — reopens this page "
+                "with the same measures, K, gain and input kind (not the files: they stay in "
+                "your browser session). The address bar holds it too.")
 
 
 # --------------------------------------------------------------------------- markdown safety
@@ -614,7 +579,7 @@ def _summary(reader: str, frame: pd.DataFrame) -> str:
 
 def input_kind_picker() -> str:
     return st.radio("What do you have?", list(INPUT_KINDS), format_func=INPUT_KINDS.get,
-                    horizontal=True, key="upload_input")
+                    horizontal=True, on_change=_on_input_change, **page_state().bind("input"))
 
 
 def data_section(kind: str) -> None:
@@ -633,7 +598,8 @@ def data_section(kind: str) -> None:
                 ingest(slot.id, uploaded.name, uploaded.getvalue())
             _slot_status(slot, files.get(slot.id), errors.get(slot.id))
     if kind == "ratings" or (kind == "table" and _holds_ratings("judgments")):
-        st.radio("Combine the raters with the", AGGREGATES, horizontal=True, key="upload_agg",
+        st.radio("Combine the raters with the", AGGREGATES, horizontal=True,
+                 **page_state().bind("agg"),
                  help="The DCG notebook takes the median and drops the decimals "
                       "(`.median(axis=1).astype(int)`); so does this page.")
     _samples_row(kind)
@@ -683,6 +649,10 @@ def _on_k_change() -> None:
     st.session_state["upload_k_auto"] = False
 
 
+def _on_gain_change() -> None:
+    st.session_state["upload_gain_auto"] = False
+
+
 def default_k(dataset: Dataset) -> int:
     """The longest ranking, up to 10: K = 4 for the notebook's four results per query."""
     longest = max(int(run["query_id"].value_counts().max()) if len(run) else 1
@@ -692,33 +662,31 @@ def default_k(dataset: Dataset) -> int:
 
 def settings_row(dataset: Dataset) -> Settings:
     state = st.session_state
+    fields = page_state()
     if state.pop("upload_k_pending", False) and state.get("upload_k_auto", True):
-        state["upload_k"] = default_k(dataset)
-    state.setdefault("upload_measures", list(DEFAULTS["measures"]))
-    state.setdefault("upload_k", DEFAULTS["k"])
-    state.setdefault("upload_gain", DEFAULTS["gain"])
+        fields.set("k", default_k(dataset))
     c_measures, c_by, c_k, c_gain = st.columns([3, 2, 1, 2])
     with c_measures:
-        chosen = st.multiselect("Measures", MEASURE_KEYS, key="upload_measures",
+        chosen = st.multiselect("Measures", MEASURE_KEYS, **fields.bind("measures"),
                                 format_func=lambda m: measure_label(m, "K"),
                                 help="AP and RR use the whole ranking, like trec_eval; the "
                                      "others stop at K.")
     measures = tuple(m for m in chosen if m in MEASURE_KEYS) or ("nDCG",)
     if not chosen:
         st.caption("No measure chosen: showing NDCG@K.")
-    if state.get("upload_by") not in measures:
-        state["upload_by"] = measures[0]
+    if fields["by"] not in measures:
+        fields.set("by", measures[0])
     with c_by:
-        by = st.selectbox("Rank queries and compare by", measures, key="upload_by",
+        by = st.selectbox("Rank queries and compare by", measures, **fields.bind("by"),
                           format_func=lambda m: measure_label(m, "K"))
     with c_k:
-        k = st.number_input("K", min_value=1, max_value=K_MAX, step=1, key="upload_k",
+        k = st.number_input("K", min_value=1, max_value=K_MAX, step=1, **fields.bind("k"),
                             on_change=_on_k_change,
                             help="Cut-off: how many top results count. Starts at the longest "
                                  "ranking, up to 10.")
     with c_gain:
         gain = st.radio("Gain of a grade", list(GAINS), format_func=GAINS.get, horizontal=True,
-                        key="upload_gain",
+                        on_change=_on_gain_change, **fields.bind("gain"),
                         help="2^grade − 1 is the DCG notebook's (and Burges et al.'s) gain; "
                              "'grade' is trec_eval's. Only DCG and NDCG use it.")
     return Settings(measures, by, int(k), gain)
@@ -765,11 +733,14 @@ def data_notes(dataset: Dataset, evaluations: Mapping[str, irlib.Evaluation],
                    f"({md_escape(shown)}{more}).", icon=":material/warning:")
     if missing_any:
         include_missing = st.toggle(
-            "Count unanswered queries as 0 (trec_eval -c)", value=True,
-            key="upload_missing_zero",
+            "Count unanswered queries as 0 (trec_eval -c)", **page_state().bind("missing_zero"),
             help="On: a query the system does not answer scores 0 and pulls the mean down "
                  "(ir_measures, trec_eval -c). Off: it is left out of the table and the means "
                  "(trec_eval's default).")
+        st.caption("Off, as trec_eval by default: the means cover the queries the system "
+                   "answered — how well it ranks what it returns. On, as `trec_eval -c`: an "
+                   "unanswered query counts as 0 — what a stakeholder asking about the whole "
+                   "test set, failures included, needs to see.")
     return include_missing
 
 
@@ -807,7 +778,7 @@ def means_row(table: pd.DataFrame, settings: Settings) -> None:
         for key in settings.measures:
             label = settings.label(key)
             value = table[label].mean() if len(table) else float("nan")
-            st.metric(mean_label(key, settings.k), "–" if np.isnan(value) else f"{value:.4f}",
+            st.metric(mean_label(key, settings.k, settings.gain), "–" if np.isnan(value) else f"{value:.4f}",
                       border=True, help=f"Mean over the {len(table):,} queries in the table",
                       width="stretch")
 
@@ -880,6 +851,7 @@ def query_picker(table: pd.DataFrame, settings: Settings) -> str | None:
         st.session_state["upload_query"] = judged.iloc[0] if len(judged) else options[0]
     by = settings.label(settings.by)
     return st.selectbox("Query (weakest first)", options, key="upload_query",
+                        persist_state="session",
                         format_func=_query_label(table, by))
 
 
@@ -928,8 +900,8 @@ def query_view(dataset: Dataset, table: pd.DataFrame, settings: Settings, system
         st.info(f"{md_escape(system)} returned nothing for this query, so every measure is 0. "
                 f"It has {len(judged)} judged documents.")
         return
-    view = st.segmented_control("Show the ranking as", ["rows", "cards"], default="rows",
-                                key="upload_view", required=True)
+    view = st.segmented_control("Show the ranking as", ["rows", "cards"],
+                                **page_state().bind("view"), required=True)
     k = settings.k
     if view == "cards":
         _cards(dataset, ranking, k)
@@ -1040,6 +1012,26 @@ def deltas_figure(frame: pd.DataFrame, label: str, names: tuple[str, str],
     return fig
 
 
+def coverage_problem(evaluations: Mapping[str, irlib.Evaluation], names: Sequence[str],
+                     quote=str) -> str | None:
+    """Why two systems must not be compared (one answers none or too few of the judged
+    queries), or None.
+
+    A verdict on the few queries a system answered would speak for queries nobody chose.
+    """
+    for name in names:
+        ev = evaluations[name]
+        judged = len(ev.per_query.index.union(list(ev.missing_queries)))
+        answered = judged - len(ev.missing_queries)
+        if answered == 0 or answered * 2 < judged:
+            how = "none" if answered == 0 else f"only {answered:,}"
+            return (f"No verdict: {quote(name)} answers {how} of the {judged:,} judged queries, so "
+                    "a comparison would rest on queries nobody chose. Check that its query ids "
+                    "are the judgments' (e.g. '301' and not 'q301'), and that the file is the "
+                    "whole run.")
+    return None
+
+
 def comparison_section(dataset: Dataset, evaluations: Mapping[str, irlib.Evaluation],
                        settings: Settings, include_missing: bool) -> Comparison | None:
     names = tuple(dataset.runs)
@@ -1054,10 +1046,15 @@ def comparison_section(dataset: Dataset, evaluations: Mapping[str, irlib.Evaluat
     if not include_missing:
         gone = set(evaluations[name_a].missing_queries) | set(evaluations[name_b].missing_queries)
         a, b = a.drop(index=list(gone & set(a.index))), b.drop(index=list(gone & set(b.index)))
+    blocker = coverage_problem(evaluations, (name_a, name_b), quote=md_escape)
+    if blocker:
+        st.warning(blocker, icon=":material/block:")
+        return None
     comparison = cached_compare((dataset.key, measure, include_missing), a, b)
     sentence = summary_sentence(comparison, label, md_escape(name_a), md_escape(name_b))
     st.info(sentence, icon=":material/record_voice_over:")
     n = comparison.n
+    caveat = t_test_caveat(comparison)
     with st.container(horizontal=True, gap="small"):
         st.metric(f"{md_escape(name_b)} better", f"{comparison.wins} of {n}", border=True,
                   width="stretch")
@@ -1072,8 +1069,10 @@ def comparison_section(dataset: Dataset, evaluations: Mapping[str, irlib.Evaluat
                   delta=ci, delta_color="off", delta_arrow="off", border=True, width="stretch",
                   help=f"Mean of {md_escape(name_b)} − {md_escape(name_a)} over the queries, with a t-based 95% "
                        "confidence interval: if it excludes 0, the t-test's p is below 0.05.")
-        st.metric("paired t-test p", format_p(comparison.t_pvalue), border=True, width="stretch",
-                  help="scipy.stats.ttest_rel on the per-query scores: how often a mean "
+        st.metric("paired t-test p", "not meaningful" if caveat else format_p(comparison.t_pvalue),
+                  border=True, width="stretch",
+                  help=(f"Not shown: {caveat}. " if caveat else "") +
+                       "scipy.stats.ttest_rel on the per-query scores: how often a mean "
                        "difference this large would appear if the systems were equally good "
                        "(assumes roughly normal differences).")
         method = ("all sign patterns, exact" if comparison.exact_randomization
@@ -1083,6 +1082,14 @@ def comparison_section(dataset: Dataset, evaluations: Mapping[str, irlib.Evaluat
                   help="scipy.stats.permutation_test: swaps each query's two scores at random "
                        f"({method}) and counts how often the mean difference is as large; "
                        "no normality assumption.")
+    if caveat and n >= 2:
+        st.caption(f"The paired t-test is left out: {caveat}.")
+    floor = randomization_floor(n)
+    if n and floor >= 0.01:
+        st.caption(f"With {n} {'query' if n == 1 else 'queries'} the randomization test cannot "
+                   f"give a p below 2/2^{n} = {format_p(floor)}: only the observed signs and "
+                   "their mirror image are that extreme, so even a system better on every "
+                   "query could be chance. Judge more queries to tell.")
     frame = comparison_frame(comparison, (name_a, name_b), dataset.query_text)
     if n:
         st.plotly_chart(deltas_figure(frame, label, (name_a, name_b), comparison.mean_delta),

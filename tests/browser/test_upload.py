@@ -47,7 +47,7 @@ def test_upload_ratings_csv_shows_the_table_then_a_bad_file_shows_a_message(uplo
     upload(page, 0, str(SAMPLES / "ratings_notebook.csv"))
     expect(page.get_by_text("In use: ratings_notebook.csv")).to_be_visible()
     expect(per_query_table(page).get_by_text("frying pan", exact=True)).to_have_count(1)
-    expect(page.get_by_text("11 queries, weakest first by NDCG@4")).to_be_visible()
+    expect(page.get_by_text("11 queries, weakest first by NDCG@4 (gain 2^g−1)")).to_be_visible()
     expect(page.get_by_test_id("stAlertContentError")).to_have_count(0)
 
     bad = (b"queryid,query,document,position,rating_1,rating_2\n"

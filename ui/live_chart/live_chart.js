@@ -238,15 +238,7 @@ function draw(Plotly, s) {
   charts.forEach((chart, i) => drawOne(Plotly, s, s.cells[i], chart));
 }
 
-// The share link: keep the address bar's query string at the one Python computed.
-// replaceState, not pushState: a drag is not a page to go back to.
-function keepAddress(query) {
-  if (typeof query !== "string") return;
-  const search = query ? `?${query}` : "";
-  if (window.location.search === search) return;
-  const { pathname, hash } = window.location;
-  window.history.replaceState(window.history.state, "", pathname + search + hash);
-}
+// keepAddress(query): ui/address/address.js, prepended by ui/live_chart.py.
 
 export default function (component) {
   const { data, parentElement, setTriggerValue } = component;
