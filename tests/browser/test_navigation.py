@@ -1,0 +1,101 @@
+"""A lecturer's trip through the course in one browser session: change something on every
+page, go everywhere else (sidebar, Home, Back) and come back: no error, the same state, and
+the address bar a link that reopens it."""
+from __future__ import annotations
+
+import re
+
+import pytest
+from playwright.sync_api import expect
+
+from tests.browser.helpers import board_card, wait_for_app_run
+from ui.course import HOME, LESSONS
+
+pytestmark = pytest.mark.browser
+
+
+def nav(page, title: str) -> None:
+    """Go to a page through the sidebar, as a person would."""
+    page.get_by_test_id("stSidebarNav").get_by_role("link", name=title).click()
+    wait_for_app_run(page)
+
+
+def no_error(page) -> None:
+    expect(page.get_by_test_id("stException")).to_have_count(0)
+    expect(page.get_by_test_id("stApp")).to_have_attribute("data-test-script-state", "notRunning")
+
+
+#: lesson url path -> (what a learner does there, the parameter it leaves in the address bar)
+def _badge(page):
+    board_card(page, rank=1).locator(".rb-badge").click()
+
+
+def _segment(label):
+    return lambda page: page.get_by_test_id("stButtonGroup").get_by_text(label, exact=True).click()
+
+
+def _tab(label):
+    return lambda page: page.get_by_role("tab", name=label).click()
+
+
+def _radio(label):
+    return lambda page: page.get_by_test_id("stRadio").get_by_text(label, exact=True).click()
+
+
+CHANGES = {
+    "playground": (_badge, "labels=11011010"),
+    "mrr_map": (_badge, "labels1=11011010"),
+    "ndcg": (_segment("2^grade − 1"), "gain=exponential"),
+    "choosing": (_tab("Ranking 3"), "tab=Ranking+3"),
+    "libraries": (_tab("ranx"), "library=ranx"),
+    "beyond": (lambda page: page.get_by_text("Log scale for cost").click(), "log=0"),
+    "upload": (_radio("TREC qrels + runs"), "input=trec"),
+}
+
+
+def test_a_lecturer_moves_around_and_nothing_is_lost(start_app, open_page, browser):
+    app = start_app("app.py")
+    page = open_page(app.url, width=1366, height=768)
+    titles = {lesson.url_path: lesson.title for lesson in LESSONS}
+    for path, (change, param) in CHANGES.items():
+        nav(page, titles[path])
+        no_error(page)
+        change(page)
+        expect(page).to_have_url(re.compile(re.escape(param)))
+        no_error(page)
+    for path, (_, param) in CHANGES.items():
+        for other in CHANGES:                          # away to every other lesson ...
+            if other != path:
+                nav(page, titles[other])
+                no_error(page)
+                expect(page).to_have_url(re.compile(re.escape(CHANGES[other][1])))
+        nav(page, HOME.title)                          # ... and Home ...
+        no_error(page)
+        nav(page, titles[path])                        # ... and back
+        no_error(page)
+        expect(page).to_have_url(re.compile(f"/{path}\\?.*{re.escape(param)}"))
+
+    # Back steps through pages (not through drags), and each page comes back as it was.
+    nav(page, titles["ndcg"])
+    nav(page, titles["beyond"])
+    page.go_back()
+    expect(page).to_have_url(re.compile(r"/ndcg\?.*gain=exponential"))
+    wait_for_app_run(page)
+    no_error(page)
+    expect(page.get_by_test_id("stButtonGroup").first.locator("[aria-checked=true], "
+                                                              "[aria-pressed=true]").first
+           ).to_contain_text("2^grade")
+
+    # A colleague opens the address bar's link in a fresh browser: the same page.
+    link = page.url
+    other = browser.new_context(viewport={"width": 1366, "height": 768})
+    try:
+        shared = other.new_page()
+        shared.goto(link)
+        expect(shared.locator("[data-testid='stApp'][data-test-script-state='notRunning']")
+               ).to_be_attached(timeout=30_000)
+        expect(shared).to_have_url(re.compile(r"gain=exponential"))
+        no_error(shared)
+        expect(shared.get_by_test_id("stAlert")).to_have_count(0)      # no bad-link notice
+    finally:
+        other.close()
