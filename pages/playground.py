@@ -1,4 +1,8 @@
-"""Lesson 1, the playground: drag the eight results, judge them, watch every metric move."""
+"""Lesson 1, the playground: drag the eight results, judge them, watch every metric move.
+
+One screen on a laptop or a projector: a compact heading with the buttons, one row of
+controls, the board, then tiles beside both curve charts; the formula below.
+"""
 import streamlit as st
 
 import irlib
@@ -8,23 +12,42 @@ from ui.catalog import board_items, load_catalog
 from ui.charts import curves_figure
 from ui.course import lesson_links
 from ui.formula import show_explanation
+from ui.layout import board_page
 from ui.live_chart import live_charts
-from ui.texts import METRIC_TEXT, OUTCOME_TEXT
+from ui.texts import METRIC_TEXT
 
 P = pg.PREFIX
 S = pg.page_state()
 pg.init()
 state = pg.current()
+size = "large" if state.present else "normal"
+board_page(state.present)
 catalog = load_catalog()
 query = catalog.queries[pg.BINARY_QUERY if state.mode == "binary" else pg.GRADED_QUERY]
 
-st.title("Rank the cats")
-st.markdown(f"A user searched for **“{query.text}”** and the system returned these eight "
-            "pictures. **Drag** them into any order, **click a badge** to judge a picture, and "
-            "watch every metric follow. Keyboard: focus a card, **Alt+↑/↓** moves it, "
-            + ("**Space** toggles relevant." if state.mode == "binary" else "**0–4** sets the grade."))
+head = st.columns([5, 6], vertical_alignment="center")
+head[0].markdown(f"### Rank the cats: “{query.text}”")
+with head[1].container(horizontal=True, horizontal_alignment="right", gap="small",
+                       vertical_alignment="center"):
+    st.button("↺ Sources", key=P + "reset", on_click=pg.reset,
+              help="Back to the article's order and judgments.")
+    st.button("★ Ideal", key=P + "ideal", on_click=pg.sort_by_grade, args=(True,),
+              help="Best-judged pictures first.")
+    st.button("▼ Worst", key=P + "worst", on_click=pg.sort_by_grade, args=(False,),
+              help="Best-judged pictures last.")
+    st.button("⤮ Shuffle", key=P + "shuffle", on_click=pg.shuffle)
+    st.toggle("Presenter view", **S.bind("present"),
+              help="For a projector: no sidebar, no intro, bigger cards and numbers. "
+                   "The link keeps it (view=present).")
+if not state.present:
+    st.caption("**Drag** the pictures into any order, **click a badge** to judge one: every "
+               "number follows, even while a card is still held. Keyboard: **Alt+↑/↓** moves "
+               "a focused card, "
+               + ("**Space** toggles relevant." if state.mode == "binary"
+                  else "**0–4** sets its grade."))
 
-controls = st.columns(3)
+controls = st.columns([2.2, 2, 1.3, 4] if state.mode == "graded" else [2.2, 2, 5.3],
+                      vertical_alignment="bottom")
 controls[0].segmented_control(
     "Judgments", ["binary", "graded"], **S.bind("mode"), required=True,
     format_func={"binary": "Relevant / not", "graded": "Grades 0–4"}.get,
@@ -38,19 +61,11 @@ controls[1].segmented_control(
          + (" With 0/1 judgments both give the same numbers (2^1 − 1 = 1): pick "
             "“Grades 0–4” to compare them." if state.mode == "binary" else ""))
 if state.mode == "graded":
-    controls[2].number_input("Relevant if grade ≥", 1, 4, **S.bind("rel"),
-                             help="Binary metrics (P, R, F1, RR, AP) need a yes/no: this is it.")
-st.slider("K — how many results the system returns (the cut-off line on the board)", 1,
-          len(state.order), **S.bind("k"))
-
-buttons = st.columns(4)
-buttons[0].button("↺ Sources' order", key=P + "reset", on_click=pg.reset, width="stretch",
-                  help="Back to the article's order and judgments.")
-buttons[1].button("★ Ideal order", key=P + "ideal", on_click=pg.sort_by_grade, args=(True,),
-                  width="stretch", help="Best-judged pictures first.")
-buttons[2].button("▼ Worst order", key=P + "worst", on_click=pg.sort_by_grade, args=(False,),
-                  width="stretch", help="Best-judged pictures last.")
-buttons[3].button("⤮ Shuffle", key=P + "shuffle", on_click=pg.shuffle, width="stretch")
+    controls[2].number_input("Relevant if ≥", 1, 4, **S.bind("rel"),
+                             help="Binary metrics (P, R, F1, RR, AP) need a yes/no: a grade "
+                                  "at least this counts as relevant.")
+controls[-1].slider("K — how many results the system returns (the cut on the board)", 1,
+                    len(state.order), **S.bind("k"))
 
 
 # A drag or a badge click reruns only this part: the page above does not change with the
@@ -67,26 +82,27 @@ def live_part() -> None:
 
     confusion = irlib.confusion_at_k(grades, k, rel=rel)
     ranking_board(board_items(), list(state.order), judgments, mode=state.mode, key=P + "board",
-                  k=k, outcomes=list(confusion.outcomes), on_change=pg.on_board_change)
+                  k=k, outcomes=list(confusion.outcomes), on_change=pg.on_board_change,
+                  size=size)
 
     curves = irlib.metric_curves(grades, rel=rel, gain=state.gain)
     tiles = [("P", f"Precision@{k}"), ("R", f"Recall@{k}"), ("F1", f"F1@{k}"),
              ("RR", f"RR@{k}"), ("AP", f"AP@{k}"), ("DCG", f"DCG@{k}"), ("IDCG", f"IDCG@{k}"),
              ("nDCG", f"NDCG@{k}")]
+    height = 330 if state.present else 240
     # One component draws the caption, the tiles and both charts: they change in the same
     # frame, and every Streamlit element fewer is less for the browser to redo on each drag.
     live_charts([
         ("Precision, recall, F1, RR, AP and NDCG against K",
-         curves_figure(curves, ["P", "R", "F1", "RR", "AP", "nDCG"], k, y_title="score at K")),
+         curves_figure(curves, ["P", "R", "F1", "RR", "AP", "nDCG"], k, y_title="score at K",
+                       height=height)),
         ("DCG and IDCG against K",
          curves_figure(curves, ["DCG", "IDCG"], k, y_title="DCG at K", unit_interval=False,
-                       dash={"IDCG": "dash"})),
+                       dash={"IDCG": "dash"}, height=height)),
     ], key=P + "curves", on_click=pg.set_k_from_chart, address=pg.address(),
-        note=(f"At K = {k}: {confusion.tp} {OUTCOME_TEXT['TP']} · {confusion.fp} "
-              f"{OUTCOME_TEXT['FP']} · {confusion.fn} {OUTCOME_TEXT['FN']} · {confusion.tn} "
-              f"{OUTCOME_TEXT['TN']}."),
+        note=pg.confusion_note(confusion),
         tiles=[(label, irlib.fmt(curves[name][k - 1])) for name, label in tiles],
-        footer="Click a point on either chart to set K.")
+        footer="Click a point on either chart to set K.", size=size)
 
     st.subheader("The math, with today's numbers")
     st.segmented_control("Metric", list(pg.url_state.METRICS), **S.bind("metric"), required=True,
@@ -98,6 +114,6 @@ def live_part() -> None:
 
 
 live_part()
-st.caption(":material/link: To share this exact board (order, judgments, mode, K and metric), "
-           "copy the address bar: it always holds the whole state.")
+st.caption(":material/link: To share this exact board (order, judgments, mode, K, metric and "
+           "view), copy the address bar: it always holds the whole state.")
 lesson_links("pages/playground.py")

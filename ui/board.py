@@ -86,6 +86,7 @@ def ranking_board(
     k: int | None = None,
     outcomes: list[str] | None = None,
     height: int | None = None,
+    size: str = "normal",
     on_change: Callable[[dict], None] | None = None,
 ) -> dict | None:
     """Show the draggable, gradable ranking board.
@@ -113,6 +114,8 @@ def ranking_board(
         shown as a labelled, colour-coded tag on each card.
     height
         Fixed pixel height (the board scrolls); default fits the content.
+    size
+        ``"normal"``, or ``"large"`` for a projector (bigger pictures and text).
     on_change
         Called as ``on_change(change)`` with the same dict this function
         returns, before the script reruns (like a widget callback).
@@ -183,6 +186,7 @@ def ranking_board(
         "outcomes": outcome_by_id,
         "seq": st.session_state.get(seq_key, 0),
         "fixedHeight": height is not None,
+        "size": size,
     }
     _mount()(
         key=key,

@@ -50,7 +50,7 @@ def _round_up(value: float) -> float:
 
 def curves_figure(curves: dict, names: Sequence[str], k: int, *, y_title: str = "score",
                   unit_interval: bool = True, labels: dict | None = None,
-                  dash: dict | None = None) -> dict:
+                  dash: dict | None = None, height: int = 380) -> dict:
     """Each metric in ``names`` against K = 1..N, with the chosen K marked by a line and dots.
 
     Built as a plain Plotly dict: ``go.Figure`` validation costs ~15 ms per chart, most of
@@ -70,7 +70,10 @@ def curves_figure(curves: dict, names: Sequence[str], k: int, *, y_title: str = 
                      "dash": (dash or {}).get(name, "solid")},
             "marker": {"size": [14 if x == k else 7 for x in ks]},
             "hovertemplate": f"{label}: %{{y:.3f}}<extra></extra>"})
-    layout = layout_dict(y_title=y_title)
+    layout = layout_dict(y_title=y_title, height=height)
+    if height < 380:          # a compact chart: the K marker names the axis, legend closer
+        layout["legend"]["y"] = -0.12
+        layout["xaxis"]["title"]["text"] = ""
     layout["shapes"] = [{"type": "line", "x0": k, "x1": k, "xref": "x", "y0": 0, "y1": 1,
                          "yref": "paper", "line": {"width": 2, "dash": "dot", "color": "#888"}}]
     layout["annotations"] = [{"x": k, "xref": "x", "y": 0, "yref": "paper", "text": f"K = {k}",

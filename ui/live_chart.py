@@ -32,7 +32,7 @@ from pathlib import Path
 import streamlit as st
 
 from ui.address import address_js
-from ui.tiles import TILE_WIDTH
+from ui.tiles import COMPACT_TILE_WIDTH
 
 PLOTLY_VERSION = "4.1.1"
 _PLOTLY_FILE = "vendor/plotly/plotly-basic.min.js"
@@ -90,7 +90,7 @@ def _theme_key() -> str:
 def live_charts(charts: Sequence[tuple[str, dict]], *, key: str,
                 on_click: Callable[[float], None] | None = None,
                 address: str | None = None, tiles: Sequence[tuple[str, str]] = (),
-                note: str = "", footer: str = "") -> None:
+                note: str = "", footer: str = "", size: str = "normal") -> None:
     """Draw ``(label, figure)`` charts and keep them across reruns (updated, not redrawn).
 
     Optionally with a caption (``note``) and a row of metric tiles above the charts and a
@@ -109,10 +109,12 @@ def live_charts(charts: Sequence[tuple[str, dict]], *, key: str,
     on_click
         Called as ``on_click(x)`` with the clicked point's x, before the script reruns.
     tiles
-        ``(label, value)`` pairs, shown like bordered ``st.metric`` tiles, ``ui.tiles.TILE_WIDTH``
-        wide.
+        ``(label, value)`` pairs, shown like bordered ``st.metric`` tiles,
+        ``ui.tiles.COMPACT_TILE_WIDTH`` wide, two columns beside the charts where they fit.
     note, footer
         Caption lines above the tiles and below the charts; ``""`` for none.
+    size
+        ``"normal"``, or ``"large"`` for a projector (bigger numbers and captions).
     address
         A query string (``"k=2&metric=R"``, no ``?``): the browser's address bar is set to it
         (``history.replaceState``), so the address bar is always a link to what the page
@@ -140,7 +142,8 @@ def live_charts(charts: Sequence[tuple[str, dict]], *, key: str,
                                        for label, figure in charts],
                             "src": plotly_url(), "themeKey": _theme_key(),
                             "address": address, "note": note, "footer": footer,
-                            "tileWidth": TILE_WIDTH,
+                            "tileWidth": COMPACT_TILE_WIDTH * (1.5 if size == "large" else 1),
+                            "size": size,
                             "tiles": [{"label": str(label), "value": str(value)}
                                       for label, value in tiles]},
              height="content", **{f"on_{_EVENT}_change": _on_event})

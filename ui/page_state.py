@@ -68,17 +68,17 @@ def one_of(options: Sequence, *, labels: Mapping | None = None) -> Codec:
     return Codec(parse, str, "one of " + ", ".join(by_text))
 
 
-def switch() -> Codec:
-    """A bool as ``1`` / ``0``.
+def switch(on: str = "1", off: str = "0") -> Codec:
+    """A bool as ``1`` / ``0`` (or two words).
 
-    >>> switch().parse("0"), switch().encode(True)
-    (False, '1')
+    >>> switch().parse("0"), switch().encode(True), switch("present", "learn").parse("present")
+    (False, '1', True)
     """
     def parse(text: str) -> bool:
-        if text not in ("0", "1"):
+        if text not in (on, off):
             raise ValueError(text)
-        return text == "1"
-    return Codec(parse, lambda v: "1" if v else "0", "1 or 0")
+        return text == on
+    return Codec(parse, lambda v: on if v else off, f"{on} or {off}")
 
 
 def ordering(ids: Sequence[str], symbols: str | None = None) -> Codec:

@@ -44,6 +44,8 @@ def page_state() -> ps.PageState:
         ps.Field("metric", start.metric, ps.one_of(url_state.METRICS)),
         ps.Field("gain", start.gain, ps.one_of(url_state.GAINS)),
         ps.Field("rel", start.rel, ps.whole_number(1, 4)),
+        # the presenter view in a link: view=present (or view=learn)
+        ps.Field("present", False, ps.switch(on="present", off="learn"), "view"),
     ])
 
 
@@ -56,7 +58,8 @@ def current() -> url_state.PlaygroundState:
     s = page_state()
     return url_state.PlaygroundState(
         order=tuple(s["order"]), labels=dict(s["labels"]), grades=dict(s["grades"]),
-        mode=s["mode"], k=int(s["k"]), metric=s["metric"], gain=s["gain"], rel=int(s["rel"]))
+        mode=s["mode"], k=int(s["k"]), metric=s["metric"], gain=s["gain"], rel=int(s["rel"]),
+        present=bool(s["present"]))
 
 
 def address() -> str:
@@ -66,6 +69,14 @@ def address() -> str:
     ``st.query_params`` (see ``ui/address.py``).
     """
     return page_state().address()
+
+
+def confusion_note(confusion) -> str:
+    """``At K = 2: 1 true positive (p·p̂) · 1 false positive (n·p̂) · …``, one line."""
+    counts = (("true positive", "p·p̂", confusion.tp), ("false positive", "n·p̂", confusion.fp),
+              ("false negative", "p·n̂", confusion.fn), ("true negative", "n·n̂", confusion.tn))
+    return f"At K = {confusion.k}: " + " · ".join(
+        f"{n} {name}{'' if n == 1 else 's'} ({sign})" for name, sign, n in counts) + "."
 
 
 # Callbacks: run before the script reruns, like any widget callback.

@@ -23,6 +23,7 @@ class PlaygroundState:
     metric: str = "R"
     gain: str = "linear"
     rel: int = 1                           # graded mode: grade >= rel counts as relevant
+    present: bool = False                  # the presenter view (projector)
 
     def current_grades(self) -> dict[str, int]:
         return self.labels if self.mode == "binary" else self.grades

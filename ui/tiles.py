@@ -6,4 +6,6 @@ live-chart component (``ui/live_chart.py``), in the same frame as its curves, at
 """
 from __future__ import annotations
 
-TILE_WIDTH = 170    # px; fits "Precision@8"
+TILE_WIDTH = 170    # px; fits "Precision@8" (st.metric's tiles on the lesson pages)
+#: The playground's tiles, two columns beside its curves (ui/live_chart.py).
+COMPACT_TILE_WIDTH = 122

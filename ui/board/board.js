@@ -289,6 +289,7 @@ function apply(s, data) {
   for (const id of s.order) if (!s.cards.has(id)) s.cards.set(id, makeCard(id));
   s.root.dataset.mode = s.mode;
   s.root.classList.toggle("rb-fixed", Boolean(data.fixedHeight));
+  s.root.classList.toggle("rb-large", data.size === "large");
   paint(s);
 }
 

@@ -100,6 +100,8 @@ function setup(parentElement) {
     return node;
   };
   const root = make("lc-root");
+  const body = make("lc-body");
+  const numbers = make("lc-numbers");
   const note = make("lc-note");
   const tiles = make("lc-tiles");
   const grid = make("lc-grid");
@@ -107,7 +109,9 @@ function setup(parentElement) {
   const message = make("lc-message");
   message.setAttribute("role", "status");
   message.hidden = true;
-  root.append(note, tiles, grid, footer, message);
+  numbers.append(tiles);
+  body.append(numbers, grid);
+  root.append(body, note, footer, message);
   parentElement.appendChild(root);
   const s = { root, note, tiles, grid, footer, message, data: null, cells: [],
               setTriggerValue: null, theme: null, themeKey: null };
@@ -130,6 +134,7 @@ function setText(node, text) {
 
 function drawText(s) {
   const tiles = Array.isArray(s.data.tiles) ? s.data.tiles : [];
+  s.root.classList.toggle("lc-large", s.data.size === "large");
   s.note.hidden = !setText(s.note, s.data.note);
   s.footer.hidden = !setText(s.footer, s.data.footer);
   s.tiles.hidden = tiles.length === 0;

@@ -1,0 +1,31 @@
+"""Page-level layout for the board pages: less padding so board, numbers and curves share
+one screen, and the presenter view for a projector.
+
+Style only (``st.html`` with a ``<style>`` takes no space on the page). The selectors are
+Streamlit's ``data-testid`` attributes, the same ones its own tests use.
+"""
+from __future__ import annotations
+
+import streamlit as st
+
+#: Streamlit's wide layout keeps 6rem above and 5rem beside the page: a sixth of a laptop's
+#: height. The header bar (3.75rem) still needs its room.
+COMPACT_CSS = """<style>
+@media (min-width: 640px) {
+  [data-testid="stMainBlockContainer"] { padding: 3.75rem 2rem 4rem; }
+}
+</style>"""
+
+#: Presenter view: no sidebar (the page's own toggle brings it back), more room for the board.
+PRESENT_CSS = """<style>
+[data-testid="stSidebar"], [data-testid="stSidebarCollapsedControl"],
+[data-testid="stExpandSidebarButton"] { display: none !important; }
+@media (min-width: 640px) {
+  [data-testid="stMainBlockContainer"] { padding: 3.75rem 2.5rem 4rem; max-width: none; }
+}
+</style>"""
+
+
+def board_page(present: bool = False) -> None:
+    """Tighten the page around its boards; ``present`` hides the sidebar for a projector."""
+    st.html(PRESENT_CSS if present else COMPACT_CSS)
