@@ -15,7 +15,7 @@ from __future__ import annotations
 
 import numpy as np
 
-from irlib._common import DEFAULT_REL, check_k, check_rel, safe_div
+from irlib._common import DEFAULT_REL, check_grades, check_k, check_rel, safe_div
 from irlib.ap import DENOMINATORS
 from irlib.dcg import IDEALS, discounts, gain_values
 
@@ -54,7 +54,8 @@ def _pool_rows(grades: np.ndarray, judged) -> np.ndarray:
     if pool.ndim == 2 and len(pool) != len(grades):
         raise ValueError(f"judged must have one row per ranking: {len(pool)} rows != "
                          f"{len(grades)} rankings")
-    return check_grade_rows(pool if pool.ndim == 2 else pool[None, :], "judged")
+    return check_grade_rows(pool, "judged") if pool.ndim == 2 \
+        else check_grades(pool, "judged")[None, :]
 
 
 def _n_relevant(grades: np.ndarray, judged, rel: float) -> np.ndarray:
