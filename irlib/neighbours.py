@@ -18,9 +18,6 @@ import numpy as np
 
 from irlib._common import check_grades
 
-KINDS = ("move", "grade")
-
-
 @dataclass(frozen=True)
 class Neighbours:
     """The states one action away, one per row, with what the action was.
@@ -103,8 +100,15 @@ def one_move_neighbours(grades, levels, *, moves=True, grade_changes=True) -> Ne
     Returns
     -------
     Neighbours
-        Their grades as one matrix (score them with
-        :func:`~irlib.batch_curves.metric_curves_batch`) and what each action was.
+        Their grades as one matrix, and what each action was.
+
+    Notes
+    -----
+    To score the neighbours, pass the result's ``grades`` to
+    :func:`~irlib.batch_curves.metric_curves_batch`. Each row is its own judged pool
+    (``judged=None``) when the shown results are all judged (the playground), so a grade change
+    moves R and the ideal ranking with it. When judged results are also hidden, pass
+    ``judged=np.hstack([nb.grades, np.tile(hidden, (len(nb), 1))])``.
 
     Examples
     --------
@@ -117,6 +121,14 @@ def one_move_neighbours(grades, levels, *, moves=True, grade_changes=True) -> Ne
     [0.0, 0.0, 1.0]
     >>> nb.grades[7].tolist()           # grade:1:1, the second result judged relevant
     [1.0, 1.0, 0.0]
+
+    Scored in one call, the keys turn the table into a lookup of "what if":
+
+    >>> from irlib.batch_curves import metric_curves_batch
+    >>> rr = metric_curves_batch(nb.grades)["RR"][:, -1].round(3).tolist()
+    >>> what_if = dict(zip(nb.keys(), rr))
+    >>> what_if["move:0:2"], what_if["grade:0:0"]   # RR after the drag, and after the un-judging
+    (0.333, 0.0)
     """
     grades = check_grades(grades)
     levels = check_grades(levels, "levels")

@@ -1,4 +1,4 @@
-"""one_move_neighbours lists every drag and every judgment change once, each as a list would do it."""
+"""one_move_neighbours lists every drag and every judgment change once, as a list would do it."""
 import numpy as np
 import pytest
 from hypothesis import given
