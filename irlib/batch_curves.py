@@ -58,15 +58,13 @@ def _pool_rows(grades: np.ndarray, judged) -> np.ndarray:
         else check_grades(pool, "judged")[None, :]
 
 
-def _n_relevant(grades: np.ndarray, judged, rel: float) -> np.ndarray:
+def _n_relevant(pool: np.ndarray, rel: float) -> np.ndarray:
     """R of every row, shaped (n_rankings, 1) or (1, 1) to broadcast over K."""
-    return np.count_nonzero(_pool_rows(grades, judged) >= rel, axis=1)[:, None]
+    return np.count_nonzero(pool >= rel, axis=1)[:, None]
 
 
-def _idcg_rows(grades, judged, gain, ideal) -> np.ndarray:
-    """IDCG@K for K = 1..N of every row: the pool sorted high to low, cut or padded to N."""
-    n = grades.shape[1]
-    pool = _pool_rows(grades, judged) if ideal == "judged" else grades
+def _idcg_rows(pool: np.ndarray, n: int, gain: str) -> np.ndarray:
+    """IDCG@K for K = 1..n of every row: the pool sorted high to low, cut or padded to n."""
     top = np.sort(pool, axis=1)[:, ::-1][:, :n]
     if top.shape[1] < n:   # a pool smaller than the list: the ideal ranking ends in zeros
         top = np.pad(top, ((0, 0), (0, n - top.shape[1])))
@@ -126,7 +124,8 @@ def metric_curves_batch(grades, *, judged=None, rel=DEFAULT_REL, gain="linear", 
     ks = np.arange(1, n + 1)
     relevant = grades >= rel
     hits = np.cumsum(relevant, axis=1)
-    n_relevant = _n_relevant(grades, judged, rel)
+    pool = _pool_rows(grades, judged)
+    n_relevant = _n_relevant(pool, rel)
 
     precision = hits / ks
     recall = safe_div(hits, n_relevant)
@@ -142,7 +141,7 @@ def metric_curves_batch(grades, *, judged=None, rel=DEFAULT_REL, gain="linear", 
     ap = safe_div(ap_numerator, ap_den)
 
     dcg = np.cumsum(gain_values(grades, gain) / discounts(n), axis=1)
-    idcg = np.broadcast_to(_idcg_rows(grades, judged, gain, ideal), dcg.shape)
+    idcg = np.broadcast_to(_idcg_rows(pool if ideal == "judged" else grades, n, gain), dcg.shape)
     return {"P": precision, "R": recall, "F1": f1, "Success": (hits > 0).astype(float),
             "RR": rr, "AP": ap, "CG": np.cumsum(grades, axis=1), "DCG": dcg,
             "IDCG": np.array(idcg), "nDCG": safe_div(dcg, idcg)}
@@ -173,7 +172,7 @@ def confusion_curves_batch(grades, *, judged=None, rel=DEFAULT_REL) -> dict[str,
     tp = np.cumsum(relevant, axis=1)
     fp = ks - tp
     non_relevant_shown = n - np.count_nonzero(relevant, axis=1)[:, None]
-    fn = np.maximum(_n_relevant(grades, judged, rel) - tp, 0)
+    fn = np.maximum(_n_relevant(_pool_rows(grades, judged), rel) - tp, 0)
     return {"TP": tp, "FP": fp, "FN": np.broadcast_to(fn, tp.shape).copy(),
             "TN": non_relevant_shown - fp}
 
