@@ -6,6 +6,8 @@ Per-ranking functions take ``grades``, the relevance grades of the results in ra
 from irlib._common import DEFAULT_REL, InputError
 from irlib.ap import DENOMINATORS, average_precision, mean_average_precision
 from irlib.batch import Evaluation, evaluate
+from irlib.batch_curves import (CONFUSION_NAMES, confusion_curves_batch, metric_curves_batch,
+                                 outcomes_at_k_batch)
 from irlib.binary import (Confusion, confusion_at_k, f1_at_k, precision_at_k, recall_at_k,
                           success_at_k)
 from irlib.curves import CURVE_NAMES, metric_curves
@@ -13,6 +15,7 @@ from irlib.dcg import (GAINS, IDEALS, cg_at_k, dcg_at_k, idcg_at_k, ideal_grades
                        ndcg_at_k)
 from irlib.explain import EXPLAINED, Explanation, explain, fmt
 from irlib.measures import MEASURES, PARAMS, Measure, parse_measure
+from irlib.neighbours import Neighbours, one_move_neighbours
 from irlib.rank import first_relevant_rank, mean_reciprocal_rank, reciprocal_rank
 
 __all__ = [
@@ -21,5 +24,6 @@ __all__ = [
     "recall_at_k", "success_at_k", "CURVE_NAMES", "metric_curves", "GAINS", "IDEALS", "cg_at_k",
     "dcg_at_k", "idcg_at_k", "ideal_grades", "mean_ndcg", "ndcg_at_k", "EXPLAINED", "Explanation",
     "explain", "fmt", "MEASURES", "PARAMS", "Measure", "parse_measure", "first_relevant_rank",
-    "mean_reciprocal_rank", "reciprocal_rank",
+    "mean_reciprocal_rank", "reciprocal_rank", "CONFUSION_NAMES", "confusion_curves_batch",
+    "metric_curves_batch", "outcomes_at_k_batch", "Neighbours", "one_move_neighbours",
 ]
