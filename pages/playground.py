@@ -14,6 +14,7 @@ from ui.course import lesson_links
 from ui.formula import show_explanation
 from ui.layout import board_page
 from ui.live_chart import live_charts
+from ui.preview import neighbour_preview
 from ui.texts import METRIC_TEXT
 
 P = pg.PREFIX
@@ -81,28 +82,34 @@ def live_part() -> None:
     k = state.k
 
     confusion = irlib.confusion_at_k(grades, k, rel=rel)
-    ranking_board(board_items(), list(state.order), judgments, mode=state.mode, key=P + "board",
-                  k=k, outcomes=list(confusion.outcomes), on_change=pg.on_board_change,
-                  size=size)
-
-    curves = irlib.metric_curves(grades, rel=rel, gain=state.gain)
     tiles = [("P", f"Precision@{k}"), ("R", f"Recall@{k}"), ("F1", f"F1@{k}"),
              ("RR", f"RR@{k}"), ("AP", f"AP@{k}"), ("DCG", f"DCG@{k}"), ("IDCG", f"IDCG@{k}"),
              ("nDCG", f"NDCG@{k}")]
+    charts = (["P", "R", "F1", "RR", "AP", "nDCG"], ["DCG", "IDCG"])
+    # Every state one drag or one judgment away, for the browser to show before this reruns.
+    near = neighbour_preview(state.order, judgments, (0, 1) if state.mode == "binary"
+                             else range(5), k=k, rel=rel, gain=state.gain,
+                             tiles=[name for name, _ in tiles], charts=charts,
+                             note=pg.confusion_note)
+    ranking_board(board_items(), list(state.order), judgments, mode=state.mode, key=P + "board",
+                  k=k, outcomes=list(confusion.outcomes), on_change=pg.on_board_change,
+                  size=size, preview=near.for_board(P + "board"))
+
+    curves = irlib.metric_curves(grades, rel=rel, gain=state.gain)
     height = 330 if state.present else 240
     # One component draws the caption, the tiles and both charts: they change in the same
     # frame, and every Streamlit element fewer is less for the browser to redo on each drag.
     live_charts([
         ("Precision, recall, F1, RR, AP and NDCG against K",
-         curves_figure(curves, ["P", "R", "F1", "RR", "AP", "nDCG"], k, y_title="score at K",
-                       height=height)),
+         curves_figure(curves, charts[0], k, y_title="score at K", height=height)),
         ("DCG and IDCG against K",
-         curves_figure(curves, ["DCG", "IDCG"], k, y_title="DCG at K", unit_interval=False,
+         curves_figure(curves, charts[1], k, y_title="DCG at K", unit_interval=False,
                        dash={"IDCG": "dash"}, height=height)),
     ], key=P + "curves", on_click=pg.set_k_from_chart, address=pg.address(),
-        note=pg.confusion_note(confusion),
+        note=pg.confusion_note(k, confusion.tp, confusion.fp, confusion.fn, confusion.tn),
         tiles=[(label, irlib.fmt(curves[name][k - 1])) for name, label in tiles],
-        footer="Click a point on either chart to set K.", size=size)
+        footer="Click a point on either chart to set K.", size=size,
+        preview=near.for_charts(P + "board"))
 
     st.subheader("The math, with today's numbers")
     st.segmented_control("Metric", list(pg.url_state.METRICS), **S.bind("metric"), required=True,

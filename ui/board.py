@@ -87,6 +87,7 @@ def ranking_board(
     outcomes: list[str] | None = None,
     height: int | None = None,
     size: str = "normal",
+    preview: dict | None = None,
     on_change: Callable[[dict], None] | None = None,
 ) -> dict | None:
     """Show the draggable, gradable ranking board.
@@ -116,6 +117,11 @@ def ranking_board(
         Fixed pixel height (the board scrolls); default fits the content.
     size
         ``"normal"``, or ``"large"`` for a projector (bigger pictures and text).
+    preview
+        ``ui.preview.Preview.for_board(key)``: the outcome tags of every state one action
+        away. With it the board tells the page's live charts (``ui.live_chart``) which state
+        the learner is looking at — while a card is held, or the moment a badge is clicked —
+        so they can show its numbers before Python's rerun.
     on_change
         Called as ``on_change(change)`` with the same dict this function
         returns, before the script reruns (like a widget callback).
@@ -187,6 +193,7 @@ def ranking_board(
         "seq": st.session_state.get(seq_key, 0),
         "fixedHeight": height is not None,
         "size": size,
+        "preview": preview,
     }
     _mount()(
         key=key,

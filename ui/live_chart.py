@@ -90,7 +90,8 @@ def _theme_key() -> str:
 def live_charts(charts: Sequence[tuple[str, dict]], *, key: str,
                 on_click: Callable[[float], None] | None = None,
                 address: str | None = None, tiles: Sequence[tuple[str, str]] = (),
-                note: str = "", footer: str = "", size: str = "normal") -> None:
+                note: str = "", footer: str = "", size: str = "normal",
+                preview: dict | None = None) -> None:
     """Draw ``(label, figure)`` charts and keep them across reruns (updated, not redrawn).
 
     Optionally with a caption (``note``) and a row of metric tiles above the charts and a
@@ -115,6 +116,9 @@ def live_charts(charts: Sequence[tuple[str, dict]], *, key: str,
         Caption lines above the tiles and below the charts; ``""`` for none.
     size
         ``"normal"``, or ``"large"`` for a projector (bigger numbers and captions).
+    preview
+        ``ui.preview.Preview.for_charts(board)``: the numbers of every state one action away
+        from the board's, shown while a card is held or as soon as a badge is clicked.
     address
         A query string (``"k=2&metric=R"``, no ``?``): the browser's address bar is set to it
         (``history.replaceState``), so the address bar is always a link to what the page
@@ -143,7 +147,7 @@ def live_charts(charts: Sequence[tuple[str, dict]], *, key: str,
                             "src": plotly_url(), "themeKey": _theme_key(),
                             "address": address, "note": note, "footer": footer,
                             "tileWidth": COMPACT_TILE_WIDTH * (1.5 if size == "large" else 1),
-                            "size": size,
+                            "size": size, "preview": preview,
                             "tiles": [{"label": str(label), "value": str(value)}
                                       for label, value in tiles]},
              height="content", **{f"on_{_EVENT}_change": _on_event})

@@ -71,11 +71,11 @@ def address() -> str:
     return page_state().address()
 
 
-def confusion_note(confusion) -> str:
+def confusion_note(k: int, tp: int, fp: int, fn: int, tn: int) -> str:
     """``At K = 2: 1 true positive (p·p̂) · 1 false positive (n·p̂) · …``, one line."""
-    counts = (("true positive", "p·p̂", confusion.tp), ("false positive", "n·p̂", confusion.fp),
-              ("false negative", "p·n̂", confusion.fn), ("true negative", "n·n̂", confusion.tn))
-    return f"At K = {confusion.k}: " + " · ".join(
+    counts = (("true positive", "p·p̂", tp), ("false positive", "n·p̂", fp),
+              ("false negative", "p·n̂", fn), ("true negative", "n·n̂", tn))
+    return f"At K = {k}: " + " · ".join(
         f"{n} {name}{'' if n == 1 else 's'} ({sign})" for name, sign, n in counts) + "."
 
 

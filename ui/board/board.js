@@ -143,6 +143,37 @@ function announce(s, msg) {
   s.liveTimer = setTimeout(() => { s.live.textContent = msg; }, 50);
 }
 
+// The live charts show the numbers of a state one action away before Python's rerun: tell
+// them which one (ui/preview.py has the key format), or null to go back to the current state.
+// Only while the board still shows the state Python computed the table for.
+function signature(s) {
+  return `${s.order.join(",")}|${s.order.map((id) => Number(s.grades[id] || 0)).join(",")}`;
+}
+
+function preview(s, key, order) {
+  const p = s.preview;
+  if (!p || !p.board) return;
+  const known = key != null && p.base === s.previewBase && p.outcomes && p.outcomes[key];
+  window.dispatchEvent(new CustomEvent("irlab-preview", {
+    detail: { board: p.board, base: p.base, key: known ? key : null },
+  }));
+  if (known && order) paintOutcomes(s, order, p.outcomes[key]);
+}
+
+// Ranks and outcome tags of a state the cards are not (yet) in: during a drag the DOM order.
+function paintOutcomes(s, order, tags) {
+  order.forEach((id, i) => {
+    const card = s.cards.get(id);
+    if (!card) return;
+    card._rb.rank.textContent = String(i + 1);
+    const oc = tags[i] || "";
+    card._rb.outcome.hidden = !OUTCOMES[oc];
+    card._rb.outcome.textContent = OUTCOMES[oc] || "";
+    card._rb.outcome.className = `rb-outcome rb-o-${oc || "none"}`;
+    card.classList.toggle("rb-below", s.k != null && i + 1 > s.k);
+  });
+}
+
 function send(s) {
   s.seq += 1;
   s.sentAt = Date.now();
@@ -158,9 +189,11 @@ function move(s, card, delta, focusEl) {
   const i = s.order.indexOf(id);
   const j = i + delta;
   if (i < 0 || j < 0 || j >= s.order.length) return;
+  s.previewBase = signature(s);
   s.order.splice(i, 1);
   s.order.splice(j, 0, id);
   paint(s);
+  preview(s, `move:${i}:${j}`, s.order);
   const target = focusEl && !focusEl.disabled ? focusEl : card;
   target.focus();
   announce(s, `${titleOf(s, id)} moved to rank ${j + 1}`);
@@ -170,8 +203,10 @@ function move(s, card, delta, focusEl) {
 function setGrade(s, card, grade) {
   const id = card.dataset.itemId;
   if (Number(s.grades[id] || 0) === grade) return;
+  s.previewBase = signature(s);
   s.grades[id] = grade;
   paintCard(s, id, s.order.indexOf(id));
+  preview(s, `grade:${s.order.indexOf(id)}:${grade}`, s.order);
   const t = titleOf(s, id);
   announce(s, s.mode === "binary" ? `${t} marked ${grade ? "relevant" : "not relevant"}` : `${t} graded ${grade}`);
   send(s);
@@ -225,6 +260,20 @@ function onKey(s, e) {
   if (handled) { e.preventDefault(); e.stopPropagation(); }
 }
 
+// A drag ends without a move when it was cancelled (Escape: the browser ends a native drag
+// with "dragend" and no drop) or let go outside the board. (SortableJS's revertOnSpill cannot
+// tell: it looks the drop point up with document.elementFromPoint, which stops at the shadow
+// root's host.)
+function dragCancelled(list, event) {
+  if (!event) return false;
+  if (event.type === "dragend") return true;
+  const point = (event.changedTouches && event.changedTouches[0]) || event;
+  if (!Number.isFinite(point.clientX) || !Number.isFinite(point.clientY)) return false;
+  const r = list.getBoundingClientRect();
+  return point.clientX < r.left || point.clientX > r.right ||
+         point.clientY < r.top || point.clientY > r.bottom;
+}
+
 function setup(parentElement) {
   const root = el("div", "rb-root");
   const list = el("div", "rb-list", { role: "list" });
@@ -248,16 +297,28 @@ function setup(parentElement) {
     touchStartThreshold: 5,
     ghostClass: "rb-ghost",
     chosenClass: "rb-chosen",
-    onStart: () => { s.dragging = true; },
+    onStart: () => { s.dragging = true; s.previewBase = signature(s); },
+    // The card is held over another rank: show that order's numbers now.
+    onChange: (evt) => {
+      const domOrder = [...list.querySelectorAll(".rb-card")].map((c) => c.dataset.itemId);
+      const id = evt.item.dataset.itemId;
+      const i = s.order.indexOf(id);
+      const j = domOrder.indexOf(id);
+      preview(s, i === j ? null : `move:${i}:${j}`, domOrder);
+    },
     onEnd: (evt) => {
       s.dragging = false;
+      const cancelled = dragCancelled(list, evt.originalEvent);
+      const id = evt.item.dataset.itemId;
+      const before = s.order;
       const domOrder = [...list.querySelectorAll(".rb-card")].map((c) => c.dataset.itemId);
-      const changed = domOrder.join("\u0000") !== s.order.join("\u0000");
+      const changed = !cancelled && domOrder.join("\u0000") !== before.join("\u0000");
       if (changed) s.order = domOrder;
       if (s.queued) { const d = s.queued; s.queued = null; apply(s, d); }
       else paint(s);
+      // Dropped: the numbers stay on the new order until Python confirms; cancelled: back.
+      preview(s, changed ? `move:${before.indexOf(id)}:${domOrder.indexOf(id)}` : null, s.order);
       if (changed) {
-        const id = evt.item.dataset.itemId;
         announce(s, `${titleOf(s, id)} moved to rank ${s.order.indexOf(id) + 1}`);
         send(s);
       }
@@ -286,6 +347,7 @@ function apply(s, data) {
   s.order = (data.order || []).map(String);
   s.grades = { ...(data.grades || {}) };
   s.outcomes = new Map(Object.entries(data.outcomes || {}));
+  s.preview = data.preview || null;
   for (const id of s.order) if (!s.cards.has(id)) s.cards.set(id, makeCard(id));
   s.root.dataset.mode = s.mode;
   s.root.classList.toggle("rb-fixed", Boolean(data.fixedHeight));

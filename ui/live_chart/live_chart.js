@@ -115,7 +115,10 @@ function setup(parentElement) {
   parentElement.appendChild(root);
   const s = { root, note, tiles, grid, footer, message, data: null, cells: [],
               setTriggerValue: null, theme: null, themeKey: null };
+  const onPreview = (event) => showPreview(s, event.detail || {});
+  window.addEventListener("irlab-preview", onPreview);
   s.destroy = () => {
+    window.removeEventListener("irlab-preview", onPreview);
     s.cells.forEach(dropCell);
     s.cells = [];
     root.remove();
@@ -132,10 +135,12 @@ function setText(node, text) {
   return value;
 }
 
-function drawText(s) {
+function drawText(s, shown) {
   const tiles = Array.isArray(s.data.tiles) ? s.data.tiles : [];
+  const values = shown ? shown.tiles : tiles.map((t) => t.value);
   s.root.classList.toggle("lc-large", s.data.size === "large");
-  s.note.hidden = !setText(s.note, s.data.note);
+  s.root.classList.toggle("lc-preview", Boolean(shown));
+  s.note.hidden = !setText(s.note, shown ? shown.note : s.data.note);
   s.footer.hidden = !setText(s.footer, s.data.footer);
   s.tiles.hidden = tiles.length === 0;
   if (Number.isFinite(s.data.tileWidth)) s.tiles.style.setProperty("--lc-tile-width", `${s.data.tileWidth}px`);
@@ -154,7 +159,25 @@ function drawText(s) {
   tiles.forEach((t, i) => {
     const [label, value] = s.tiles.children[i].children;
     setText(label, t.label);
-    setText(value, t.value);
+    setText(value, values[i]);
+  });
+}
+
+// A board announced the state the learner is looking at (a card held over another rank, a
+// judgment just clicked): show its numbers, looked up in the table Python sent
+// (ui/preview.py), in this same task, so they change in the frame the card does. key null,
+// or a table made for another state: back to the numbers of the state Python last ran.
+function showPreview(s, detail) {
+  const p = s.data && s.data.preview;
+  if (!p || detail.board !== p.board) return;
+  const shown = detail.key != null && detail.base === p.base && p.table ? p.table[detail.key] : null;
+  drawText(s, shown);
+  if (!window.Plotly) return;
+  (s.data.charts || []).forEach((chart, i) => {
+    const cell = s.cells[i];
+    if (!cell || !cell.drawn) return;
+    const ys = shown ? shown.charts[i] : chart.figure.data.map((trace) => trace.y);
+    moveOrAnimate(window.Plotly, cell, ys.map((y) => ({ y })));
   });
 }
 
@@ -200,6 +223,16 @@ function moveValues(gd, traces) {
   return true;
 }
 
+// New y values for a drawn chart: moved in place, or if that cannot be done, by plotly.js
+// (Plotly.animate with redraw: false, still cheaper than Plotly.react).
+function moveOrAnimate(Plotly, cell, traces) {
+  if (moveValues(cell.plot, traces)) return;
+  Plotly.animate(cell.plot, {
+    data: traces.map((t) => ({ y: t.y })),
+    traces: traces.map((_, i) => i),
+  }, { transition: { duration: 0 }, frame: { duration: 0, redraw: false }, mode: "immediate" });
+}
+
 function drawOne(Plotly, s, cell, chart) {
   const { figure, label } = chart;
   if (!cell.width) cell.width = Math.round(cell.plot.clientWidth) || 600;
@@ -211,13 +244,8 @@ function drawOne(Plotly, s, cell, chart) {
   // (Plotly.animate with redraw: false, still cheaper than Plotly.react).
   const frame = [chart.look, cell.width, s.themeKey].join("|");
   const same = cell.drawn && frame === cell.frame;
-  if (same && moveValues(cell.plot, figure.data)) {
-    // done: only the values moved
-  } else if (same) {
-    Plotly.animate(cell.plot, {
-      data: figure.data.map((t) => ({ y: t.y })),
-      traces: figure.data.map((_, i) => i),
-    }, { transition: { duration: 0 }, frame: { duration: 0, redraw: false }, mode: "immediate" });
+  if (same) {
+    moveOrAnimate(Plotly, cell, figure.data);
   } else {
     Plotly.react(cell.plot, figure.data, themed(figure.layout, s.theme, cell.width), CONFIG);
   }

@@ -1,0 +1,77 @@
+"""What the browser may show before Python's rerun: the numbers of every state one action away.
+
+While a card is held over another rank, or the moment a badge is clicked, the board tells the
+live charts which neighbour of the current state the learner is looking at ("move:6:0": the
+card at rank 7 dropped at rank 1; "grade:0:1": the card at rank 1 judged relevant), and they
+look its numbers up here: tiles, the TP/FP caption and both charts' curves, plus the cards'
+outcome tags for the board. irlib computes all of them at once
+(:func:`irlib.one_move_neighbours`, :func:`irlib.metric_curves_batch`); the browser computes no
+metric. Python's rerun then confirms the numbers, or replaces them if they ever disagree.
+"""
+from __future__ import annotations
+
+from collections.abc import Callable, Mapping, Sequence
+from dataclasses import dataclass
+
+import irlib
+
+#: Curve values travel rounded: well below a pixel, and the rerun brings the exact ones.
+DECIMALS = 4
+
+
+@dataclass(frozen=True)
+class Preview:
+    """The two halves of the table: numbers for the live charts, outcome tags for the board."""
+    base: str                                   # the state the keys are relative to
+    numbers: dict[str, dict]
+    outcomes: dict[str, list[str]]
+
+    def for_board(self, board: str) -> dict:
+        return {"board": board, "base": self.base, "outcomes": self.outcomes}
+
+    def for_charts(self, board: str) -> dict:
+        return {"board": board, "base": self.base, "table": self.numbers}
+
+
+def signature(order: Sequence[str], grades: Mapping[str, int]) -> str:
+    """A state as the board knows it: ids in rank order, then their grades.
+
+    >>> signature(["b", "a"], {"a": 1, "b": 0})
+    'b,a|0,1'
+    """
+    return ",".join(order) + "|" + ",".join(str(int(grades.get(i, 0))) for i in order)
+
+
+def neighbour_preview(order: Sequence[str], grades: Mapping[str, int], levels: Sequence[int], *,
+                      k: int, rel: int, gain: str, tiles: Sequence[str],
+                      charts: Sequence[Sequence[str]],
+                      note: Callable[[int, int, int, int, int], str]) -> Preview:
+    """The numbers of every state one move or one judgment away from ``order``/``grades``.
+
+    ``tiles`` names the curves shown as tiles (their value at ``k``, as :func:`irlib.fmt`
+    prints it), ``charts`` the curves of each chart in trace order, and ``note(k, tp, fp, fn,
+    tn)`` writes the caption.
+
+    >>> p = neighbour_preview(["a", "b"], {"a": 0, "b": 1}, (0, 1), k=1, rel=1, gain="linear",
+    ...                       tiles=["P"], charts=[["R"]], note=lambda k, *c: str(c))
+    >>> p.numbers["move:1:0"]        # b to rank 1: P@1 = 1, recall 1 at K = 1 and 2
+    {'tiles': ['1'], 'note': '(1, 0, 0, 1)', 'charts': [[[1.0, 1.0]]]}
+    >>> p.outcomes["grade:0:1"]       # a judged relevant: both relevant, only a returned
+    ['TP', 'FN']
+    """
+    current = [int(grades.get(i, 0)) for i in order]
+    near = irlib.one_move_neighbours(current, levels)
+    curves = irlib.metric_curves_batch(near.grades, rel=rel, gain=gain)
+    counts = irlib.confusion_curves_batch(near.grades, rel=rel)
+    tags = irlib.outcomes_at_k_batch(near.grades, k, rel=rel).tolist()
+    at_k = {name: curves[name][:, k - 1].tolist() for name in tiles}
+    cut = [counts[name][:, k - 1].tolist() for name in irlib.CONFUSION_NAMES]
+    rounded = {name: curves[name].round(DECIMALS).tolist()
+               for chart in charts for name in chart}
+    numbers, outcomes = {}, {}
+    for r, key in enumerate(near.keys()):
+        numbers[key] = {"tiles": [irlib.fmt(at_k[name][r]) for name in tiles],
+                        "note": note(k, *(column[r] for column in cut)),
+                        "charts": [[rounded[name][r] for name in chart] for chart in charts]}
+        outcomes[key] = tags[r]
+    return Preview(signature(order, grades), numbers, outcomes)
