@@ -278,27 +278,35 @@ def board_announcement(page: Page, index: int = 0) -> str:
     return (board(page, index).locator("[aria-live]").text_content() or "").strip()
 
 
-def drag_card(page: Page, source: Locator, target: Locator, *, steps: int = 12, hold_ms: int = 0) -> None:
-    """Real mouse drag from the middle of ``source`` to the middle of ``target``.
-
-    Raw ``page.mouse`` events do not scroll, so both are scrolled into view first.
-    """
+def hold_card_over(page: Page, source: Locator, target: Locator | tuple[float, float], *,
+                   steps: int = 12) -> None:
+    """Pick ``source`` up with the mouse and hold it over ``target`` (a locator or a point in
+    the viewport), button still down: a drag in progress. Raw ``page.mouse`` events do not
+    scroll, so the source is scrolled into view first."""
     source.scroll_into_view_if_needed()
-    sb, tb = source.bounding_box(), target.bounding_box()
-    assert sb and tb, "cards must be visible"
+    sb = source.bounding_box()
+    assert sb, "the card must be visible"
+    if isinstance(target, tuple):
+        tx, ty = target
+    else:
+        tb = target.bounding_box()
+        assert tb, "the target must be visible"
+        tx, ty = tb["x"] + tb["width"] / 2, tb["y"] + tb["height"] / 2
     sx, sy = sb["x"] + sb["width"] / 2, sb["y"] + sb["height"] / 2
-    tx, ty = tb["x"] + tb["width"] / 2, tb["y"] + tb["height"] / 2
     page.mouse.move(sx, sy)
     page.mouse.down()
-    if hold_ms:
-        page.wait_for_timeout(hold_ms)
     # A few small moves first so the drag starts where it was grabbed.
     for i in range(1, 4):
         page.mouse.move(sx + i * 3, sy + i * 3)
     for i in range(1, steps + 1):
         page.mouse.move(sx + (tx - sx) * i / steps, sy + (ty - sy) * i / steps)
-        page.wait_for_timeout(16)
-    page.wait_for_timeout(100)
+        page.wait_for_timeout(16)        # one frame per step, as a hand moves
+
+
+def drag_card(page: Page, source: Locator, target: Locator, *, steps: int = 12) -> None:
+    """Real mouse drag from the middle of ``source`` to the middle of ``target``."""
+    hold_card_over(page, source, target, steps=steps)
+    page.wait_for_timeout(100)           # SortableJS settles its swap before the drop
     page.mouse.up()
 
 

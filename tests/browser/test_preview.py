@@ -1,0 +1,116 @@
+"""The numbers follow a held card and a badge click before Python's rerun (ui/preview.py):
+the browser looks them up, and Python's rerun confirms them — or wins when they differ."""
+from __future__ import annotations
+
+import re
+
+import pytest
+from playwright.sync_api import expect
+
+from tests.browser.helpers import board_card, hold_card_over, wait_for_app_run
+
+pytestmark = pytest.mark.browser
+
+#: Only the dark cat (picture 7, at rank 7) is relevant: dropping it at rank 1 takes
+#: Recall@2 and NDCG@2 from 0 to 1.
+ONE_RELEVANT = "order=12345678&labels=00000010&k=2&mode=binary"
+
+TILE_JS = """(label) => { const tile = [...document.querySelectorAll('.lc-tile')]
+    .find((t) => t.children[0].textContent === label);
+    return tile ? tile.children[1].textContent : null; }"""
+
+
+def tile(page, label):
+    return page.evaluate(TILE_JS, label)
+
+
+@pytest.fixture
+def playground(start_app, open_page):
+    app = start_app("app.py")
+
+    def _open(query: str):
+        page = open_page(app.url + "/playground", query=query, width=1366, height=768)
+        board_card(page, rank=8).wait_for()
+        expect(page.locator(".lc-root .js-plotly-plot")).to_have_count(2)
+        return page
+    return _open
+
+
+def test_a_held_card_shows_the_drop_s_numbers_and_escape_takes_them_back(playground):
+    page = playground(ONE_RELEVANT)
+    assert (tile(page, "Recall@2"), tile(page, "NDCG@2")) == ("0", "0")
+    hold_card_over(page, board_card(page, rank=7), board_card(page, rank=1))
+    # mouse still down: the numbers of the order as it would be if dropped now
+    page.wait_for_function(f"() => ({TILE_JS})('Recall@2') === '1'")
+    held = (tile(page, "Recall@2"), tile(page, "NDCG@2"), tile(page, "Precision@2"))
+    assert held == ("1", "1", "0.5")
+    page.keyboard.press("Escape")
+    page.mouse.up()
+    page.wait_for_function(f"() => ({TILE_JS})('Recall@2') === '0'")
+    assert tile(page, "NDCG@2") == "0" and "order=12345678" in page.url
+
+    hold_card_over(page, board_card(page, rank=7), board_card(page, rank=1))
+    page.wait_for_function(f"() => ({TILE_JS})('Recall@2') === '1'")
+    page.mouse.up()                                           # the drop keeps them ...
+    wait_for_app_run(page)
+    expect(page).to_have_url(re.compile("order=71234568"))
+    assert (tile(page, "Recall@2"), tile(page, "NDCG@2"), tile(page, "Precision@2")) == held
+
+
+def test_letting_go_outside_the_board_takes_the_numbers_back(playground):
+    page = playground(ONE_RELEVANT)
+    hold_card_over(page, board_card(page, rank=7), board_card(page, rank=1))
+    page.wait_for_function(f"() => ({TILE_JS})('Recall@2') === '1'")
+    outside = page.locator(".lc-tile").first.bounding_box()
+    page.mouse.move(outside["x"] + 20, outside["y"] + 20, steps=5)
+    page.mouse.up()
+    page.wait_for_function(f"() => ({TILE_JS})('Recall@2') === '0'")
+    assert "order=12345678" in page.url
+
+
+def test_a_keyboard_move_shows_its_numbers_at_once(playground):
+    page = playground(ONE_RELEVANT)
+    card = board_card(page, rank=7)
+    card.focus()
+    page.keyboard.press("Alt+ArrowUp")                      # rank 7 -> 6: nothing at K = 2
+    page.keyboard.press("Alt+ArrowUp")
+    assert tile(page, "Recall@2") == "0"
+    wait_for_app_run(page)
+    for _ in range(3):
+        page.keyboard.press("Alt+ArrowUp")
+    wait_for_app_run(page)
+    assert tile(page, "Recall@2") == "1"                    # now at rank 2
+
+
+ARM_JS = """(label) => { window.__frame = null;
+    const read = %s;
+    const before = read(label);
+    window.addEventListener('click', () => requestAnimationFrame(
+        () => { window.__frame = [before, read(label)]; }), {capture: true, once: true}); }""" % TILE_JS
+
+
+def test_a_badge_click_changes_the_tiles_within_one_frame(playground):
+    page = playground("")
+    page.evaluate(ARM_JS, "Recall@2")                         # armed before the click
+    board_card(page, rank=1).locator(".rb-badge").click()    # the dog: now relevant
+    page.wait_for_function("() => window.__frame !== null")
+    before, at_next_frame = page.evaluate("() => window.__frame")
+    assert (before, at_next_frame) == ("0.25", "0.4")        # before Python's rerun
+    wait_for_app_run(page)
+    assert tile(page, "Recall@2") == "0.4"                   # the rerun confirms
+
+
+def test_python_wins_when_the_looked_up_numbers_disagree(start_app, open_page):
+    app = start_app("preview_app.py")
+    page = open_page(app.url)
+    board_card(page, rank=8).wait_for()
+    page.evaluate("""() => { window.__seen = [];
+        const value = document.querySelector('.lc-tile-value');
+        new MutationObserver(() => window.__seen.push(value.textContent))
+            .observe(value, {childList: true, characterData: true, subtree: true}); }""")
+    board_card(page, rank=1).locator(".rb-badge").click()    # the dog: Recall@2 0.25 -> 0.4
+    wait_for_app_run(page)
+    page.wait_for_function("() => document.querySelector('.lc-tile-value').textContent === '0.4'")
+    seen = page.evaluate("() => window.__seen")
+    assert seen[0] == "wrong" and seen[-1] == "0.4"
+    expect(page.locator(".lc-note").first).to_have_text("from Python")
