@@ -96,7 +96,7 @@ def live_part() -> None:
                   size=size, preview=near.for_board(P + "board"))
 
     curves = irlib.metric_curves(grades, rel=rel, gain=state.gain)
-    height = 330 if state.present else 240
+    height = 270 if state.present else 240
     # One component draws the caption, the tiles and both charts: they change in the same
     # frame, and every Streamlit element fewer is less for the browser to redo on each drag.
     live_charts([

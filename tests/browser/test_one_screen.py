@@ -1,0 +1,61 @@
+"""The playground on one screen: at a laptop's and a projector's viewport the eight cards,
+the K cut, the tiles and the curves are all in view on first load, without scrolling; the
+presenter view reads from the back of a room."""
+from __future__ import annotations
+
+import re
+
+import pytest
+from playwright.sync_api import expect
+
+from tests.browser.helpers import board_card
+
+pytestmark = pytest.mark.browser
+
+VIEWPORTS = [(1366, 768), (1920, 1080)]
+
+
+def boxes(page) -> dict[str, list[dict]]:
+    """Bounding boxes (viewport coordinates) of what must be in view."""
+    return {"cards": [c.bounding_box() for c in page.locator(".rb-card").all()],
+            "cut": [page.locator(".rb-cut").bounding_box()],
+            "tiles": [t.bounding_box() for t in page.locator(".lc-tile").all()],
+            "chart": [page.locator(".lc-root .js-plotly-plot").first.bounding_box()]}
+
+
+def inside(box: dict, width: int, height: int) -> bool:
+    return (box is not None and box["x"] >= 0 and box["y"] >= 0
+            and box["x"] + box["width"] <= width and box["y"] + box["height"] <= height)
+
+
+@pytest.mark.parametrize("width, height", VIEWPORTS)
+@pytest.mark.parametrize("query", ["", "mode=graded&k=5", "view=present"])
+def test_board_tiles_and_curves_fit_one_screen(start_app, open_page, width, height, query):
+    app = start_app("app.py")
+    page = open_page(app.url + "/playground", query=query, width=width, height=height)
+    board_card(page, rank=8).wait_for()
+    expect(page.locator(".lc-root .js-plotly-plot")).to_have_count(2)
+    found = boxes(page)
+    assert len(found["cards"]) == 8 and len(found["tiles"]) == 8
+    outside = {name: [b for b in bs if not inside(b, width, height)] for name, bs in found.items()}
+    assert not any(outside.values()), outside
+    assert page.evaluate("() => document.querySelector('[data-testid=stMain]').scrollTop") == 0
+
+
+def test_presenter_view_hides_the_sidebar_and_reads_from_the_back(start_app, open_page):
+    app = start_app("app.py")
+    page = open_page(app.url + "/playground", width=1920, height=1080)
+    board_card(page, rank=8).wait_for()
+    expect(page.get_by_test_id("stSidebar")).to_be_visible()
+    page.get_by_text("Presenter view").click()
+    expect(page).to_have_url(re.compile("view=present"))
+    expect(page.get_by_test_id("stSidebar")).to_be_hidden()
+    value = page.locator(".lc-tile-value").first
+    expect(value).to_be_visible()
+    size = float(value.evaluate("(e) => getComputedStyle(e).fontSize").removesuffix("px"))
+    assert size >= 28
+    expect(page.get_by_text("Drag", exact=False).filter(has_text="click a badge")).to_have_count(0)
+    # the link keeps it
+    reopened = open_page(page.url, width=1920, height=1080)
+    board_card(reopened, rank=8).wait_for()
+    expect(reopened.get_by_test_id("stSidebar")).to_be_hidden()
