@@ -8,6 +8,7 @@ from ui import lessons as ls
 from ui.board import ranking_board
 from ui.catalog import board_items, load_catalog
 from ui.course import lesson_links
+from ui.layout import board_page
 from ui.texts import METRIC_TEXT
 
 P = ls.MM
@@ -16,25 +17,16 @@ ls.init_mrr()
 catalog = load_catalog()
 n_items = len(catalog.items)
 
-st.title("Many queries: MRR and MAP")
-st.markdown(
+board_page(compact_metrics=True)
+st.markdown("### Many queries: MRR and MAP")
+st.caption(
     "One ranking tells us little; a test set has many queries. Here are the article's three "
-    "queries over the same eight pictures. **Drag** the pictures and **click a badge** to "
-    "change a judgment: each query's RR and AP, and their means over the queries — **MRR** "
-    "and **MAP** — follow at once.")
-st.caption("The article's second query is “white cat”; only three of these pictures show a "
-           "white cat, so it reads “white animal” here (the white dog counts too), which keeps "
-           "its relevant ranks 1, 4, 5 and 7.")
+    "queries over the same eight pictures. **Drag** the pictures and **click a badge**: each "
+    "query's RR and AP, and their means over the queries — **MRR** and **MAP** — follow at "
+    "once.")
 
-controls = st.columns([4, 1], vertical_alignment="bottom")
-controls[0].slider("K: results per query that count", 1, n_items, **S.bind("k"),
-                   help="RR@K and AP@K only look at the top K results. The article uses K = 8.")
-controls[1].button("↺ Article's rankings", key=P + "reset", on_click=ls.reset_mrr,
-                   width="stretch", help="Back to the article's orders and judgments.")
 k = int(S["k"])
-
-rows, rrs, aps, firsts, rankings = [], [], [], [], []
-items = board_items()
+rows, rrs, aps, firsts, rankings, boards = [], [], [], [], [], []
 for number, qid in enumerate(ls.MRR_QUERIES, 1):
     query = catalog.queries[qid]
     order, judgments, grades = ls.ranked(P, qid)
@@ -44,15 +36,37 @@ for number, qid in enumerate(ls.MRR_QUERIES, 1):
     aps.append(ap.value)
     firsts.append(first)
     rankings.append(grades)
+    boards.append((number, qid, query, order, judgments, rr, ap))
     rows.append({"Query": f"{number}. {query.text}",
                  "Relevant judged": sum(1 for g in grades if g),
                  "First relevant at rank": first, f"RR@{k}": rr.value, f"AP@{k}": ap.value})
+
+# The means first, beside K: they stay in view while any of the three boards changes.
+controls = st.columns([4, 1.3, 1.3, 1.6], vertical_alignment="bottom")
+controls[0].slider("K: results per query that count", 1, n_items, **S.bind("k"),
+                   help="RR@K and AP@K only look at the top K results. The article uses K = 8.")
+controls[1].metric(f"MRR@{k}", fmt(irlib.mean_reciprocal_rank(rankings, k)), border=True,
+                   help="Mean reciprocal rank: the mean of the three queries' RR.")
+controls[2].metric(f"MAP@{k}", fmt(irlib.mean_average_precision(rankings, k)), border=True,
+                   help="Mean average precision: the mean of the three queries' AP.")
+controls[3].button("↺ Article's rankings", key=P + "reset", on_click=ls.reset_mrr,
+                   width="stretch", help="Back to the article's orders and judgments.")
+
+items = board_items()
+for number, qid, query, order, judgments, rr, ap in boards:
     with st.container(border=True, key=f"{P}card_{qid}"):
-        st.subheader(f"Query {number}: “{query.text}”")
-        ranking_board(items, order, judgments, mode="binary", key=f"{P}board_{qid}", k=k,
-                      on_change=ls.saver(P, qid))
-        ls.tiles([(f"RR@{k}", fmt(rr.value), METRIC_TEXT["RR"].short),
-                  (f"AP@{k}", fmt(ap.value), METRIC_TEXT["AP"].short)])
+        left, right = st.columns([5, 1.6], vertical_alignment="center")
+        with left:
+            st.markdown(f"**Query {number}: “{query.text}”**")
+            ranking_board(items, order, judgments, mode="binary", key=f"{P}board_{qid}", k=k,
+                          size="small", on_change=ls.saver(P, qid))
+        for column, (name, value) in zip(right.columns(2, gap="small"),
+                                         (("RR", rr.value), ("AP", ap.value))):
+            column.metric(f"{name}@{k}", fmt(value), border=True)
+
+with st.expander("How each query's RR and AP are made, with today's numbers"):
+    for number, qid, query, order, judgments, rr, ap in boards:
+        st.markdown(f"**Query {number}: “{query.text}”**")
         st.latex(rr.latex)
         st.latex(ls.two_lines(ap.latex))
 
@@ -65,10 +79,6 @@ with st.container(border=True, key=P + "means"):
     st.dataframe(ls.mean_table(rows, k), hide_index=True, width="stretch",
                  column_config={c: st.column_config.NumberColumn(format="%.3f")
                                 for c in (f"RR@{k}", f"AP@{k}")})
-    ls.tiles([(f"MRR@{k}", fmt(irlib.mean_reciprocal_rank(rankings, k)),
-               "Mean reciprocal rank: the mean of the queries' RR."),
-              (f"MAP@{k}", fmt(irlib.mean_average_precision(rankings, k)),
-               "Mean average precision: the mean of the queries' AP.")])
     left, right = st.columns(2)
     left.latex(ls.mrr_latex(rrs, firsts, k))
     right.latex(ls.map_latex(aps, k))
@@ -104,7 +114,10 @@ with st.expander("Notes on the article's numbers"):
         "table above keeps 0.225. MAP is 0.48 either way (0.4786 exactly).\n"
         "- Its AP@8 of the second query lists the terms 1, 0.5, **0.4** and **0.43**; the "
         "precisions at ranks 5 and 7 are 3/5 = **0.6** and 4/7 = **0.57**, which is what gives "
-        "its (correct) 0.67.")
+        "its (correct) 0.67.\n"
+        "- Its second query is “white cat”; only three of these pictures show a white cat, so "
+        "it reads “white animal” here (the white dog counts too), which keeps its relevant "
+        "ranks 1, 4, 5 and 7.")
 
 lesson_links("pages/mrr_map.py")
 S.keep_address()

@@ -116,7 +116,8 @@ def ranking_board(
     height
         Fixed pixel height (the board scrolls); default fits the content.
     size
-        ``"normal"``, or ``"large"`` for a projector (bigger pictures and text).
+        ``"normal"``, ``"small"`` for several boards on a page (smaller pictures), or
+        ``"large"`` for a projector (bigger pictures and text).
     preview
         ``ui.preview.Preview.for_board(key)``: the outcome tags of every state one action
         away. With it the board tells the page's live charts (``ui.live_chart``) which state

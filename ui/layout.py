@@ -26,6 +26,14 @@ PRESENT_CSS = """<style>
 </style>"""
 
 
-def board_page(present: bool = False) -> None:
+#: Metric tiles a size smaller, so a tile pair fits beside a board's row of cards.
+COMPACT_METRICS_CSS = """<style>
+[data-testid="stMetricValue"] { font-size: 1.75rem; }
+[data-testid="stMetric"] { padding: 0.5rem 0.75rem; }
+</style>"""
+
+
+def board_page(present: bool = False, *, compact_metrics: bool = False) -> None:
     """Tighten the page around its boards; ``present`` hides the sidebar for a projector."""
-    st.html(PRESENT_CSS if present else COMPACT_CSS)
+    st.html((PRESENT_CSS if present else COMPACT_CSS)
+            + (COMPACT_METRICS_CSS if compact_metrics else ""))

@@ -352,6 +352,7 @@ function apply(s, data) {
   s.root.dataset.mode = s.mode;
   s.root.classList.toggle("rb-fixed", Boolean(data.fixedHeight));
   s.root.classList.toggle("rb-large", data.size === "large");
+  s.root.classList.toggle("rb-small", data.size === "small");
   paint(s);
 }
 
