@@ -7,6 +7,8 @@ from __future__ import annotations
 
 import numpy as np
 import pandas as pd
+import pyarrow as pa
+import pyarrow.compute as pa_compute
 
 from .._common import InputError
 
@@ -98,9 +100,30 @@ def check_numbers(s: pd.Series, where: Where, label: str, column, *, whole: bool
     return num
 
 
+def codes(s: pd.Series) -> tuple[np.ndarray, int]:
+    """An int64 code per value (equal values, equal codes) and how many distinct values."""
+    data = s.array
+    arrow = getattr(data, "_pa_array", None)   # pandas' pyarrow-backed strings
+    if isinstance(arrow, pa.ChunkedArray) and not arrow.null_count:
+        # One array first: encoding chunk by chunk makes pyarrow unify the dictionaries.
+        encoded = pa_compute.dictionary_encode(arrow.combine_chunks())
+        return encoded.indices.to_numpy().astype(np.int64), len(encoded.dictionary)
+    found, uniques = pd.factorize(s, use_na_sentinel=False)
+    return found.astype(np.int64), len(uniques)
+
+
+def repeated_rows(frame: pd.DataFrame, keys: list[str]) -> np.ndarray:
+    """Like ``frame.duplicated(keys)``, but on integer codes (hashing strings once)."""
+    key, _ = codes(frame[keys[0]])
+    for name in keys[1:]:
+        more, n_more = codes(frame[name])
+        key = key * n_more + more              # < rows**2: no overflow for < 3e9 rows
+    return pd.Series(key).duplicated(keep="first").to_numpy()
+
+
 def check_no_duplicates(frame: pd.DataFrame, keys: list[str], where: Where, describe) -> None:
     """Raise at the second occurrence of a repeated key, naming the first one's line too."""
-    dup = frame.duplicated(keys, keep="first").to_numpy()
+    dup = repeated_rows(frame, keys)
     if not dup.any():
         return
     second = int(np.flatnonzero(dup)[0])

@@ -7,8 +7,9 @@ container) are refused with a message naming the line.
 
 Examples
 --------
->>> decode_text("café 1\\r\\n".encode("cp1252"), "r.txt")
-(b'caf\\xc3\\xa9 1\\n', ('not UTF-8: read as Windows-1252 (cp1252), as Excel saves CSV files on Windows; if letters look wrong, save the file as UTF-8',))
+>>> text, notes = decode_text("café 1\\r\\n".encode("cp1252"), "r.txt")
+>>> text.decode("utf-8"), notes == (CP1252_NOTE,)
+('café 1\\n', True)
 >>> decode_text(b"\\xef\\xbb\\xbfq1 0 d1 1\\n", "q.txt")
 (b'q1 0 d1 1\\n', ())
 """

@@ -7,7 +7,7 @@ import numpy as np
 import pandas as pd
 
 from .._common import InputError
-from .checks import check_ids, check_no_duplicates, check_numbers, short, with_notes
+from .checks import check_ids, codes, check_no_duplicates, check_numbers, short, with_notes
 from .tables import header_line, load_table, resolve_columns
 
 _AGGREGATES = ("median", "mean", "min", "max")
@@ -88,10 +88,12 @@ def read_ratings(src, *, name: str | None = None, aggregate: str = "median") -> 
     spread = grid.max(axis=1) - grid.min(axis=1)
     all_int = all(v.dtype == np.int64 for v in ratings.values())
     out["disagreement"] = spread.astype(np.int64) if all_int else spread
-    # One text per queryid.
-    pairs = out[["query_id", "query"]].drop_duplicates("query_id")
-    texts = out["query_id"].map(pd.Series(pairs["query"].to_numpy(), index=pairs["query_id"]))
-    clash = (texts != out["query"]).to_numpy()
+    # One text per queryid: each row's query text against its queryid's first row's.
+    query_codes, n_queries = codes(out["query_id"])
+    text_codes, _ = codes(out["query"])
+    first_row = np.full(n_queries, len(out), dtype=np.int64)
+    np.minimum.at(first_row, query_codes, np.arange(len(out)))
+    clash = text_codes != text_codes[first_row[query_codes]]
     if clash.any():
         row = int(np.flatnonzero(clash)[0])
         first = int(np.flatnonzero((out["query_id"] == out["query_id"].iloc[row]).to_numpy())[0])
@@ -99,11 +101,11 @@ def read_ratings(src, *, name: str | None = None, aggregate: str = "median") -> 
                     f"{short(out['query'].iloc[row])} here but {short(out['query'].iloc[first])} "
                     f"on {w.place(first)}", row, "query")
     check_no_duplicates(out, ["query_id", "doc_id"], w,
-                   lambda r: f"document {short(r['doc_id'])} is rated twice for query "
-                             f"{short(r['query'])}")
+                        lambda r: f"document {short(r['doc_id'])} is rated twice for query "
+                                  f"{short(r['query'])}")
     check_no_duplicates(out, ["query_id", "position"], w,
-                   lambda r: f"position {r['position']} is used twice for query "
-                             f"{short(r['query'])}")
+                        lambda r: f"position {r['position']} is used twice for query "
+                                  f"{short(r['query'])}")
     known = {cols[c] for c in base} | {h for _, h in rating_cols}
     for h in table.header:
         if h not in known:

@@ -124,14 +124,17 @@ def load_table(src, name, *, ids: tuple[str, ...]) -> Table:
         if len(lines) != len(frame):  # pragma: no cover - defensive
             lines = np.arange(skip + 2, skip + 2 + len(frame))
     # Drop rows whose cells are all empty (blank lines), keeping the line numbers right.
-    if len(frame):
+    # A blank line leaves an empty cell in every column, so every column is text then.
+    if len(frame) and all(pd.api.types.is_string_dtype(frame[c]) or frame[c].dtype == object
+                          for c in frame.columns):
         empty = np.ones(len(frame), dtype=bool)
-        for c in frame.columns:
-            col = frame[c]
-            if pd.api.types.is_string_dtype(col) or col.dtype == object:
-                empty &= (col.astype("str").str.strip() == "").to_numpy()
-            else:
-                empty &= False
+        for c in frame.columns:                # the first columns rule out most rows
+            maybe = np.flatnonzero(empty)
+            if not maybe.size:
+                break
+            col = frame[c] if maybe.size == len(frame) else frame[c].iloc[maybe]
+            cells = col.astype("str").str.strip()
+            empty[maybe] = (cells == "").to_numpy()
         if empty.any():
             frame = frame.loc[~empty].reset_index(drop=True)
             lines = lines[~empty]
@@ -247,12 +250,12 @@ def read_table(src, *, name: str | None = None) -> pd.DataFrame:
                                     cols["relevance"].strip(), whole=True,
                                     check_row=table.check_row)
     check_no_duplicates(out, ["query_id", "doc_id"], w,
-                   lambda r: f"document {short(r['doc_id'])} is listed twice for query "
-                             f"{short(r['query_id'])}")
+                        lambda r: f"document {short(r['doc_id'])} is listed twice for query "
+                                  f"{short(r['query_id'])}")
     if "position" in cols:
         check_no_duplicates(out, ["query_id", "position"], w,
-                       lambda r: f"position {r['position']} is used twice for query "
-                                 f"{short(r['query_id'])}")
+                            lambda r: f"position {r['position']} is used twice for query "
+                                      f"{short(r['query_id'])}")
     known = set(cols.values())
     for h in table.header:
         if h not in known and h.strip() not in out.columns:

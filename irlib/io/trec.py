@@ -17,7 +17,8 @@ import pyarrow.compute as pa_compute
 import pyarrow.csv as pa_csv
 
 from .._common import InputError
-from .checks import Where, check_no_duplicates, check_numbers, short, with_notes
+from .checks import (Where, check_no_duplicates, check_numbers, repeated_rows, short,
+                     with_notes)
 from .decoding import decode_text
 from .source import load
 
@@ -119,10 +120,9 @@ def _read_trec_fast(data: bytes, layouts: dict, value: str) -> pd.DataFrame | No
         if (nums != np.floor(nums)).any() or np.abs(nums).max(initial=0) > 2**53:
             return None
         nums = nums.astype(np.int64)
-    if _has_repeated_pair(queries, docs):
-        return None
-    return pd.DataFrame({"query_id": queries.to_pandas(), "doc_id": docs.to_pandas(),
-                         value: nums})
+    out = pd.DataFrame({"query_id": queries.to_pandas(), "doc_id": docs.to_pandas(),
+                        value: nums})
+    return None if repeated_rows(out, ["query_id", "doc_id"]).any() else out
 
 
 def _parse_single_spaced(data: bytes, ncols: int, usecols: list[int]) -> pa.Table | None:
@@ -146,16 +146,6 @@ def _parse_single_spaced(data: bytes, ncols: int, usecols: list[int]) -> pa.Tabl
         if col != val and pa_compute.min(pa_compute.binary_length(table[col])).as_py() == 0:
             return None
     return table.select([*ids, val])
-
-
-def _has_repeated_pair(queries: pa.ChunkedArray, docs: pa.ChunkedArray) -> bool:
-    """Whether some (query, document) pair occurs twice: one integer per pair, then hashing."""
-    # One array before encoding: encoding chunk by chunk makes pyarrow unify dictionaries.
-    q_codes = pa_compute.dictionary_encode(queries.combine_chunks())
-    d_codes = pa_compute.dictionary_encode(docs.combine_chunks())
-    pair = (q_codes.indices.to_numpy().astype(np.int64) * len(d_codes.dictionary)
-            + d_codes.indices.to_numpy())
-    return bool(pd.Series(pair).duplicated().any())
 
 
 def _read_trec_located(data: bytes, name: str, *, layouts: dict, value: str,
