@@ -112,18 +112,23 @@ def codes(s: pd.Series) -> tuple[np.ndarray, int]:
     return found.astype(np.int64), len(uniques)
 
 
-def repeated_rows(frame: pd.DataFrame, keys: list[str]) -> np.ndarray:
-    """Like ``frame.duplicated(keys)``, but on integer codes (hashing strings once)."""
-    key, _ = codes(frame[keys[0]])
+def repeated_rows(frame: pd.DataFrame, keys: list[str], known: dict | None = None) -> np.ndarray:
+    """Like ``frame.duplicated(keys)``, but on integer codes (hashing strings once).
+
+    ``known``: column -> :func:`codes` already computed, to hash a column only once.
+    """
+    known = known or {}
+    key, _ = known.get(keys[0]) or codes(frame[keys[0]])
     for name in keys[1:]:
-        more, n_more = codes(frame[name])
+        more, n_more = known.get(name) or codes(frame[name])
         key = key * n_more + more              # < rows**2: no overflow for < 3e9 rows
     return pd.Series(key).duplicated(keep="first").to_numpy()
 
 
-def check_no_duplicates(frame: pd.DataFrame, keys: list[str], where: Where, describe) -> None:
+def check_no_duplicates(frame: pd.DataFrame, keys: list[str], where: Where, describe,
+                        known: dict | None = None) -> None:
     """Raise at the second occurrence of a repeated key, naming the first one's line too."""
-    dup = repeated_rows(frame, keys)
+    dup = repeated_rows(frame, keys, known)
     if not dup.any():
         return
     second = int(np.flatnonzero(dup)[0])

@@ -89,7 +89,8 @@ def read_ratings(src, *, name: str | None = None, aggregate: str = "median") -> 
     all_int = all(v.dtype == np.int64 for v in ratings.values())
     out["disagreement"] = spread.astype(np.int64) if all_int else spread
     # One text per queryid: each row's query text against its queryid's first row's.
-    query_codes, n_queries = codes(out["query_id"])
+    id_codes = {"query_id": codes(out["query_id"])}      # hashed once, used three times
+    query_codes, n_queries = id_codes["query_id"]
     text_codes, _ = codes(out["query"])
     first_row = np.full(n_queries, len(out), dtype=np.int64)
     np.minimum.at(first_row, query_codes, np.arange(len(out)))
@@ -102,10 +103,10 @@ def read_ratings(src, *, name: str | None = None, aggregate: str = "median") -> 
                     f"on {w.place(first)}", row, "query")
     check_no_duplicates(out, ["query_id", "doc_id"], w,
                         lambda r: f"document {short(r['doc_id'])} is rated twice for query "
-                                  f"{short(r['query'])}")
+                                  f"{short(r['query'])}", id_codes)
     check_no_duplicates(out, ["query_id", "position"], w,
                         lambda r: f"position {r['position']} is used twice for query "
-                                  f"{short(r['query'])}")
+                                  f"{short(r['query'])}", id_codes)
     known = {cols[c] for c in base} | {h for _, h in rating_cols}
     for h in table.header:
         if h not in known:

@@ -8,12 +8,15 @@ from __future__ import annotations
 import csv
 import difflib
 import io
+import re
 
 import numpy as np
 import pandas as pd
+import pyarrow as pa
+import pyarrow.csv as pa_csv
 
 from .._common import InputError
-from .checks import Where, check_ids, check_no_duplicates, check_numbers, short, with_notes
+from .checks import Where, check_ids, codes, check_no_duplicates, check_numbers, short, with_notes
 from .decoding import decode_text
 from .source import load
 
@@ -23,6 +26,7 @@ _ALIASES = {"query_id": ("qid", "queryid", "query", "topic", "topic_id"),
             "queryid": ("query_id", "qid", "topic_id"),
             "document": ("doc", "doc_id", "docid", "docno", "document_id"),
             "position": ("rank", "pos", "ranking")}
+_NON_BLANK = re.compile(rb"\S")
 
 
 def is_parquet(data: bytes) -> bool:
@@ -83,13 +87,15 @@ def load_table(src, name, *, ids: tuple[str, ...]) -> Table:
     if name.lower().removesuffix(".gz").endswith((".parquet", ".pq")):
         raise InputError("not a Parquet file (it does not start with 'PAR1')", source=name)
     data, notes = decode_text(data, name)
-    if not data.strip():
+    if not data or data.isspace():
         raise InputError("the file is empty" if not data else
                          "the file is empty (only blank lines)", source=name)
     # The header is the first non-blank line, however many blank lines come first.
-    body = data.lstrip()
-    skip = data[:len(data) - len(body)].count(b"\n")
-    header_line = body.split(b"\n", 1)[0].rstrip(b"\r").decode("utf-8")
+    start = _NON_BLANK.search(data).start()
+    skip = data.count(b"\n", 0, start)
+    end = data.find(b"\n", start)
+    end = len(data) if end < 0 else end
+    header_line = data[start:end].rstrip(b"\r").decode("utf-8")
     delimiter = _sniff_delimiter(header_line, name)
     header = next(csv.reader([header_line], delimiter=delimiter))
     seen: dict[str, int] = {}
@@ -99,15 +105,17 @@ def load_table(src, name, *, ids: tuple[str, ...]) -> Table:
             raise InputError(f"column {h.strip()!r} appears twice in the header",
                              source=name, line=skip + 1)
         seen[key] = 1
-    dtype = {h: str for h in header if h.strip().lower() in ids}
-    try:
-        frame = pd.read_csv(io.BytesIO(data), sep=delimiter, header=0, skiprows=skip,
-                            engine="c", dtype=dtype, na_filter=False,
-                            skip_blank_lines=False, encoding="utf-8")
-    except pd.errors.ParserError:
-        raise _find_long_row(data, name, delimiter, len(header), skip) from None
-    except (ValueError, pd.errors.EmptyDataError) as exc:
-        raise InputError(f"cannot be parsed as a table ({exc})", source=name) from None
+    id_columns = [i for i, h in enumerate(header) if h.strip().lower() in ids]
+    frame = _parse_plain(data, end, skip, delimiter, len(header), id_columns)
+    if frame is None:
+        try:
+            frame = pd.read_csv(io.BytesIO(data), sep=delimiter, header=0, skiprows=skip,
+                                engine="c", dtype={header[i]: str for i in id_columns},
+                                na_filter=False, skip_blank_lines=False, encoding="utf-8")
+        except pd.errors.ParserError:
+            raise _find_long_row(data, name, delimiter, len(header), skip) from None
+        except (ValueError, pd.errors.EmptyDataError) as exc:
+            raise InputError(f"cannot be parsed as a table ({exc})", source=name) from None
     frame.columns = [str(c) for c in header]
     # Map rows to physical lines. The common case is one record per line.
     n_phys = data.count(b"\n") + (0 if data.endswith(b"\n") else 1)
@@ -141,6 +149,46 @@ def load_table(src, name, *, ids: tuple[str, ...]) -> Table:
     if len(frame) == 0:
         raise InputError("has a header line but no data rows", source=name, line=skip + 1)
     return Table(frame, Where(name, lines), header, data, delimiter, notes)
+
+
+def _parse_plain(data: bytes, header_end: int, skip: int, delimiter: str, ncols: int,
+                 id_columns: list[int]) -> pd.DataFrame | None:
+    """The cells as the careful ``pd.read_csv`` call gives them, when that is easy to be
+    sure of: no quotes, and every line after the header has ``ncols`` fields.  Else None.
+
+    Id columns come from pyarrow (text as written, no Python object per cell: the slow part
+    of pandas' reader); the other columns from pandas, so their types are inferred exactly
+    as before.
+    """
+    if ncols < 2 or b'"' in data:              # with 1 column, a blank line is a row
+        return None
+    names = [str(i) for i in range(ncols)]
+    try:
+        ids = pa_csv.read_csv(
+            pa.py_buffer(data).slice(min(header_end + 1, len(data))),
+            read_options=pa_csv.ReadOptions(column_names=names),
+            parse_options=pa_csv.ParseOptions(delimiter=delimiter, quote_char=False,
+                                              ignore_empty_lines=False),
+            convert_options=pa_csv.ConvertOptions(
+                include_columns=[names[i] for i in id_columns], strings_can_be_null=False,
+                column_types=dict.fromkeys(names, pa.string())))
+    except (pa.ArrowInvalid, pa.ArrowNotImplementedError):
+        return None
+    if ids.num_rows == 0:
+        return None
+    others = [i for i in range(ncols) if i not in id_columns]
+    columns = {i: ids.column(names[i]).to_pandas() for i in id_columns}
+    if others:
+        try:
+            rest = pd.read_csv(io.BytesIO(data), sep=delimiter, header=0, skiprows=skip,
+                               engine="c", usecols=others, na_filter=False,
+                               skip_blank_lines=False, encoding="utf-8")
+        except (ValueError, pd.errors.ParserError, pd.errors.EmptyDataError):
+            return None
+        if len(rest) != ids.num_rows:
+            return None
+        columns.update({i: rest.iloc[:, k] for k, i in enumerate(others)})
+    return pd.DataFrame({i: columns[i] for i in range(ncols)})
 
 
 def _find_long_row(data: bytes, name: str, delimiter: str, ncols: int, skip: int) -> InputError:
@@ -249,13 +297,14 @@ def read_table(src, *, name: str | None = None) -> pd.DataFrame:
         out["relevance"] = check_numbers(f[cols["relevance"]], w, "relevance",
                                     cols["relevance"].strip(), whole=True,
                                     check_row=table.check_row)
+    id_codes = {"query_id": codes(out["query_id"])}      # hashed once, used twice
     check_no_duplicates(out, ["query_id", "doc_id"], w,
                         lambda r: f"document {short(r['doc_id'])} is listed twice for query "
-                                  f"{short(r['query_id'])}")
+                                  f"{short(r['query_id'])}", id_codes)
     if "position" in cols:
         check_no_duplicates(out, ["query_id", "position"], w,
                             lambda r: f"position {r['position']} is used twice for query "
-                                      f"{short(r['query_id'])}")
+                                      f"{short(r['query_id'])}", id_codes)
     known = set(cols.values())
     for h in table.header:
         if h not in known and h.strip() not in out.columns:
