@@ -180,6 +180,24 @@ def test_run_with_unknown_queries_warns_with_count_and_ids():
     assert "7 queries" in warning and "'zz0'" in warning and "2 more" in warning
 
 
+def test_cp1252_file_is_read_with_a_note_next_to_in_use():
+    """Excel's "CSV" on Windows is cp1252: the page reads it and says so by the file."""
+    at = page(input="table")
+    data = "query_id,doc_id,score,title\nq1,a,3,Café crème\nq1,b,2,naïve\n".encode("cp1252")
+    at.session_state["upload_inject"] = [("table_a", "excel.csv", data)]
+    at.run()
+    assert not at.exception and not errors(at)
+    captions = [re.sub(r"\\(.)", r"\1", c.value) for c in at.caption]   # unescape markdown
+    in_use = next(i for i, c in enumerate(captions) if "In use" in c and "excel.csv" in c)
+    note = captions[in_use + 1]
+    assert "Windows-1252 (cp1252)" in note and "not UTF-8" in note
+    # a UTF-8 file gets no note
+    at.session_state["upload_inject"] = [("table_a", "utf8.csv", data.decode("cp1252").encode())]
+    at.run()
+    assert not [c for c in at.caption if "cp1252" in c.value]
+    assert any("In use" in c.value and "utf8" in c.value for c in at.caption)
+
+
 # --------------------------------------------------------------------------- table flow
 
 def test_table_sample_with_ratings_as_judgments():
