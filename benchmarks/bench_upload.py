@@ -67,17 +67,24 @@ def write_tables(folder: Path, run_path: Path, seed: int = 0) -> tuple[Path, Pat
     return table_path, ratings_path
 
 
-def reader_ratios(folder: Path, n_queries: int, n_docs: int, repeat: int) -> dict[str, tuple]:
-    """reader name -> (our median s, pandas median s, rows), timed alternately."""
+READERS = {"read_run": read_run, "read_qrels": read_qrels, "read_table": read_table,
+           "read_ratings": read_ratings}
+
+
+def reader_ratios(folder: Path, n_queries: int, n_docs: int, repeat: int,
+                  readers: dict = READERS) -> dict[str, tuple]:
+    """reader name -> (our median s, pandas median s, rows, path), timed alternately.
+
+    ``readers`` maps the four names to a function of the file's path (default: irlib's).
+    """
     run_path, qrels_path = write_files(folder, n_queries, n_docs)
     table_path, ratings_path = write_tables(folder, run_path)
     trec_ref = {"sep": r"\s+", "header": None}
-    cases = (("read_run", read_run, run_path, trec_ref),
-             ("read_qrels", read_qrels, qrels_path, trec_ref),
-             ("read_table", read_table, table_path, {}),
-             ("read_ratings", read_ratings, ratings_path, {}))
+    cases = (("read_run", run_path, trec_ref), ("read_qrels", qrels_path, trec_ref),
+             ("read_table", table_path, {}), ("read_ratings", ratings_path, {}))
     out = {}
-    for label, reader, path, ref_kw in cases:
+    for label, path, ref_kw in cases:
+        reader = readers[label]
         reader(path)                           # first call: imports, memory pools
         ours, ref = [], []
         for _ in range(repeat):                # alternate, so both see the same noise

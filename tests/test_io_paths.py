@@ -21,6 +21,14 @@ RUN_LAYOUTS = {6: ([0, 2, 4], "qid Q0 docno rank score tag"), 3: ([0, 1, 2], "qi
 QRELS_LAYOUTS = {4: ([0, 2, 3], "qid iter docno rel"), 3: ([0, 1, 2], "qid docno rel")}
 
 
+def raises_exactly(call, message: str) -> InputError:
+    """Run ``call()``; it must raise InputError with exactly ``message``."""
+    with pytest.raises(InputError) as info:
+        call()
+    assert str(info.value) == message
+    return info.value
+
+
 def both_paths(data: bytes, layouts=RUN_LAYOUTS, value="score"):
     """(fast frame or None, careful frame) for already-decoded text."""
     fast = trec._read_trec_fast(data, layouts, value)
@@ -123,10 +131,7 @@ def test_random_whitespace_files_agree():
      "run.txt, line 3, column 5: score '1,5' is not a number"),
 ])
 def test_run_errors_are_located_as_before(data, line, message):
-    with pytest.raises(InputError) as info:
-        read_run(data, name="run.txt")
-    assert str(info.value) == message
-    assert info.value.line == line
+    assert raises_exactly(lambda: read_run(data, name="run.txt"), message).line == line
 
 
 @pytest.mark.parametrize("data, message", [
@@ -134,9 +139,7 @@ def test_run_errors_are_located_as_before(data, line, message):
     (b"q1 0 d1 1\nq1 0 d2 1e300\n", f"q.txt, line 2, column 4: relevance {1e300:.0f} is too large"),
 ])
 def test_qrels_errors_are_located_as_before(data, message):
-    with pytest.raises(InputError) as info:
-        read_qrels(data, name="q.txt")
-    assert str(info.value) == message
+    raises_exactly(lambda: read_qrels(data, name="q.txt"), message)
 
 
 # --------------------------------------------------------------------------- tables: same frames
@@ -181,9 +184,7 @@ def test_ratings_plain_path_equals_pandas_path(monkeypatch):
                                                      "twice for query '1' (first on line 2)"),
 ])
 def test_table_errors_are_located_as_before(data, message):
-    with pytest.raises(InputError) as info:
-        read_table(data, name="t.csv")
-    assert str(info.value) == message
+    raises_exactly(lambda: read_table(data, name="t.csv"), message)
 
 
 # --------------------------------------------------------------------------- decoding
@@ -227,9 +228,7 @@ def test_utf16_with_a_cut_off_character_is_located():
                             "CSV or plain text (UTF-8)"),
 ])
 def test_binary_and_undecodable_files(data, message):
-    with pytest.raises(InputError) as info:
-        decode_text(data, "f")
-    assert str(info.value) == message
+    raises_exactly(lambda: decode_text(data, "f"), message)
 
 
 def test_utf8_with_control_characters_stays_accepted():
