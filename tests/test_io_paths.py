@@ -49,6 +49,7 @@ def both_paths(data: bytes, layouts=RUN_LAYOUTS, value="score"):
     b"-0 Q0 +1 1 -0 t\nnull Q0 NA 2 1e-300 t\nTrue Q0 None 3 .5 t\n",
     b'"q1" Q0 "d 1 2 t\n#q Q0 #d 1 1 #\n',                         # quotes and #, literal
     (b"q" * 5000 + b" Q0 " + b"d" * 5000 + b" 1 1 t\n"),              # huge ids
+    b"q\x0b1 Q0 d\x0c1 1 1 t\n",                                       # only space/tab split
     b"q1 d1 0.1\nq1 d2 0.30000000000000004\nq1 d3 1.7976931348623157e308\n",
     b"q1 d1 123456789012345678901234567890\nq1 d2 -1E-5\n",
 ])

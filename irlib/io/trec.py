@@ -22,6 +22,7 @@ from .checks import (Where, check_no_duplicates, check_numbers, repeated_rows, s
 from .decoding import decode_text
 from .source import load
 
+
 def _fields_per_line(data: bytes) -> np.ndarray:
     """Number of whitespace-separated fields on each line (chunked: bounded memory)."""
     n_lines = data.count(b"\n") + (0 if data.endswith(b"\n") else 1)
@@ -83,14 +84,16 @@ def _single_spaced(data: bytes) -> bytes:
 
 
 def _first_fields(data: bytes) -> int:
-    """How many fields the first non-blank line has (``data`` is not blank)."""
+    """How many fields (split on spaces and tabs) the first line with any has, else 0."""
     start = 0
-    while True:
+    while start <= len(data):
         end = data.find(b"\n", start)
-        line = data[start:] if end < 0 else data[start:end]
-        if line.split():
-            return len(line.split())
+        end = len(data) if end < 0 else end
+        count = sum(1 for field in data[start:end].replace(b"\t", b" ").split(b" ") if field)
+        if count:
+            return count
         start = end + 1
+    return 0
 
 
 def _read_trec_fast(data: bytes, layouts: dict, value: str) -> pd.DataFrame | None:
