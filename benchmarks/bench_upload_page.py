@@ -12,7 +12,9 @@ with the same functions (``ui.upload``), outside Streamlit and without its cache
 
 The reference, measured in the same process, is a bare
 ``pandas.read_csv(run, sep=r"\\s+", header=None)``. The target is < 3 s in total.
-A second run and the paired comparison are timed as an extra line.
+A second run and the paired comparison are timed as an extra line.  Then each kind of
+upload (run, qrels, result table, rating sheet) is read from its bytes by ``read_upload``
+and compared with a pandas read of the same file (median of ``--repeat``, interleaved).
 """
 from __future__ import annotations
 
@@ -35,7 +37,7 @@ import streamlit  # noqa: E402,F401  (sets up its loggers; quiet them afterwards
 
 for _name in ("streamlit", "streamlit.runtime.caching.cache_data_api"):
     logging.getLogger(_name).setLevel(logging.ERROR)
-from benchmarks.bench_upload import write_files  # noqa: E402
+from benchmarks.bench_upload import print_ratios, reader_ratios, write_files  # noqa: E402
 from irlib.compare import compare_systems  # noqa: E402
 from ui import upload as ui  # noqa: E402
 
@@ -117,6 +119,15 @@ def main() -> int:
         print(f"two runs + comparison (parse both, evaluate both, tests) {two:7.3f} s")
         ok = med["total"] < BUDGET_S
         print(f"budget {BUDGET_S:.1f} s -> {'OK' if ok else 'TOO SLOW'}")
+        print("read_upload per kind of file, from its bytes:")
+        kinds = {"read_run": "run", "read_qrels": "qrels", "read_table": "table",
+                 "read_ratings": "ratings"}
+        readers = {label: (lambda path, kind=kind: ui.read_upload(kind, path.name,
+                                                                  path.read_bytes()))
+                   for label, kind in kinds.items()}
+        tables = Path(tmp) / "tables"
+        tables.mkdir()
+        print_ratios(reader_ratios(tables, args.queries, args.docs, args.repeat, readers))
     return 0 if ok else 1
 
 

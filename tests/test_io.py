@@ -140,8 +140,9 @@ def test_qrels_accepts_whole_floats():
     (b"q1 Q0 d1 1 2 t\nq1 Q0 d2 2 -inf t\n", 2, ["'-inf' is not a finite number"]),
     # a header line
     (b"qid Q0 docno rank score tag\nq1 Q0 d1 1 2 t\n", 1, ["'score' is not a number"]),
-    # Latin-1 bytes
-    (b"q1 Q0 d1 1 2 t\nq1 Q0 caf\xe9 2 1 t\n", 2, ["not UTF-8 text", "save the file as UTF-8"]),
+    # neither UTF-8 nor cp1252 (0x81 is unused in Windows-1252)
+    (b"q1 Q0 d1 1 2 t\nq1 Q0 caf\x81 2 1 t\n", 2,
+     ["not UTF-8 or Windows-1252 text (byte 0x81)", "save the file as UTF-8"]),
     # binary garbage
     (b"q1 Q0 d1 1 2 t\n\x89PNG\x00\x01\x02\xff\xfe\n", 2, []),
 ])
@@ -178,9 +179,10 @@ def test_bad_qrels(data, line, parts):
     expect_error(read_qrels, data, "qrels.txt", line=line, contains=parts)
 
 
-def test_utf16_file():
-    data = "q1 0 d1 1\n".encode("utf-16")
-    expect_error(read_qrels, data, "qrels.txt", line=1, contains=["UTF-16", "UTF-8"])
+def test_utf16_file_with_bom_is_read_with_a_note():
+    df = read_qrels("q1 0 d1 1\nq1 0 d2 0\n".encode("utf-16"), name="qrels.txt")
+    pd.testing.assert_frame_equal(df, read_qrels(b"q1 0 d1 1\nq1 0 d2 0\n", name="x"))
+    assert df.attrs["notes"] == ["read as UTF-16 text (it starts with a UTF-16 byte-order mark)"]
 
 
 def test_zip_file():
@@ -362,8 +364,8 @@ def test_ratings_bad_aggregate():
     (RATINGS_HEADER, 1, ["no data rows"]),
     # duplicate header column
     (b"queryid,query,document,position,rating_1,rating_1\n1,a,d,1,0,0\n", 1, ["twice"]),
-    # Latin-1
-    (RATINGS_HEADER + b"1,a,d1,1,0,0,0\n1,caf\xe9,d2,2,0,0,0\n", 3, ["not UTF-8"]),
+    # neither UTF-8 nor cp1252
+    (RATINGS_HEADER + b"1,a,d1,1,0,0,0\n1,caf\x9d,d2,2,0,0,0\n", 3, ["not UTF-8"]),
 ])
 def test_bad_ratings(data, line, parts):
     expect_error(read_ratings, data, "ratings.csv", line=line, contains=parts)

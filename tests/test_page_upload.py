@@ -182,6 +182,24 @@ def test_run_with_unknown_queries_warns_with_count_and_ids():
     assert "7 queries" in warning and "'zz0'" in warning and "2 more" in warning
 
 
+def test_cp1252_file_is_read_with_a_note_next_to_in_use():
+    """Excel's "CSV" on Windows is cp1252: the page reads it and says so by the file."""
+    at = page(input="table")
+    data = "query_id,doc_id,score,title\nq1,a,3,Café crème\nq1,b,2,naïve\n".encode("cp1252")
+    at.session_state["upload_inject"] = [("table_a", "excel.csv", data)]
+    at.run()
+    assert not at.exception and not errors(at)
+    captions = [re.sub(r"\\(.)", r"\1", c.value) for c in at.caption]   # unescape markdown
+    in_use = next(i for i, c in enumerate(captions) if "In use" in c and "excel.csv" in c)
+    note = captions[in_use + 1]
+    assert "Windows-1252 (cp1252)" in note and "not UTF-8" in note
+    # a UTF-8 file gets no note
+    at.session_state["upload_inject"] = [("table_a", "utf8.csv", data.decode("cp1252").encode())]
+    at.run()
+    assert not [c for c in at.caption if "cp1252" in c.value]
+    assert any("In use" in c.value and "utf8" in c.value for c in at.caption)
+
+
 # --------------------------------------------------------------------------- table flow
 
 def test_table_sample_with_ratings_as_judgments():
@@ -266,8 +284,10 @@ BAD_FILES = [
     ("trec", "qrels", "grade.txt", b"1 0 doc1 x\n", "line 1, column 4: relevance 'x' is not"),
     ("trec", "qrels", "half.txt", b"1 0 doc1 1.5\n", "not a whole number"),
     ("trec", "qrels", "dup.txt", b"1 0 doc1 1\n1 0 doc1 2\n", "listed twice"),
-    ("trec", "qrels", "latin1.txt", "1 0 café 1\n".encode("latin-1"), "not UTF-8"),
-    ("trec", "qrels", "utf16.txt", "1 0 d 1\n".encode("utf-16"), "UTF-16"),
+    # (cp1252 and UTF-16 with a BOM are read, with a note: see test_cp1252_file_is_read...)
+    ("trec", "qrels", "not1252.txt", b"1 0 caf\x81 1\n", "not UTF-8 or Windows-1252 text"),
+    ("trec", "qrels", "utf16le.txt", "1 0 d 1\n".encode("utf-16-le"), "NUL byte"),
+    ("trec", "qrels", "photo.jpg", b"\xff\xd8\xff\xe0\x10JFIF\x01\x02", "control characters"),
     ("trec", "qrels", "a_run.txt", b"1 Q0 doc1 1 2.5 x\n", "looks like a run file"),
     ("trec", "qrels", "zipped.txt", b"PK\x03\x04rest", "zip or Excel"),
     ("trec", "qrels", "nul.txt", NUL, "NUL byte"),

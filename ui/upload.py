@@ -626,6 +626,8 @@ def _slot_status(slot: Slot, loaded: LoadedFile | None, error: str | None) -> No
     frame = _parsed(slot, loaded)
     st.caption(f":material/check_circle: In use: **{md_escape(loaded.name)}** "
                f"({loaded.size_text}) — {_summary(slot.reader, frame)}")
+    for note in frame.attrs.get("notes", ()):   # how irlib read it, e.g. as cp1252
+        st.caption(f":material/info: {md_escape(note)}")
     if not slot.required:     # a new upload replaces a required file; optional ones can go
         st.button(f"Remove {md_escape(loaded.name)}", key=f"upload_remove_{slot.id}",
                   icon=":material/close:", on_click=_remove, args=(slot.id,), type="tertiary")

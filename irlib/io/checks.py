@@ -1,0 +1,146 @@
+"""What the readers share: where a row is in the file, and checks of ids and numbers.
+
+Every check raises :class:`irlib.InputError` at the first bad cell, naming file, line (or
+row, for Parquet) and column, so that a reader's message points at one place to fix.
+"""
+from __future__ import annotations
+
+import numpy as np
+import pandas as pd
+import pyarrow as pa
+import pyarrow.compute as pa_compute
+
+from .._common import InputError
+
+
+class Where:
+    """Maps a row of a parsed frame to its place in the file, and builds errors there."""
+
+    def __init__(self, name: str, lines: np.ndarray | None):
+        self.name = name
+        self.lines = lines            # 1-based line per row; None = Parquet (use row numbers)
+
+    def err(self, problem: str, row: int | None = None, column=None) -> InputError:
+        if row is None:
+            return InputError(problem, source=self.name, column=column)
+        if self.lines is None:
+            return InputError(problem, source=f"{self.name}, row {row + 1}", column=column)
+        return InputError(problem, source=self.name, line=int(self.lines[row]), column=column)
+
+    def place(self, row: int) -> str:
+        return f"row {row + 1}" if self.lines is None else f"line {int(self.lines[row])}"
+
+
+def short(value, width: int = 40) -> str:
+    text = str(value)
+    return repr(text if len(text) <= width else text[:width - 1] + "…")
+
+
+def check_ids(s: pd.Series, where: Where, label: str, column) -> pd.Series:
+    """Non-empty string ids."""
+    if not (pd.api.types.is_string_dtype(s) or s.dtype == object):
+        if pd.api.types.is_float_dtype(s):
+            whole = s.notna() & np.isfinite(s) & (s == np.floor(s))
+            if whole[s.notna()].all():
+                s = s.astype("Int64")
+        s = s.astype("str").where(s.notna(), "")
+    s = s.astype("str")
+    bad = (s.isna() | (s.str.strip() == "")).to_numpy()
+    if bad.any():
+        row = int(np.flatnonzero(bad)[0])
+        raise where.err(f"{label} is empty", row, column)
+    return s.reset_index(drop=True)
+
+
+def check_numbers(s: pd.Series, where: Where, label: str, column, *, whole: bool = False,
+             minimum: float | None = None, check_row=None) -> np.ndarray:
+    """A numeric column as float64 (``whole``: int64), with a located error for bad cells.
+
+    ``check_row(row)`` may raise a better error (e.g. too few columns) for a missing cell.
+    """
+    kind = "a whole number" if whole else "a number"
+    if pd.api.types.is_bool_dtype(s):
+        raise where.err(f"{label} must be {kind}, found true/false values", 0, column)
+    if pd.api.types.is_numeric_dtype(s):
+        num = s.to_numpy(dtype=float, na_value=np.nan)
+        texts = None
+    else:
+        texts = s.astype("str")
+        num = pd.to_numeric(texts, errors="coerce").to_numpy(dtype=float, na_value=np.nan)
+    bad = ~np.isfinite(num)
+    if whole:
+        with np.errstate(invalid="ignore"):
+            bad |= num != np.floor(num)
+    if minimum is not None:
+        with np.errstate(invalid="ignore"):
+            bad |= num < minimum
+    if bad.any():
+        row = int(np.flatnonzero(bad)[0])
+        raw = s.iloc[row] if texts is None else texts.iloc[row]
+        raw_text = "" if pd.isna(raw) else str(raw).strip()
+        if raw_text == "":
+            if check_row is not None:
+                check_row(row)
+            raise where.err(f"{label} is missing", row, column)
+        value = num[row]
+        if np.isnan(value) and raw_text.lower() not in ("nan", "-nan", "+nan"):
+            raise where.err(f"{label} {short(raw_text)} is not a number", row, column)
+        if not np.isfinite(value):
+            raise where.err(f"{label} {short(raw_text)} is not a finite number", row, column)
+        if whole and value != np.floor(value):
+            raise where.err(f"{label} {short(raw_text)} is not a whole number", row, column)
+        raise where.err(f"{label} {short(raw_text)} is negative; it must be >= {minimum:g}"
+                        if minimum == 0 else
+                        f"{label} {short(raw_text)} must be >= {minimum:g}", row, column)
+    if whole:
+        if np.abs(num).max(initial=0) > 2**53:
+            row = int(np.argmax(np.abs(num)))
+            raise where.err(f"{label} {num[row]:.0f} is too large", row, column)
+        return num.astype(np.int64)
+    return num
+
+
+def codes(s: pd.Series) -> tuple[np.ndarray, int]:
+    """An int64 code per value (equal values, equal codes) and how many distinct values."""
+    data = s.array
+    arrow = getattr(data, "_pa_array", None)   # pandas' pyarrow-backed strings
+    if isinstance(arrow, pa.ChunkedArray) and not arrow.null_count:
+        # One array first: encoding chunk by chunk makes pyarrow unify the dictionaries.
+        encoded = pa_compute.dictionary_encode(arrow.combine_chunks())
+        return encoded.indices.to_numpy().astype(np.int64), len(encoded.dictionary)
+    found, uniques = pd.factorize(s, use_na_sentinel=False)
+    return found.astype(np.int64), len(uniques)
+
+
+def repeated_rows(frame: pd.DataFrame, keys: list[str], known: dict | None = None) -> np.ndarray:
+    """Like ``frame.duplicated(keys)``, but on integer codes (hashing strings once).
+
+    ``known``: column -> :func:`codes` already computed, to hash a column only once.
+    """
+    known = known or {}
+    key, _ = known.get(keys[0]) or codes(frame[keys[0]])
+    for name in keys[1:]:
+        more, n_more = known.get(name) or codes(frame[name])
+        key = key * n_more + more              # < rows**2: no overflow for < 3e9 rows
+    return pd.Series(key).duplicated(keep="first").to_numpy()
+
+
+def check_no_duplicates(frame: pd.DataFrame, keys: list[str], where: Where, describe,
+                        known: dict | None = None) -> None:
+    """Raise at the second occurrence of a repeated key, naming the first one's line too."""
+    dup = repeated_rows(frame, keys, known)
+    if not dup.any():
+        return
+    second = int(np.flatnonzero(dup)[0])
+    same = np.ones(len(frame), dtype=bool)
+    for key in keys:
+        same &= (frame[key] == frame[key].iloc[second]).to_numpy()
+    first = int(np.flatnonzero(same)[0])
+    raise where.err(f"{describe(frame.iloc[second])} (first on {where.place(first)})", second)
+
+
+def with_notes(frame: pd.DataFrame, notes) -> pd.DataFrame:
+    """``frame`` with ``attrs["notes"]``: how the file was read, when the app should say so."""
+    if notes:
+        frame.attrs["notes"] = list(notes)
+    return frame

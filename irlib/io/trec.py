@@ -1,0 +1,268 @@
+"""TREC text files: qrels (``qid iter docno rel``) and runs (``qid Q0 docno rank score tag``).
+
+A file that is fine is parsed once by pyarrow's CSV reader (multi-threaded, no Python
+objects per cell) and checked with whole-column operations.  Only when something is off
+does the careful path run: it counts the fields of every line and re-parses with pandas,
+so that the message names the first bad line and column (``_read_trec_located``).
+"""
+from __future__ import annotations
+
+import csv
+import io
+
+import numpy as np
+import pandas as pd
+import pyarrow as pa
+import pyarrow.compute as pa_compute
+import pyarrow.csv as pa_csv
+
+from .._common import InputError
+from .checks import (Where, check_no_duplicates, check_numbers, repeated_rows, short,
+                     with_notes)
+from .decoding import decode_text
+from .source import load
+
+
+def _fields_per_line(data: bytes) -> np.ndarray:
+    """Number of whitespace-separated fields on each line (chunked: bounded memory)."""
+    n_lines = data.count(b"\n") + (0 if data.endswith(b"\n") else 1)
+    counts = np.zeros(max(n_lines, 1), dtype=np.int64)
+    arr = np.frombuffer(data, dtype=np.uint8)
+    chunk = 1 << 23
+    prev_ws = True
+    line0 = 0
+    for a in range(0, len(arr), chunk):
+        part = arr[a:a + chunk]
+        nl = part == 10
+        ws = (part == 32) | (part == 9) | nl
+        start = ~ws
+        start[0] &= prev_ws
+        start[1:] &= ws[:-1]
+        lid = np.cumsum(nl)
+        hit = lid[start]
+        if hit.size:
+            top = int(hit[-1]) + 1
+            counts[line0:line0 + top] += np.bincount(hit, minlength=top)
+        line0 += int(lid[-1])
+        prev_ws = bool(ws[-1])
+    return counts
+
+
+def _layout_text(ncols: int, spec: str) -> str:
+    return f"{ncols} columns ({spec})"
+
+
+def _read_trec(src, name, *, layouts: dict, value: str, other: dict) -> pd.DataFrame:
+    """Shared reader for whitespace-separated TREC files.
+
+    ``layouts``: column count -> (usecols, spec text); the value column is the last used one.
+    """
+    data, name = load(src, name)
+    data, notes = decode_text(data, name)
+    if not data or data.isspace():
+        raise InputError("the file is empty" if not data else
+                         "the file is empty (only blank lines)", source=name)
+    out = _read_trec_fast(data, layouts, value)
+    if out is None:
+        out = _read_trec_located(data, name, layouts=layouts, value=value, other=other)
+    return with_notes(out, notes)
+
+
+def _single_spaced(data: bytes) -> bytes:
+    """The same lines with fields separated by exactly one space, no space at either end.
+
+    Splitting on runs of spaces and tabs (as the careful path does) and splitting this on
+    single spaces give the same fields; a line of only whitespace becomes empty.
+    """
+    while b"  " in data:                       # each pass halves the longest run
+        data = data.replace(b"  ", b" ")
+    if b"\n " in data:
+        data = data.replace(b"\n ", b"\n")
+    if b" \n" in data:
+        data = data.replace(b" \n", b"\n")
+    return data.strip(b" ")
+
+
+def _first_fields(data: bytes) -> int:
+    """How many fields (split on spaces and tabs) the first line with any has, else 0."""
+    start = 0
+    while start <= len(data):
+        end = data.find(b"\n", start)
+        end = len(data) if end < 0 else end
+        count = sum(1 for field in data[start:end].replace(b"\t", b" ").split(b" ") if field)
+        if count:
+            return count
+        start = end + 1
+    return 0
+
+
+def _read_trec_fast(data: bytes, layouts: dict, value: str) -> pd.DataFrame | None:
+    """The frame if every line is well-formed, else None (then the careful path explains).
+
+    Anything unusual (a line with another field count, a value that is not a finite number
+    or not whole, a repeated pair) returns None rather than an error: the careful path
+    finds the line and words the message, so there is one source of messages.
+    """
+    ncols = _first_fields(data)
+    if ncols not in layouts:
+        return None
+    if b"\t" in data:                          # tabs and spaces both separate fields
+        data = data.replace(b"\t", b" ")
+    table = _parse_single_spaced(data, ncols, layouts[ncols][0])
+    if table is None:                          # maybe runs of spaces: squeeze and retry
+        squeezed = _single_spaced(data)
+        if len(squeezed) == len(data):
+            return None
+        table = _parse_single_spaced(squeezed, ncols, layouts[ncols][0])
+        if table is None:
+            return None
+    queries, docs, nums = table.column(0), table.column(1), table.column(2).to_numpy()
+    if not np.isfinite(nums).all():
+        return None
+    if value == "relevance":
+        if (nums != np.floor(nums)).any() or np.abs(nums).max(initial=0) > 2**53:
+            return None
+        nums = nums.astype(np.int64)
+    out = pd.DataFrame({"query_id": queries.to_pandas(), "doc_id": docs.to_pandas(),
+                        value: nums})
+    return None if repeated_rows(out, ["query_id", "doc_id"]).any() else out
+
+
+def _parse_single_spaced(data: bytes, ncols: int, usecols: list[int]) -> pa.Table | None:
+    """Columns ``usecols`` (id, id, value) if every non-empty line has ``ncols`` non-empty
+    fields separated by single spaces, else None."""
+    names = [str(i) for i in range(ncols)]
+    ids, val = [names[usecols[0]], names[usecols[1]]], names[usecols[2]]
+    try:
+        table = pa_csv.read_csv(
+            pa.BufferReader(data),
+            read_options=pa_csv.ReadOptions(column_names=names),
+            parse_options=pa_csv.ParseOptions(delimiter=" ", quote_char=False,
+                                              ignore_empty_lines=True),
+            convert_options=pa_csv.ConvertOptions(
+                strings_can_be_null=False, null_values=[],
+                column_types={**dict.fromkeys(names, pa.string()), val: pa.float64()}))
+    except (pa.ArrowInvalid, pa.ArrowNotImplementedError):
+        return None
+    # An empty field means two spaces in a row, or one at a line's end: whitespace runs.
+    for col in names:
+        if col != val and pa_compute.min(pa_compute.binary_length(table[col])).as_py() == 0:
+            return None
+    return table.select([*ids, val])
+
+
+def _read_trec_located(data: bytes, name: str, *, layouts: dict, value: str,
+                       other: dict) -> pd.DataFrame:
+    """The careful path: counts every line's fields, so errors name line and column."""
+    counts = _fields_per_line(data)
+    used = np.flatnonzero(counts > 0)
+    first = int(used[0])
+    ncols = int(counts[first])
+    expected = " or ".join(_layout_text(n, spec) for n, (_, spec) in layouts.items())
+    if ncols not in layouts:
+        hint = f"; this looks like a {other[ncols]} file" if ncols in other else ""
+        raise InputError(f"expected {expected}, found {ncols}{hint}", source=name, line=first + 1)
+    wrong = counts[used] != ncols
+    if wrong.any():
+        bad = int(used[np.flatnonzero(wrong)[0]])
+        raise InputError(f"expected {_layout_text(ncols, layouts[ncols][1])}, "
+                         f"found {int(counts[bad])}", source=name, line=bad + 1)
+    usecols, _spec = layouts[ncols]
+    names = ["query_id", "doc_id", value]
+    try:
+        raw = pd.read_csv(io.BytesIO(data), sep=r"\s+", header=None, engine="c",
+                          names=list(range(ncols)), usecols=usecols,
+                          dtype={usecols[0]: str, usecols[1]: str}, na_filter=False,
+                          quoting=csv.QUOTE_NONE, skip_blank_lines=True, encoding="utf-8")
+    except (ValueError, pd.errors.ParserError) as exc:  # pragma: no cover - guarded above
+        raise InputError(f"cannot be parsed ({exc})", source=name) from None
+    raw.columns = names
+    if len(raw) != len(used):  # pragma: no cover - the counts above should make this impossible
+        raise InputError("cannot be parsed: unexpected line structure", source=name)
+    where = Where(name, used + 1)
+    col = usecols[2] + 1
+    if value == "score":
+        vals = check_numbers(raw[value], where, "score", col)
+    else:
+        vals = check_numbers(raw[value], where, "relevance", col, whole=True)
+    out = pd.DataFrame({"query_id": raw["query_id"].astype("str"),
+                        "doc_id": raw["doc_id"].astype("str"), value: vals})
+    check_no_duplicates(out, ["query_id", "doc_id"], where,
+                        lambda r: f"document {short(r['doc_id'])} is listed twice for query "
+                                  f"{short(r['query_id'])}")
+    return out
+
+
+def read_qrels(src, *, name: str | None = None) -> pd.DataFrame:
+    """Read TREC relevance judgements.
+
+    Lines are ``qid iter docno rel`` (4 columns; ``iter`` is ignored) or ``qid docno rel``.
+    Relevance must be a whole number; negative values are kept (trec_eval counts them as
+    not relevant).  A (query, document) pair may appear only once.
+
+    Parameters
+    ----------
+    src : str, Path, bytes or file-like
+        The file; gzip is decompressed transparently.
+    name : str, optional
+        File name used in error messages (default: the path's or the object's name).
+
+    Returns
+    -------
+    DataFrame
+        ``query_id`` (str), ``doc_id`` (str), ``relevance`` (int64), in file order.
+
+    Raises
+    ------
+    InputError
+        With file, line and column, e.g. ``"qrels.txt, line 3, column 4: relevance '1.5'
+        is not a whole number"``.
+
+    Examples
+    --------
+    >>> read_qrels(b"q1 0 d1 2\\nq1 0 d2 0\\n", name="qrels.txt")
+      query_id doc_id  relevance
+    0       q1     d1          2
+    1       q1     d2          0
+    """
+    return _read_trec(src, name, value="relevance",
+                      layouts={4: ([0, 2, 3], "qid iter docno rel"),
+                               3: ([0, 1, 2], "qid docno rel")},
+                      other={6: "run"})
+
+
+def read_run(src, *, name: str | None = None) -> pd.DataFrame:
+    """Read a TREC run.
+
+    Lines are ``qid Q0 docno rank score tag`` (6 columns; ``Q0``, ``rank`` and ``tag`` are
+    not used: like trec_eval, order comes from the score) or ``qid docno score``.  Scores
+    must be finite numbers; a (query, document) pair may appear only once.
+
+    Parameters
+    ----------
+    src : str, Path, bytes or file-like
+        The file; gzip is decompressed transparently.
+    name : str, optional
+        File name used in error messages (default: the path's or the object's name).
+
+    Returns
+    -------
+    DataFrame
+        ``query_id`` (str), ``doc_id`` (str), ``score`` (float64), in file order.
+
+    Raises
+    ------
+    InputError
+        E.g. ``"run.txt, line 7: expected 6 columns (qid Q0 docno rank score tag), found 4"``.
+
+    Examples
+    --------
+    >>> read_run(b"q1 Q0 d1 1 2.5 bm25\\nq1 Q0 d2 2 1.0 bm25\\n", name="run.txt")
+      query_id doc_id  score
+    0       q1     d1    2.5
+    1       q1     d2    1.0
+    """
+    return _read_trec(src, name, value="score",
+                      layouts={6: ([0, 2, 4], "qid Q0 docno rank score tag"),
+                               3: ([0, 1, 2], "qid docno score")},
+                      other={4: "qrels"})
