@@ -238,6 +238,9 @@ def open_many(browser, urls: list[str]) -> list:
         page.goto(url, wait_until="commit")
         pages.append(page)
     for page in pages:
+        # many pages load at once: give the first connection and run more than the usual time
+        for state in ("connection-state='CONNECTED'", "script-state='notRunning'"):
+            page.locator(f"[data-testid='stApp'][data-test-{state}]").wait_for(state="attached", timeout=120_000)
         wait_for_app_loaded(page)
     return pages
 
