@@ -635,7 +635,7 @@ def _slot_status(slot: Slot, loaded: LoadedFile | None, error: str | None) -> No
 
 def _samples_row(kind: str) -> None:
     with st.container(horizontal=True, vertical_alignment="center", gap="small"):
-        st.button("Load the samples", key=f"upload_sample_{kind}", type="primary",
+        st.button("Load the samples", key=f"upload_sample_{kind}", type="secondary",
                   icon=":material/folder_open:", on_click=load_samples, args=(kind,),
                   help="Use the sample files below, as if you had uploaded them.")
         for file_name in dict.fromkeys(SAMPLE_FILES[kind].values()):

@@ -25,6 +25,7 @@ from __future__ import annotations
 
 import contextlib
 import os
+import shutil
 import socket
 import subprocess
 import sys
@@ -102,9 +103,9 @@ class RunningApp:
             return ""
 
 
-def _healthy(port: int) -> bool:
+def _healthy(port: int, path: str = "/_stcore/health") -> bool:
     try:
-        with urllib.request.urlopen(f"http://127.0.0.1:{port}/_stcore/health", timeout=1) as r:
+        with urllib.request.urlopen(f"http://127.0.0.1:{port}{path}", timeout=1) as r:
             return r.read().decode().strip() == "ok"
     except OSError:
         return False
@@ -146,16 +147,29 @@ def streamlit_app(
         args += ["--theme.base", theme]
     args += list(extra_args)
     env = {**os.environ, "PYTHONPATH": os.pathsep.join(filter(None, [str(root), os.environ.get("PYTHONPATH")]))}
-    log = tempfile.NamedTemporaryFile("w+", prefix="streamlit-", suffix=".log", delete=False)
-    proc = subprocess.Popen(args, cwd=root, env=env, stdout=log, stderr=subprocess.STDOUT, text=True)
+    with serve(args, port, cwd=root, env=env, timeout_s=timeout_s) as running:
+        yield running
+
+
+@contextlib.contextmanager
+def serve(argv: Sequence[str], port: int, *, cwd: Path, env: dict, timeout_s: float = 60.0,
+          health_path: str = "/_stcore/health") -> Iterator[RunningApp]:
+    """Run ``argv`` until the block ends, once ``http://127.0.0.1:<port><health_path>`` says ok.
+
+    The output goes to a log file (``RunningApp.log()``); the process is terminated (then
+    killed) at the end.
+    """
+    log = tempfile.NamedTemporaryFile("w+", prefix="server-", suffix=".log", delete=False)
+    proc = subprocess.Popen(list(argv), cwd=cwd, env=env, stdout=log, stderr=subprocess.STDOUT,
+                            stdin=subprocess.DEVNULL, text=True)
     running = RunningApp(url=f"http://127.0.0.1:{port}", port=port, process=proc, log_path=Path(log.name))
     try:
         deadline = time.monotonic() + timeout_s
-        while not _healthy(port):
+        while not _healthy(port, health_path):
             if proc.poll() is not None:
-                raise RuntimeError(f"streamlit exited with {proc.returncode}:\n{running.log()}")
+                raise RuntimeError(f"{argv[0]} exited with {proc.returncode}:\n{running.log()}")
             if time.monotonic() > deadline:
-                raise TimeoutError(f"streamlit did not become healthy in {timeout_s}s:\n{running.log()}")
+                raise TimeoutError(f"{argv[0]} did not become healthy in {timeout_s}s:\n{running.log()}")
             time.sleep(0.2)
         yield running
     finally:
@@ -169,6 +183,44 @@ def streamlit_app(
         log.close()
         with contextlib.suppress(OSError):
             os.unlink(log.name)
+
+
+def readme_run_command(readme: Path = REPO_ROOT / "README.md") -> list[str]:
+    """The README's own command to start the app (``streamlit run app.py``), as argv.
+
+    It is the ``streamlit ...`` part of the first code block under "## Run the app".
+    """
+    text = readme.read_text(encoding="utf-8").split("## Run the app", 1)[1]
+    block = text.split("```", 2)[1]
+    for part in block.replace("\n", "&&").split("&&"):
+        words = part.split()
+        if words and words[0] == "streamlit":
+            return words
+    raise ValueError("README.md: no `streamlit ...` command under '## Run the app'")
+
+
+@contextlib.contextmanager
+def readme_app(timeout_s: float = 60.0, extra_args: Sequence[str] = ()) -> Iterator[RunningApp]:
+    """The app started *exactly* as the README says, from the repo root, with no flags.
+
+    Only where it listens comes from the environment (a free port on 127.0.0.1: other
+    servers may run on this machine); every other ``STREAMLIT_*`` variable is removed and
+    HOME is an empty folder, so no user-wide ~/.streamlit/config.toml or environment can
+    supply what the project's own ``.streamlit/config.toml`` must. ``extra_args`` exists
+    for tests that show the check can fail.
+    """
+    port = free_port()
+    home = tempfile.mkdtemp(prefix="irlab-home-")
+    env = {k: v for k, v in os.environ.items() if not k.startswith("STREAMLIT_")}
+    env.update(HOME=home, STREAMLIT_SERVER_PORT=str(port), STREAMLIT_SERVER_ADDRESS="127.0.0.1")
+    env.pop("DISPLAY", None)            # headless, as on a server
+    argv = readme_run_command()
+    argv[0] = str(Path(sys.executable).with_name(argv[0]))   # this interpreter's `streamlit`
+    try:
+        with serve([*argv, *extra_args], port, cwd=REPO_ROOT, env=env, timeout_s=timeout_s) as running:
+            yield running
+    finally:
+        shutil.rmtree(home, ignore_errors=True)
 
 
 # --------------------------------------------------------------------------- browser

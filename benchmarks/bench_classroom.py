@@ -1,0 +1,352 @@
+"""A class on one server: N browser sessions click at the same moment, R rounds, then drag.
+
+    python benchmarks/bench_classroom.py                    # 30 sessions x 6 rounds + a drag round
+    python benchmarks/bench_classroom.py --processes 2      # the same through deploy/run_class.py
+
+Each session is its own Playwright context, opened from its own playground link (its own
+order, judgments and K). In each round every session clicks the relevance badge of its
+rank-1 card at the same wall-clock moment (a timer set in every page); in the drag round
+every session drags its rank-2 card onto rank 1, with the drops released back to back.
+Reported: the server's CPU time per interaction (from /proc of the app processes), p50/p95
+of event -> numbers painted (the tiles show new values) and event -> last DOM change, errors,
+and whether every session's address bar holds exactly its own actions.
+
+Target on the 2-core machine, browsers included: p95 <= 1 s at 30 simultaneous clicks,
+server CPU <= 8 ms per badge click. tests/browser/test_classroom.py runs a short version.
+"""
+from __future__ import annotations
+
+import argparse
+import contextlib
+import os
+import statistics
+import sys
+import time
+from dataclasses import dataclass, field
+from pathlib import Path
+from urllib.parse import parse_qs, urlparse
+
+ROOT = Path(__file__).resolve().parents[1]
+sys.path.insert(0, str(ROOT))
+
+from benchmarks.bench_interaction import hold_over  # noqa: E402
+from tests.browser.helpers import (NET_SPY, REPO_ROOT, free_port, launch_browser, serve,  # noqa: E402
+                                   streamlit_app, wait_for_app_loaded)
+
+N_CARDS = 8
+#: In-page tools: find elements through open shadow roots, read the numbers the
+#: playground shows, and time one interaction. The only place that knows how "numbers
+#: painted" is detected: the tiles' values (``.lc-tile-value``) differ from before.
+PAGE_TOOLS = """(() => {
+  const deepAll = (sel, root = document) => {
+    const found = [...root.querySelectorAll(sel)];
+    for (const el of root.querySelectorAll("*")) if (el.shadowRoot) found.push(...deepAll(sel, el.shadowRoot));
+    return found;
+  };
+  const numbers = () => deepAll(".lc-tile-value").map(e => e.textContent).join("|");
+  const roots = (root = document) => {
+    const out = [];
+    for (const el of root.querySelectorAll("*")) if (el.shadowRoot) out.push(el.shadowRoot, ...roots(el.shadowRoot));
+    return out;
+  };
+  window.__class = {deepAll, numbers, roots, t: null};
+})()"""
+#: Arm one measurement: note the event, every DOM change (document and shadow roots) and
+#: the first moment the numbers differ from now.
+ARM = """() => {
+  const c = window.__class;
+  if (c.obs) c.obs.disconnect();
+  const t = c.t = {start: null, painted: null, last: null, before: c.numbers()};
+  const seen = () => {
+    const now = performance.now();
+    if (t.start === null) return;
+    t.last = now;
+    if (t.painted === null && c.numbers() !== t.before) t.painted = now;
+  };
+  c.obs = new MutationObserver(seen);
+  for (const root of [document.body, ...c.roots()])
+    c.obs.observe(root, {subtree: true, childList: true, characterData: true, attributes: true});
+  if (!c.armed) {
+    c.armed = true;
+    const mark = () => { if (c.t && c.t.start === null) c.t.start = performance.now(); };
+    for (const type of ["click", "pointerup", "drop", "dragend"]) window.addEventListener(type, mark, true);
+  }
+}"""
+CLICK_AT = """(at) => {
+  const badge = window.__class.deepAll('.rb-card[data-rank="1"] .rb-badge')[0];
+  setTimeout(() => badge.click(), Math.max(0, at - Date.now()));
+}"""
+SETTLED = """(quiet) => {
+  const t = window.__class.t;
+  const app = document.querySelector("[data-testid=stApp]");
+  return t.start !== null && t.painted !== null && performance.now() - t.last > quiet
+         && app.dataset.testScriptState === "notRunning";
+}"""
+
+
+# --------------------------------------------------------------------------- sessions
+
+
+def session_link(i: int, k: int = 1) -> dict[str, str]:
+    """Session ``i``'s own playground state: a distinct order and judgments, K=1.
+
+    K=1 makes every action visible in the tiles: a click toggles the rank-1 card (P@1
+    changes) and the drag swaps ranks 1 and 2, whose judgments differ after any number
+    of rounds (see ``expected_state``).
+    """
+    order = list(range(1, N_CARDS + 1))
+    shift = i % N_CARDS
+    order = order[shift:] + order[:shift]
+    if (i // N_CARDS) % 2:
+        order.reverse()
+    labels = [(i >> (j % 6)) & 1 for j in range(N_CARDS)]
+    return {"order": "".join(map(str, order)), "labels": "".join(map(str, labels)), "k": str(k)}
+
+
+def with_different_top_two(link: dict[str, str], rounds: int) -> dict[str, str]:
+    """The link, judgments adjusted so that after ``rounds`` clicks ranks 1 and 2 differ."""
+    order = [int(c) for c in link["order"]]
+    labels = [int(c) for c in link["labels"]]
+    first, second = order[0] - 1, order[1] - 1
+    if (labels[first] ^ (rounds % 2)) == labels[second]:
+        labels[second] ^= 1
+    return {**link, "labels": "".join(map(str, labels))}
+
+
+def expected_state(link: dict[str, str], rounds: int, drag: bool) -> dict[str, str]:
+    """Order and labels after ``rounds`` rank-1 clicks and (optionally) the 2 -> 1 drag."""
+    order = [int(c) for c in link["order"]]
+    labels = [int(c) for c in link["labels"]]
+    labels[order[0] - 1] ^= rounds % 2
+    if drag:
+        order[0], order[1] = order[1], order[0]
+    return {"order": "".join(map(str, order)), "labels": "".join(map(str, labels))}
+
+
+def address_state(url: str) -> dict[str, str]:
+    query = parse_qs(urlparse(url).query)
+    return {key: query.get(key, ["(missing)"])[0] for key in ("order", "labels")}
+
+
+# --------------------------------------------------------------------------- server
+
+
+def cpu_seconds(pids: list[int]) -> float:
+    """User + system CPU time of these processes so far (Linux /proc)."""
+    ticks = os.sysconf("SC_CLK_TCK")
+    total = 0
+    for pid in pids:
+        fields = Path(f"/proc/{pid}/stat").read_text().rsplit(")", 1)[1].split()
+        total += int(fields[11]) + int(fields[12])          # utime, stime
+    return total / ticks
+
+
+def rss_mib(pids: list[int]) -> float:
+    """Resident memory of these processes (MiB)."""
+    total = 0
+    for pid in pids:
+        for line in Path(f"/proc/{pid}/status").read_text().splitlines():
+            if line.startswith("VmRSS:"):
+                total += int(line.split()[1])
+    return total / 1024
+
+
+@dataclass
+class Server:
+    url: str
+    pids: list[int]          # the app processes (not the balancer)
+
+
+@contextlib.contextmanager
+def class_server(processes: int = 1):
+    """One ``streamlit run app.py``, or ``deploy/run_class.py`` with N processes behind HAProxy."""
+    if processes == 1:
+        with streamlit_app("app.py") as app:
+            yield Server(app.url, [app.process.pid])
+        return
+    port, first_app_port = free_port(), free_port()
+    app_ports = [first_app_port + i for i in range(processes)]
+    argv = [sys.executable, str(REPO_ROOT / "deploy" / "run_class.py"), "--processes", str(processes),
+            "--port", str(port), "--bind", "127.0.0.1", "--app-port", str(first_app_port),
+            "--", "--browser.gatherUsageStats", "false"]
+    with serve(argv, port, cwd=REPO_ROOT, env=dict(os.environ), timeout_s=120) as running:
+        yield Server(running.url, [listener_pid(p) for p in app_ports])
+
+
+def listener_pid(port: int) -> int:
+    """The pid of the process listening on 127.0.0.1:``port`` (Linux /proc)."""
+    inode = None
+    for line in Path("/proc/net/tcp").read_text().splitlines()[1:]:
+        parts = line.split()
+        if parts[1].endswith(f":{port:04X}") and parts[3] == "0A":      # LISTEN
+            inode = parts[9]
+    if inode is None:
+        raise LookupError(f"nothing listens on port {port}")
+    for pid in filter(str.isdigit, os.listdir("/proc")):
+        with contextlib.suppress(OSError):
+            for fd in os.listdir(f"/proc/{pid}/fd"):
+                if os.readlink(f"/proc/{pid}/fd/{fd}") == f"socket:[{inode}]":
+                    return int(pid)
+    raise LookupError(f"no process owns the socket on port {port}")
+
+
+# --------------------------------------------------------------------------- the class
+
+
+@dataclass
+class ClassResult:
+    sessions: int
+    rounds: int
+    click_painted: list[float] = field(default_factory=list)     # seconds
+    click_last: list[float] = field(default_factory=list)
+    drag_painted: list[float] = field(default_factory=list)
+    drag_last: list[float] = field(default_factory=list)
+    click_cpu_ms: list[float] = field(default_factory=list)      # per click, one per round
+    drag_cpu_ms: float | None = None
+    drop_spread_ms: float | None = None
+    errors: list[str] = field(default_factory=list)
+    wrong_state: list[str] = field(default_factory=list)
+    server_of_session: list[str] = field(default_factory=list)
+
+
+def quantile(values: list[float], q: float) -> float:
+    ordered = sorted(values)
+    return ordered[min(len(ordered) - 1, round(q * (len(ordered) - 1)))]
+
+
+def wait_all(pages, result: ClassResult, label: str, quiet_ms: int) -> list[dict | None]:
+    """Each page's timings once it has settled (None and an error where it did not)."""
+    timings = []
+    for i, page in enumerate(pages):
+        try:
+            page.wait_for_function(SETTLED, arg=quiet_ms, timeout=60_000, polling=50)
+            timings.append(page.evaluate("() => window.__class.t"))
+        except Exception as exc:   # a timeout is a result here, not a crash
+            result.errors.append(f"session {i}, {label}: {type(exc).__name__}: {str(exc)[:200]}")
+            timings.append(None)
+    return timings
+
+
+def open_many(browser, urls: list[str]) -> list:
+    """One new context and page per address, all loading at once; returned when all are loaded."""
+    pages = []
+    for url in urls:
+        context = browser.new_context(viewport={"width": 1280, "height": 800})
+        context.add_init_script(NET_SPY)
+        page = context.new_page()
+        page.set_default_timeout(60_000)
+        page.goto(url, wait_until="commit")
+        pages.append(page)
+    for page in pages:
+        # many pages load at once: give the first connection and run more than the usual time
+        for state in ("connection-state='CONNECTED'", "script-state='notRunning'"):
+            page.locator(f"[data-testid='stApp'][data-test-{state}]").wait_for(state="attached", timeout=120_000)
+        wait_for_app_loaded(page)
+    return pages
+
+
+def run_class(browser, server: Server, sessions: int = 30, rounds: int = 6, drag: bool = True,
+              quiet_ms: int = 400) -> ClassResult:
+    """Open ``sessions`` sessions, run the rounds, check the address bars."""
+    result = ClassResult(sessions, rounds)
+    links = [with_different_top_two(session_link(i), rounds) for i in range(sessions)]
+    pages = []
+    try:
+        urls = [server.url + "/playground?" + "&".join(f"{k}={v}" for k, v in link.items())
+                for link in links]
+        pages = open_many(browser, urls)
+        for i, page in enumerate(pages):
+            page.on("pageerror", lambda exc, i=i: result.errors.append(f"session {i}: page error {exc}"))
+            page.evaluate(PAGE_TOOLS)
+            page.locator(".lc-tile-value").first.wait_for()
+            page.locator('.rb-card[data-rank="1"] .rb-badge').wait_for()
+        for round_ in range(rounds):
+            for page in pages:
+                page.evaluate(ARM)
+            cpu0 = cpu_seconds(server.pids)
+            at = page.evaluate("() => Date.now()") + 300 + 10 * sessions
+            for page in pages:
+                page.evaluate(CLICK_AT, at)
+            timings = wait_all(pages, result, f"click round {round_ + 1}", quiet_ms)
+            result.click_cpu_ms.append((cpu_seconds(server.pids) - cpu0) * 1000 / sessions)
+            for t in filter(None, timings):
+                result.click_painted.append((t["painted"] - t["start"]) / 1000)
+                result.click_last.append((t["last"] - t["start"]) / 1000)
+        if drag:
+            for page in pages:
+                page.evaluate(ARM)
+                hold_over(page, 2, 1)
+            cpu0 = cpu_seconds(server.pids)
+            released = time.perf_counter()
+            for page in pages:
+                page.mouse.up()
+            result.drop_spread_ms = (time.perf_counter() - released) * 1000
+            timings = wait_all(pages, result, "drag", quiet_ms)
+            result.drag_cpu_ms = (cpu_seconds(server.pids) - cpu0) * 1000 / sessions
+            for t in filter(None, timings):
+                result.drag_painted.append((t["painted"] - t["start"]) / 1000)
+                result.drag_last.append((t["last"] - t["start"]) / 1000)
+        for i, (page, link) in enumerate(zip(pages, links)):
+            want = expected_state(link, rounds, drag)
+            got = address_state(page.evaluate("() => location.href"))
+            if got != want:
+                result.wrong_state.append(f"session {i}: address bar {got}, its own actions give {want}")
+            if page.get_by_test_id("stException").count():
+                result.errors.append(f"session {i}: an exception is shown")
+            cookies = {c["name"]: c["value"] for c in page.context.cookies()}
+            result.server_of_session.append(cookies.get("irlab_server", "single"))
+    finally:
+        for page in pages:
+            page.context.close()
+    return result
+
+
+def report(result: ClassResult, processes: int) -> None:
+    def ms(values, q):
+        return f"{quantile(values, q) * 1000:6.0f}" if values else "     -"
+    print(f"{result.sessions} sessions x {result.rounds} click rounds"
+          f"{' + a drag round' if result.drag_painted or result.drag_cpu_ms else ''}"
+          f" on {processes} process(es)")
+    print("                      p50 ms  p95 ms   (event -> ...)")
+    print(f"click -> numbers      {ms(result.click_painted, .5)}  {ms(result.click_painted, .95)}")
+    print(f"click -> last change  {ms(result.click_last, .5)}  {ms(result.click_last, .95)}")
+    if result.drag_cpu_ms is not None:
+        print(f"drag  -> numbers      {ms(result.drag_painted, .5)}  {ms(result.drag_painted, .95)}")
+        print(f"drag  -> last change  {ms(result.drag_last, .5)}  {ms(result.drag_last, .95)}"
+              f"   (drops released within {result.drop_spread_ms:.0f} ms)")
+    if result.click_cpu_ms:
+        print(f"server CPU per badge click: median {statistics.median(result.click_cpu_ms):.1f} ms "
+              f"(rounds: {', '.join(f'{v:.1f}' for v in result.click_cpu_ms)})")
+    if result.drag_cpu_ms is not None:
+        print(f"server CPU per drag: {result.drag_cpu_ms:.1f} ms")
+    spread = {name: result.server_of_session.count(name) for name in sorted(set(result.server_of_session))}
+    print(f"sessions per process: {spread}")
+    print(f"errors: {len(result.errors)}   sessions whose address bar is not their own: "
+          f"{len(result.wrong_state)}")
+    for line in (result.errors + result.wrong_state)[:10]:
+        print("  ", line)
+    if result.click_last:
+        p95 = quantile(result.click_last, .95)
+        cpu = statistics.median(result.click_cpu_ms)
+        print(f"targets: click p95 {p95 * 1000:.0f} ms (<= 1000: {'met' if p95 <= 1 else 'NOT met'}), "
+              f"CPU {cpu:.1f} ms per click (<= 8: {'met' if cpu <= 8 else 'NOT met'})")
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
+    parser.add_argument("--sessions", type=int, default=30)
+    parser.add_argument("--rounds", type=int, default=6)
+    parser.add_argument("--no-drag", action="store_true")
+    parser.add_argument("--processes", type=int, default=1,
+                        help="app processes; >1 runs deploy/run_class.py (HAProxy, sticky sessions)")
+    args = parser.parse_args()
+    from playwright.sync_api import sync_playwright
+    with sync_playwright() as pw, class_server(args.processes) as server:
+        browser = launch_browser(pw)
+        result = run_class(browser, server, args.sessions, args.rounds, drag=not args.no_drag)
+        browser.close()
+    report(result, args.processes)
+
+
+if __name__ == "__main__":
+    main()

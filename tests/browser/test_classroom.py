@@ -1,0 +1,73 @@
+"""A class on the app: many sessions at the same moment, on one process and behind HAProxy.
+
+Short versions of ``benchmarks/bench_classroom.py`` (no timing assertion: the timings are
+printed). Every session clicks and drags at the same moment as the others; each must end
+with exactly its own actions in its address bar, with no error. Behind the balancer
+(``deploy/run_class.py``, 2 processes) sessions must spread over both processes and each
+session's drag and file upload must work: a session's websocket and its upload requests
+reach the same process only with sticky sessions.
+"""
+from __future__ import annotations
+
+import os
+import shutil
+
+import pytest
+
+if os.environ.get("IRLAB_BROWSER_TESTS", "").lower() != "required":
+    pytest.importorskip("playwright.sync_api", reason="playwright is not installed")
+
+from playwright.sync_api import expect  # noqa: E402
+
+from benchmarks.bench_classroom import class_server, open_many, report, run_class  # noqa: E402
+
+pytestmark = pytest.mark.browser
+
+
+def test_eight_sessions_click_and_drag_at_once_on_one_process(browser):
+    with class_server(1) as server:
+        result = run_class(browser, server, sessions=8, rounds=3, drag=True)
+    report(result, 1)
+    assert result.errors == []
+    assert result.wrong_state == []
+    assert len(result.click_painted) == 8 * 3 and len(result.drag_painted) == 8
+
+
+def ratings_csv(session: int) -> bytes:
+    rows = [f"{session},class query {session},doc{d},{d},{(d + session) % 4},{d % 3}" for d in range(1, 6)]
+    return ("queryid,query,document,position,rating_1,rating_2\n" + "\n".join(rows) + "\n").encode()
+
+
+@pytest.mark.skipif(not (shutil.which("haproxy") or os.path.exists("/usr/sbin/haproxy"))
+                    and os.environ.get("IRLAB_BROWSER_TESTS", "").lower() != "required",
+                    reason="haproxy is not installed (apt-get install haproxy)")
+def test_twenty_sessions_behind_haproxy_stick_to_their_process(browser):
+    sessions = 20
+    with class_server(2) as server:
+        result = run_class(browser, server, sessions=sessions, rounds=1, drag=True)
+        report(result, 2)
+        assert result.errors == []
+        assert result.wrong_state == []
+        assert len(result.drag_painted) == sessions
+        spread = {name: result.server_of_session.count(name) for name in set(result.server_of_session)}
+        assert set(spread) == {"app1", "app2"} and min(spread.values()) >= sessions // 4, spread
+
+        # Uploads: every session sends its own file; each sees only its own query.
+        pages = open_many(browser, [server.url + "/upload"] * sessions)
+        try:
+            for i, page in enumerate(pages):
+                page.get_by_test_id("stFileUploaderDropzoneInput").first.set_input_files(
+                    {"name": f"class_{i}.csv", "mimeType": "text/csv", "buffer": ratings_csv(i)})
+            servers = set()
+            for i, page in enumerate(pages):
+                # 20 uploads were sent at once: wait for this one's result, not a quiet page
+                expect(page.get_by_text(f"In use: class_{i}.csv")).to_be_visible(timeout=60_000)
+                table = page.get_by_test_id("stDataFrame").first
+                expect(table.get_by_text(f"class query {i}", exact=True)).to_have_count(1, timeout=30_000)
+                expect(table.get_by_text("class query", exact=False)).to_have_count(1, timeout=30_000)
+                expect(page.get_by_test_id("stAlertContentError")).to_have_count(0)
+                servers.add({c["name"]: c["value"] for c in page.context.cookies()}["irlab_server"])
+            assert servers == {"app1", "app2"}
+        finally:
+            for page in pages:
+                page.context.close()
