@@ -36,6 +36,7 @@ from irlib.compare import (Comparison, compare_systems, format_p, per_query_rank
                            randomization_floor, summary_sentence, t_test_caveat)
 from ui.charts import _layout
 from ui import page_state as ps
+from ui.downloads import DOWNLOAD_NOTE, csv_bytes
 from ui.formula import show_explanation
 from ui.texts import METRIC_TEXT, md_escape
 
@@ -451,26 +452,31 @@ def settings_link(query: str) -> None:
 
 # --------------------------------------------------------------------------- cached steps
 
-@st.cache_data(max_entries=24, show_spinner=False)
+#: Parsed uploads and their scores are kept for a while so reruns are instant, then dropped:
+#: a 700,000-line run takes ~230 MB, and a class's uploads must not pile up in the server.
+CACHE_TTL = "20m"
+
+
+@st.cache_data(max_entries=8, ttl=CACHE_TTL, show_spinner=False)
 def cached_read(reader: str, name: str, digest: str, _data: bytes,
                 aggregate: str = "median") -> pd.DataFrame:
     """read_upload, keyed on the file's SHA-256 (not on the bytes: hashing is done once)."""
     return read_upload(reader, name, _data, aggregate)
 
 
-@st.cache_data(max_entries=12, show_spinner=False)
+@st.cache_data(max_entries=8, ttl=CACHE_TTL, show_spinner=False)
 def cached_score(key: tuple, names: tuple[str, ...], _dataset: Dataset):
     return score(_dataset, names)
 
 
-@st.cache_data(max_entries=24, show_spinner=False)
+@st.cache_data(max_entries=16, ttl=CACHE_TTL, show_spinner=False)
 def cached_table(key: tuple, settings: Settings, system: str, include_missing: bool,
                  _dataset: Dataset, _evaluation) -> pd.DataFrame:
     return per_query_table(_dataset, _evaluation, settings, system=system,
                            include_missing=include_missing)
 
 
-@st.cache_data(max_entries=24, show_spinner=False)
+@st.cache_data(max_entries=16, ttl=CACHE_TTL, show_spinner=False)
 def cached_compare(key: tuple, _a: pd.Series, _b: pd.Series) -> Comparison:
     """compare_systems, keyed on (dataset key, measure, include_missing)."""
     return compare_systems(_a, _b)
@@ -794,9 +800,11 @@ def table_section(table: pd.DataFrame, settings: Settings, system: str) -> None:
     st.dataframe(table, hide_index=True, width="stretch", key="upload_table",
                  column_config=_number_columns(table, settings), on_select=_on_table_select,
                  selection_mode="single-row", height=min(38 + 35 * len(table), 420))
-    st.download_button("Download the table (CSV)", table.to_csv(index=False).encode("utf-8"),
+    st.download_button("Download the table (CSV)", csv_bytes(table),
                        file_name=f"per_query_{_file_safe(system)}.csv", mime="text/csv",
-                       icon=":material/download:", key="upload_dl_table", on_click="ignore")
+                       icon=":material/download:", key="upload_dl_table", on_click="ignore",
+                       help=DOWNLOAD_NOTE)
+    st.caption(DOWNLOAD_NOTE)
     if (table["relevant"] == 0).any():
         n = int((table["relevant"] == 0).sum())
         st.caption(f"{n:,} {'query has' if n == 1 else 'queries have'} no relevant judged "
@@ -1101,15 +1109,16 @@ def comparison_section(dataset: Dataset, evaluations: Mapping[str, irlib.Evaluat
                    "worse, grey: tie. The camera icon in the chart's toolbar saves it as PNG.")
     with st.expander("Per-query differences"):
         st.dataframe(frame, hide_index=True, width="stretch", key="upload_compare_table",
-                     column_config={name_a: st.column_config.NumberColumn(format="%.4f"),
-                                    name_b: st.column_config.NumberColumn(format="%.4f"),
+                     column_config={f"A: {name_a}": st.column_config.NumberColumn(format="%.4f"),
+                                    f"B: {name_b}": st.column_config.NumberColumn(format="%.4f"),
                                     "difference": st.column_config.NumberColumn(format="%+.4f"),
                                     "query_id": st.column_config.TextColumn("query id")})
         st.download_button("Download the differences (CSV)",
-                           frame.to_csv(index=False).encode("utf-8"),
+                           csv_bytes(frame),
                            file_name=f"compare_{_file_safe(name_a)}_{_file_safe(name_b)}.csv",
                            mime="text/csv", icon=":material/download:", key="upload_dl_compare",
-                           on_click="ignore")
+                           on_click="ignore", help=DOWNLOAD_NOTE)
+        st.caption(DOWNLOAD_NOTE)
     with st.expander("How to read the tests"):
         st.markdown(
             "Both systems answered the same queries, so the comparison is **paired**: only "
