@@ -91,7 +91,7 @@ def live_charts(charts: Sequence[tuple[str, dict]], *, key: str,
                 on_click: Callable[[float], None] | None = None,
                 address: str | None = None, tiles: Sequence[tuple[str, str]] = (),
                 note: str = "", footer: str = "", size: str = "normal",
-                preview: dict | None = None) -> None:
+                preview: str | None = None) -> None:
     """Draw ``(label, figure)`` charts and keep them across reruns (updated, not redrawn).
 
     Optionally with a caption (``note``) and a row of metric tiles above the charts and a
@@ -117,8 +117,9 @@ def live_charts(charts: Sequence[tuple[str, dict]], *, key: str,
     size
         ``"normal"``, or ``"large"`` for a projector (bigger numbers and captions).
     preview
-        ``ui.preview.Preview.for_charts(board)``: the numbers of every state one action away
-        from the board's, shown while a card is held or as soon as a badge is clicked.
+        ``ui.preview.Preview.for_charts(board)`` (JSON text): the numbers of every state one
+        action away from the board's, shown while a card is held or as soon as a badge is
+        clicked.
     address
         A query string (``"k=2&metric=R"``, no ``?``): the browser's address bar is set to it
         (``history.replaceState``), so the address bar is always a link to what the page

@@ -10,6 +10,8 @@ metric. Python's rerun then confirms the numbers, or replaces them if they ever 
 """
 from __future__ import annotations
 
+import functools
+import json
 from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass
 
@@ -19,7 +21,7 @@ import irlib
 DECIMALS = 4
 
 
-@dataclass(frozen=True)
+@dataclass(frozen=True, eq=False)       # hashed by identity: cached with its JSON
 class Preview:
     """The two halves of the table: numbers for the live charts, outcome tags for the board."""
     base: str                                   # the state the keys are relative to
@@ -29,8 +31,16 @@ class Preview:
     def for_board(self, board: str) -> dict:
         return {"board": board, "base": self.base, "outcomes": self.outcomes}
 
-    def for_charts(self, board: str) -> dict:
-        return {"board": board, "base": self.base, "table": self.numbers}
+    def for_charts(self, board: str) -> str:
+        """The live charts' half, as JSON text (``ui/live_chart.py`` parses it once)."""
+        return _charts_json(self, board)
+
+
+@functools.lru_cache(maxsize=64)
+def _charts_json(preview: "Preview", board: str) -> str:
+    # ~45 kB of numbers: serialised once per state, and Streamlit then sends a string.
+    return json.dumps({"board": board, "base": preview.base, "table": preview.numbers},
+                      separators=(",", ":"))
 
 
 def signature(order: Sequence[str], grades: Mapping[str, int]) -> str:
@@ -48,9 +58,8 @@ def neighbour_preview(order: Sequence[str], grades: Mapping[str, int], levels: S
                       note: Callable[[int, int, int, int, int], str]) -> Preview:
     """The numbers of every state one move or one judgment away from ``order``/``grades``.
 
-    ``tiles`` names the curves shown as tiles (their value at ``k``, as :func:`irlib.fmt`
-    prints it), ``charts`` the curves of each chart in trace order, and ``note(k, tp, fp, fn,
-    tn)`` writes the caption.
+    Cached per state (a class's boards often pass through the same ones, and a badge clicked
+    twice comes back): see :func:`_neighbour_preview` for the parameters.
 
     >>> p = neighbour_preview(["a", "b"], {"a": 0, "b": 1}, (0, 1), k=1, rel=1, gain="linear",
     ...                       tiles=["P"], charts=[["R"]], note=lambda k, *c: str(c))
@@ -59,7 +68,19 @@ def neighbour_preview(order: Sequence[str], grades: Mapping[str, int], levels: S
     >>> p.outcomes["grade:0:1"]       # a judged relevant: both relevant, only a returned
     ['TP', 'FN']
     """
-    current = [int(grades.get(i, 0)) for i in order]
+    return _neighbour_preview(tuple(order), tuple(int(grades.get(i, 0)) for i in order),
+                              tuple(levels), k, rel, gain, tuple(tiles),
+                              tuple(tuple(chart) for chart in charts), note)
+
+
+@functools.lru_cache(maxsize=256)
+def _neighbour_preview(order: tuple[str, ...], current: tuple[int, ...],
+                       levels: tuple[int, ...], k: int, rel: int, gain: str,
+                       tiles: tuple[str, ...], charts: tuple[tuple[str, ...], ...],
+                       note: Callable[[int, int, int, int, int], str]) -> Preview:
+    """``current`` holds the grades in rank order; ``tiles`` names the curves shown as tiles
+    (their value at ``k``, as :func:`irlib.fmt` prints it), ``charts`` the curves of each chart
+    in trace order, and ``note(k, tp, fp, fn, tn)`` writes the caption."""
     near = irlib.one_move_neighbours(current, levels)
     curves = irlib.metric_curves_batch(near.grades, rel=rel, gain=gain)
     counts = irlib.confusion_curves_batch(near.grades, rel=rel)
@@ -74,4 +95,4 @@ def neighbour_preview(order: Sequence[str], grades: Mapping[str, int], levels: S
                         "note": note(k, *(column[r] for column in cut)),
                         "charts": [[rounded[name][r] for name in chart] for chart in charts]}
         outcomes[key] = tags[r]
-    return Preview(signature(order, grades), numbers, outcomes)
+    return Preview(signature(order, dict(zip(order, current))), numbers, outcomes)

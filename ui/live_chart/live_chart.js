@@ -163,12 +163,24 @@ function drawText(s, shown) {
   });
 }
 
+// The table arrives as JSON text (ui/preview.py serialises it once per state): parse it
+// once per rerun, when it is first needed.
+function previewTable(s) {
+  const raw = s.data && s.data.preview;
+  if (typeof raw !== "string") return raw || null;
+  if (s.previewRaw !== raw) {
+    s.previewRaw = raw;
+    try { s.preview = JSON.parse(raw); } catch (e) { s.preview = null; }
+  }
+  return s.preview;
+}
+
 // A board announced the state the learner is looking at (a card held over another rank, a
 // judgment just clicked): show its numbers, looked up in the table Python sent
 // (ui/preview.py), in this same task, so they change in the frame the card does. key null,
 // or a table made for another state: back to the numbers of the state Python last ran.
 function showPreview(s, detail) {
-  const p = s.data && s.data.preview;
+  const p = previewTable(s);
   if (!p || detail.board !== p.board) return;
   const shown = detail.key != null && detail.base === p.base && p.table ? p.table[detail.key] : null;
   drawText(s, shown);
