@@ -19,6 +19,7 @@ from ui.texts import METRIC_TEXT
 
 P = pg.PREFIX
 S = pg.page_state()
+st.session_state[P + "full_run"] = True     # the board below sends its pictures this time
 pg.init()
 state = pg.current()
 size = "large" if state.present else "normal"
@@ -93,7 +94,9 @@ def live_part() -> None:
                              note=pg.confusion_note)
     ranking_board(board_items(), list(state.order), judgments, mode=state.mode, key=P + "board",
                   k=k, outcomes=list(confusion.outcomes), on_change=pg.on_board_change,
-                  size=size, preview=near.for_board(P + "board"))
+                  size=size, preview=near.for_board(P + "board"),
+                  # a drag or a badge click reruns only this fragment: the pictures stay
+                  send_images=st.session_state.pop(P + "full_run", False))
 
     curves = irlib.metric_curves(grades, rel=rel, gain=state.gain)
     height = 270 if state.present else 240

@@ -55,6 +55,8 @@ def test_a_held_card_shows_the_drop_s_numbers_and_escape_takes_them_back(playgro
     wait_for_app_run(page)
     expect(page).to_have_url(re.compile("order=71234568"))
     assert (tile(page, "Recall@2"), tile(page, "NDCG@2"), tile(page, "Precision@2")) == held
+    # that rerun left the pictures out of its message (ui/board.py send_images): all still there
+    expect(page.locator(".rb-img[src^='data:image/svg+xml']:visible")).to_have_count(8)
 
 
 def test_letting_go_outside_the_board_takes_the_numbers_back(playground):

@@ -343,7 +343,13 @@ function apply(s, data) {
   if (typeof data.seq === "number") s.seq = Math.max(s.seq, data.seq);
   s.mode = data.mode === "graded" ? "graded" : "binary";
   s.k = Number.isInteger(data.k) && data.k > 0 ? data.k : null;
-  s.items = new Map((data.items || []).map((it) => [String(it.id), it]));
+  // image null: this rerun left the pictures out (ui/board.py send_images); keep ours.
+  const known = s.items || new Map();
+  s.items = new Map((data.items || []).map((it) => {
+    const id = String(it.id);
+    const kept = it.image === null && known.has(id) ? known.get(id).image : it.image;
+    return [id, { ...it, image: kept || "" }];
+  }));
   s.order = (data.order || []).map(String);
   s.grades = { ...(data.grades || {}) };
   s.outcomes = new Map(Object.entries(data.outcomes || {}));
