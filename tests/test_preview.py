@@ -47,7 +47,7 @@ def test_every_neighbour_matches_the_per_ranking_functions(levels, rel, gain, k)
         assert shown["tiles"] == [irlib.fmt(curves[name][k - 1]) for name in TILES], key
         for chart, traces in zip(CHARTS, shown["charts"]):
             for name, y in zip(chart, traces):
-                assert y == pytest.approx(curves[name], abs=10 ** -DECIMALS / 2), (key, name)
+                assert y == pytest.approx(curves[name], abs=10 ** -DECIMALS / 2 + 1e-9), (key, name)
         c = irlib.confusion_at_k(ranked, k, rel=rel)
         assert shown["note"] == confusion_note(k, c.tp, c.fp, c.fn, c.tn)
         assert table.outcomes[key] == list(c.outcomes)

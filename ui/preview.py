@@ -17,8 +17,9 @@ from dataclasses import dataclass
 
 import irlib
 
-#: Curve values travel rounded: well below a pixel, and the rerun brings the exact ones.
-DECIMALS = 4
+#: Curve values travel rounded: a quarter of a pixel on a 240 px chart of 0..1, the hover
+#: label's own precision, and the rerun brings the exact ones.
+DECIMALS = 3
 
 
 @dataclass(frozen=True, eq=False)       # hashed by identity: cached with its JSON
@@ -38,8 +39,18 @@ class Preview:
 
 @functools.lru_cache(maxsize=64)
 def _charts_json(preview: "Preview", board: str) -> str:
-    # ~45 kB of numbers: serialised once per state, and Streamlit then sends a string.
-    return json.dumps({"board": board, "base": preview.base, "table": preview.numbers},
+    # Serialised once per state; Streamlit then sends a string. Many actions lead to the same
+    # numbers (two cards of one grade swapped), so each distinct entry travels once and the
+    # keys point at it: about half the bytes.
+    entries, index = [], {}
+    keys = {}
+    for key, entry in preview.numbers.items():
+        text = json.dumps(entry, separators=(",", ":"))
+        if text not in index:
+            index[text] = len(entries)
+            entries.append(entry)
+        keys[key] = index[text]
+    return json.dumps({"board": board, "base": preview.base, "keys": keys, "entries": entries},
                       separators=(",", ":"))
 
 

@@ -182,7 +182,8 @@ function previewTable(s) {
 function showPreview(s, detail) {
   const p = previewTable(s);
   if (!p || detail.board !== p.board) return;
-  const shown = detail.key != null && detail.base === p.base && p.table ? p.table[detail.key] : null;
+  const at = detail.key != null && detail.base === p.base && p.keys ? p.keys[detail.key] : undefined;
+  const shown = at === undefined ? null : p.entries[at];
   drawText(s, shown);
   if (!window.Plotly) return;
   (s.data.charts || []).forEach((chart, i) => {
