@@ -8,6 +8,7 @@ from ui import lessons as ls
 from ui.board import ranking_board
 from ui.catalog import board_items, load_catalog
 from ui.course import lesson_links
+from ui.layout import board_page
 from ui.formula import show_explanation
 from ui.texts import METRIC_TEXT
 
@@ -18,15 +19,23 @@ catalog = load_catalog()
 query = catalog.queries[ls.NDCG_QUERY]
 n_items = len(catalog.items)
 
-st.title("Graded relevance: NDCG")
-st.markdown(
-    f"Not every hit is equally good. For **“{query.text}”** the video grades the eight "
-    "pictures from 0 to 4: **4** a white cat in a box, **3** another cat in a box, **2** a dog "
-    "in a box, **1** an empty box or two cats without a box, **0** the dog. **Drag** the "
-    "pictures, **click a badge** to change a grade (keys **0–4** work too), and follow "
-    "CG → DCG → IDCG → NDCG.")
+board_page(compact_metrics=True)
+head = st.columns([4, 6], vertical_alignment="center")
+head[0].markdown("### Graded relevance: NDCG")
+with head[1].container(horizontal=True, horizontal_alignment="right", gap="small"):
+    st.button("↺ Video's order", key=P + "reset", on_click=ls.reset_ndcg,
+              help="Back to the video's ranking and grades; all eight results shown.")
+    st.button("⇄ Swap the first two", key=P + "swap", on_click=ls.swap_first_two,
+              help="The article's experiment: CG@2 stays, DCG@2 changes.")
+    st.button("★ Ideal order", key=P + "ideal_order", on_click=ls.ideal_order,
+              help="Best grades first: NDCG = 1.")
+st.caption(
+    f"Not every hit is equally good. For **“{query.text}”** the video grades the pictures "
+    "0–4: **4** a white cat in a box, **3** another cat in a box, **2** a dog in a box, **1** "
+    "an empty box or two cats, **0** the dog. **Drag** the pictures, **click a badge** to "
+    "change a grade (keys **0–4** work too), and follow CG → DCG → IDCG → NDCG.")
 
-controls = st.columns([2, 3, 2], vertical_alignment="bottom")
+controls = st.columns([2, 3, 1.5, 2, 2], vertical_alignment="bottom")
 controls[0].segmented_control(
     "NDCG gain", list(ls.GAIN_LABELS), **S.bind("gain"), required=True,
     format_func=ls.GAIN_LABELS.get,
@@ -37,13 +46,13 @@ controls[1].segmented_control(
     format_func=ls.IDEAL_LABELS.get,
     help="All judged: trec_eval, ranx, ir_measures. Only the shown list: scikit-learn's "
          "ndcg_score. They differ once the system returns fewer than all eight.")
-controls[2].toggle("Show both gains", **S.bind("both"),
+controls[2].toggle("Both gains", **S.bind("both"),
                    help="Draw the other gain's curves too, fainter and dotted.")
-sliders = st.columns(2)
-sliders[0].slider("K: results that count (the cut-off line on the board)", 1, n_items,
-                  **S.bind("k"))
-sliders[1].slider("Results shown: the system returns the top N", 1, n_items, **S.bind("shown"),
-                  help="The other pictures are judged but never returned.")
+controls[3].slider("K: results that count", 1, n_items, **S.bind("k"),
+                   help="The cut-off line on the board.")
+controls[4].slider("Results shown (top N)", 1, n_items, **S.bind("shown"),
+                   help="The system returns the top N; the other pictures are judged but "
+                        "never returned.")
 k, n_shown = int(S["k"]), int(S["shown"])
 gain, ideal = S["gain"], S["ideal"]
 
@@ -54,33 +63,26 @@ outcomes = [("FN" if g > 0 else "TN") if rank > n_shown else ""
             for rank, g in enumerate(all_grades, 1)]
 ranking_board(board_items(), order, judgments, mode="graded", key=P + "board", k=k,
               outcomes=outcomes, on_change=ls.saver(P))
-
-buttons = st.columns(4)
-buttons[0].button("↺ Video's order and grades", key=P + "reset", on_click=ls.reset_ndcg,
-                  width="stretch", help="Back to the video's ranking; all eight results shown.")
-buttons[1].button("⇄ Swap the first two", key=P + "swap", on_click=ls.swap_first_two,
-                  width="stretch", help="The article's experiment: CG@2 stays, DCG@2 changes.")
-buttons[2].button("★ Ideal order", key=P + "ideal_order", on_click=ls.ideal_order,
-                  width="stretch", help="Best grades first: NDCG = 1.")
 if n_shown < n_items:
     st.caption(f"The system returns only the top {n_shown}; the pictures below rank {n_shown} "
                "are judged but not returned (FN: a relevant one it missed).")
 
 kw = dict(judged=all_grades, gain=gain, ideal=ideal)
 curves = ls.graded_curves(shown, all_grades, gain=gain, ideal=ideal)
-ls.tiles([(label, fmt(curves[name][k - 1]), METRIC_TEXT[name].short)
-          for name, label in [("CG", f"CG@{k}"), ("DCG", f"DCG@{k}"), ("IDCG", f"IDCG@{k}"),
-                              ("nDCG", f"NDCG@{k}")]])
-
 other = (ls.graded_curves(shown, all_grades, gain=ls.other_gain(gain), ideal=ideal)
          if S["both"] else None)
-left, right = st.columns(2)
+# The numbers beside their curves, under the board: one screen on a laptop.
+numbers, left, right = st.columns([1.5, 2, 2])
+for column, (name, label) in zip(numbers.columns(2, gap="small") * 2,
+                                 [("CG", f"CG@{k}"), ("DCG", f"DCG@{k}"),
+                                  ("IDCG", f"IDCG@{k}"), ("nDCG", f"NDCG@{k}")]):
+    column.metric(label, fmt(curves[name][k - 1]), border=True)
 with left:
-    st.plotly_chart(ls.dcg_figure(curves, other, k, gain), key=P + "chart_dcg",
+    st.plotly_chart(ls.dcg_figure(curves, other, k, gain, height=300), key=P + "chart_dcg",
                     on_select=lambda: ls.set_k_from_chart(P + "chart_dcg"),
                     selection_mode="points")
 with right:
-    st.plotly_chart(ls.ndcg_figure(curves, other, k, gain), key=P + "chart_ndcg",
+    st.plotly_chart(ls.ndcg_figure(curves, other, k, gain, height=300), key=P + "chart_ndcg",
                     on_select=lambda: ls.set_k_from_chart(P + "chart_ndcg"),
                     selection_mode="points")
 st.caption("Click a point on either chart to set K. DCG grows with every relevant result; "

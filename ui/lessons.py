@@ -237,7 +237,7 @@ def other_gain(gain: str) -> str:
     return "exponential" if gain == "linear" else "linear"
 
 
-def dcg_figure(curves: dict, other: dict | None, k: int, gain: str) -> dict:
+def dcg_figure(curves: dict, other: dict | None, k: int, gain: str, height: int = 380) -> dict:
     """DCG and IDCG for the chosen gain (solid / dashed); the other gain faint and dotted."""
     tag = {"linear": "grade", "exponential": "2^grade − 1"}
     data = {"DCG": curves["DCG"], "IDCG": curves["IDCG"]}
@@ -249,12 +249,12 @@ def dcg_figure(curves: dict, other: dict | None, k: int, gain: str) -> dict:
                        "IDCG other": f"IDCG (gain = {tag[other_gain(gain)]})"})
         dash.update({"DCG other": "dot", "IDCG other": "dashdot"})
     fig = curves_figure(data, list(data), k, y_title="DCG at K", unit_interval=False,
-                        labels=labels, dash=dash)
+                        labels=labels, dash=dash, height=height)
     _fade_others(fig, {"DCG other": "DCG", "IDCG other": "IDCG"}, labels)
     return fig
 
 
-def ndcg_figure(curves: dict, other: dict | None, k: int, gain: str) -> dict:
+def ndcg_figure(curves: dict, other: dict | None, k: int, gain: str, height: int = 380) -> dict:
     """NDCG@K for the chosen gain, and (dotted) for the other gain."""
     tag = {"linear": "grade", "exponential": "2^grade − 1"}
     data = {"nDCG": curves["nDCG"]}
@@ -264,7 +264,8 @@ def ndcg_figure(curves: dict, other: dict | None, k: int, gain: str) -> dict:
         data["nDCG other"] = other["nDCG"]
         labels["nDCG other"] = f"NDCG (gain = {tag[other_gain(gain)]})"
         dash["nDCG other"] = "dot"
-    fig = curves_figure(data, list(data), k, y_title="NDCG at K", labels=labels, dash=dash)
+    fig = curves_figure(data, list(data), k, y_title="NDCG at K", labels=labels, dash=dash,
+                        height=height)
     _fade_others(fig, {"nDCG other": "nDCG"}, labels)
     return fig
 
