@@ -10,7 +10,6 @@ from ui.catalog import board_items, load_catalog
 from ui.course import lesson_links
 from ui.layout import board_page
 from ui.formula import show_explanation
-from ui.texts import METRIC_TEXT
 
 P = ls.ND
 S = ls.ndcg_state()

@@ -163,16 +163,23 @@ function drawText(s, shown) {
   });
 }
 
-// The table arrives as JSON text (ui/preview.py serialises it once per state): parse it
-// once per rerun, when it is first needed.
-function previewTable(s) {
+// The table arrives deflated ("deflate:" + base64, ui/preview.py): inflated once per rerun
+// with the browser's own DecompressionStream, as soon as it arrives. Until then (a few ms
+// after a rerun) a preview falls back to the numbers Python sent, like an unknown state.
+function loadPreview(s) {
   const raw = s.data && s.data.preview;
-  if (typeof raw !== "string") return raw || null;
-  if (s.previewRaw !== raw) {
-    s.previewRaw = raw;
-    try { s.preview = JSON.parse(raw); } catch (e) { s.preview = null; }
-  }
-  return s.preview;
+  if (s.previewRaw === raw) return;
+  s.previewRaw = raw;
+  s.preview = null;
+  if (typeof raw !== "string" || !raw.startsWith("deflate:")) return;
+  const bytes = Uint8Array.from(atob(raw.slice(8)), (c) => c.charCodeAt(0));
+  const text = new Response(new Blob([bytes]).stream().pipeThrough(new DecompressionStream("deflate"))).text();
+  text.then((json) => { if (s.previewRaw === raw) s.preview = JSON.parse(json); })
+    .catch(() => { if (s.previewRaw === raw) s.preview = null; });
+}
+
+function previewTable(s) {
+  return s.preview || null;
 }
 
 // A board announced the state the learner is looking at (a card held over another rank, a
@@ -292,6 +299,7 @@ export default function (component) {
   const s = root && root._lcState ? root._lcState : setup(parentElement);
   s.setTriggerValue = setTriggerValue;
   s.data = data || {};
+  loadPreview(s);
   keepAddress(s.data.address);
   drawText(s);
   if (!Array.isArray(s.data.charts) || s.data.charts.length === 0) {
