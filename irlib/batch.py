@@ -6,8 +6,10 @@ DataFrames use ir_measures' columns: qrels ``query_id, doc_id, relevance``; run
 * the run is ordered by score descending, ties by doc_id descending (the rank column is ignored);
 * binary measures count grade >= rel; nDCG's gains are the grades, negative grades count as 0,
   and IDCG comes from all judged documents of the query;
-* a query in the qrels but missing from the run scores 0 and counts in the mean; queries
-  only in the run are ignored; a query without relevant documents scores 0.
+* averaging: by default the mean is over the queries that are in both the run and the qrels
+  (trec_eval's default); ``complete=True`` also counts every qrels query missing from the run
+  as 0 (``trec_eval -c``). Queries only in the run are ignored in both; a query in both
+  without relevant documents scores 0 and counts.
 
 Speed: the run is sorted once (score, then query id with a radix sort) and every measure
 is computed from the few rows that are judged, with NumPy segment sums: no per-query loop.
@@ -28,11 +30,18 @@ RUN_COLUMNS = ("query_id", "doc_id", "score")
 
 @dataclass(frozen=True)
 class Evaluation:
-    """Per-query values (rows: every qrels query, columns: measure names) and their means."""
-    per_query: pd.DataFrame
-    means: pd.Series
-    missing_queries: tuple[str, ...]   # in the qrels, not in the run: scored 0
-    ignored_queries: tuple[str, ...]   # in the run, not in the qrels: ignored
+    """What :func:`evaluate` found; see there for what each field holds in each mode."""
+    per_query: pd.DataFrame            # rows: every qrels query (id order); columns: measures
+    means: pd.Series                   # per_query.mean(), NaN rows skipped
+    missing_queries: tuple[str, ...]   # in the qrels, not in the run: NaN (default) or 0 (-c)
+    ignored_queries: tuple[str, ...]   # in the run, not in the qrels: no row, never averaged
+    complete: bool = False             # True: averaged like ``trec_eval -c``
+
+    @property
+    def n_averaged(self) -> int:
+        """How many queries the means are over (trec_eval's ``num_q``)."""
+        return len(self.per_query) if self.complete else \
+            len(self.per_query) - len(self.missing_queries)
 
 
 def _check_columns(df, columns, what) -> None:
@@ -106,8 +115,36 @@ def _segment_rank(values, q, n_queries, key):
     return pos
 
 
-def evaluate(qrels: pd.DataFrame, run: pd.DataFrame, measures: Iterable) -> Evaluation:
+def evaluate(qrels: pd.DataFrame, run: pd.DataFrame, measures: Iterable, *,
+             complete: bool = False) -> Evaluation:
     """Score every qrels query of ``run`` with each of ``measures`` (ir_measures names).
+
+    Parameters
+    ----------
+    qrels : DataFrame
+        ``query_id, doc_id, relevance`` (integer grades; <= 0 is not relevant).
+    run : DataFrame
+        ``query_id, doc_id, score``; ranks come from the scores (ties: doc id descending).
+    measures : iterable of str or Measure
+        e.g. ``["nDCG@10", "AP", "P(rel=2)@5", "nDCG(dcg='exp-log2')@10"]``.
+    complete : bool, default False
+        How queries of the qrels that the run does not answer are averaged.
+        ``False`` (trec_eval's default): they are left out, the means are over the queries
+        the run answers. ``True`` (``trec_eval -c``): they score 0 and count, so a system
+        cannot look better by skipping hard queries.
+
+    Returns
+    -------
+    Evaluation
+        ``per_query``: one row per qrels query (sorted by id), one column per measure. A
+        query the run answers has its value (0 when it has no relevant document). A query
+        missing from the run is NaN by default (trec_eval prints no row for it) and 0 with
+        ``complete=True``.
+        ``means``: ``per_query.mean()`` (NaN skipped): trec_eval's ``all`` line, over
+        ``n_averaged`` queries; NaN by default when the run answers no qrels query.
+        ``missing_queries``: the qrels queries missing from the run, in id order.
+        ``ignored_queries``: the run's queries that have no judgments (no row in either mode).
+        ``complete``: the mode used.
 
     Examples
     --------
@@ -116,10 +153,12 @@ def evaluate(qrels: pd.DataFrame, run: pd.DataFrame, measures: Iterable) -> Eval
     >>> run = pd.DataFrame({"query_id": ["1", "1", "1"], "doc_id": ["x", "a", "b"],
     ...                     "score": [3.0, 2.0, 1.0]})
     >>> ev = evaluate(qrels, run, ["P@2", "AP", "RR"])
-    >>> ev.per_query.round(4).to_dict("index")   # query 2 is missing from the run: 0
-    {'1': {'P@2': 0.5, 'AP': 0.5833, 'RR': 0.5}, '2': {'P@2': 0.0, 'AP': 0.0, 'RR': 0.0}}
-    >>> ev.means.round(4).to_dict()
-    {'P@2': 0.25, 'AP': 0.2917, 'RR': 0.25}
+    >>> ev.per_query.round(4).to_dict("index")   # query 2 is missing from the run: no value
+    {'1': {'P@2': 0.5, 'AP': 0.5833, 'RR': 0.5}, '2': {'P@2': nan, 'AP': nan, 'RR': nan}}
+    >>> ev.means.round(4).to_dict(), ev.missing_queries, ev.n_averaged   # trec_eval
+    ({'P@2': 0.5, 'AP': 0.5833, 'RR': 0.5}, ('2',), 1)
+    >>> evaluate(qrels, run, ["AP"], complete=True).means.round(4).to_dict()   # trec_eval -c
+    {'AP': 0.2917}
     """
     parsed = [parse_measure(m) for m in measures]
     if not parsed:
@@ -170,7 +209,9 @@ def evaluate(qrels: pd.DataFrame, run: pd.DataFrame, measures: Iterable) -> Eval
     values = {str(m): _MEASURE_FUNCS[m.name](context, m) for m in parsed}
     per_query = pd.DataFrame(values, index=pd.Index(q_ids.astype(str), name="query_id"))
     missing = tuple(str(q) for q in q_ids[retrieved == 0])
-    return Evaluation(per_query, per_query.mean(), missing, ignored)
+    if not complete:
+        per_query.loc[retrieved == 0] = np.nan
+    return Evaluation(per_query, per_query.mean(), missing, ignored, bool(complete))
 
 
 @dataclass(frozen=True)

@@ -88,7 +88,9 @@ def test_bad_measure_names(text, message):
         irlib.parse_measure(text)
 
 
-def test_empty_run_scores_zero_not_error():
+def test_empty_run_is_not_an_error():
     qrels, run = _frames()
-    ev = irlib.evaluate(qrels, run.iloc[:0], ["AP", "nDCG@5"])
-    assert ev.means.tolist() == [0.0, 0.0] and ev.missing_queries == ("1",)
+    ev = irlib.evaluate(qrels, run.iloc[:0], ["AP", "nDCG@5"])   # trec_eval: nothing to average
+    assert ev.means.isna().all() and ev.missing_queries == ("1",) and ev.n_averaged == 0
+    ev = irlib.evaluate(qrels, run.iloc[:0], ["AP", "nDCG@5"], complete=True)   # -c: all 0
+    assert ev.means.tolist() == [0.0, 0.0] and ev.n_averaged == 1
