@@ -1,4 +1,4 @@
-"""Command line: ``python -m irlib QRELS RUN -m nDCG@10 -m AP [-q] [-c]``, printed like trec_eval."""
+"""Command line: ``python -m irlib QRELS RUN -m nDCG@10 -m AP [-q] [-c]``, like trec_eval."""
 from __future__ import annotations
 
 import argparse
