@@ -2,6 +2,7 @@
 from __future__ import annotations
 
 import argparse
+import os
 import sys
 
 from irlib.batch import evaluate
@@ -53,5 +54,17 @@ def main(argv=None) -> int:
     return 0
 
 
+def run(argv=None) -> int:
+    """:func:`main`, quiet when the reader goes away (``python -m irlib ... -q | head``)."""
+    try:
+        code = main(argv)
+        sys.stdout.flush()
+    except BrokenPipeError:
+        # Python would complain again while flushing stdout at exit: point it at devnull
+        os.dup2(os.open(os.devnull, os.O_WRONLY), sys.stdout.fileno())
+        return 141                       # 128 + SIGPIPE, what a shell reports for `cat`
+    return code
+
+
 if __name__ == "__main__":
-    sys.exit(main())
+    sys.exit(run())

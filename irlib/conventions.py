@@ -28,9 +28,9 @@ from dataclasses import dataclass
 import numpy as np
 import pandas as pd
 
-from irlib._common import DEFAULT_REL, check_grades, check_k, check_rel
+from irlib._common import DEFAULT_REL, check_grades, check_k, check_rel, safe_div
 from irlib.ap import average_precision
-from irlib.dcg import ndcg_at_k
+from irlib.dcg import dcg_at_k, idcg_at_k, ndcg_at_k
 
 
 @dataclass(frozen=True)
@@ -322,7 +322,7 @@ def tie_scores(grades, doc_ids: Sequence[str], scores: Sequence[float], k: int, 
 
     qrels = pd.DataFrame({"query_id": "q", "doc_id": ids + missed_ids, "relevance": judged})
     run = pd.DataFrame({"query_id": "q", "doc_id": ids, "score": scores_arr})
-    ev = evaluate(qrels, run, [f"AP(rel={int(rel)})@{k}" if rel != 1 else f"AP@{k}",
+    ev = evaluate(qrels, run, [f"AP(rel={rel})@{k}" if rel != 1 else f"AP@{k}",
                                f"nDCG@{k}"]).per_query.iloc[0]
     by_id_desc = sorted(range(len(ids)), key=lambda i: ids[i], reverse=True)
     trec_order = sorted(by_id_desc, key=lambda i: -scores_arr[i])      # stable: ids stay desc
@@ -340,7 +340,8 @@ def tie_scores(grades, doc_ids: Sequence[str], scores: Sequence[float], k: int, 
     for value in np.unique(sorted_scores):
         group = sorted_scores == value
         averaged[group] = ranked[group].mean()
+    # scikit-learn: DCG of the averaged gains over the ideal of the true grades it was given
     out["average"] = {"order": None, "AP": None,
-                      "NDCG": ndcg_at_k(averaged, k, judged=ranked, ideal="judged")}
+                      "NDCG": safe_div(dcg_at_k(averaged, k), idcg_at_k(ranked, k))}
     return out
 

@@ -36,7 +36,7 @@ def test_bad_switches():
         irlib.average_precision([1], 1, denominator="all")
     with pytest.raises(ValueError, match="ideal must be one of"):
         irlib.ndcg_at_k([1], 1, ideal="best")
-    with pytest.raises(ValueError, match="rel must be a number > 0"):
+    with pytest.raises(ValueError, match="rel must be a whole number >= 1"):
         irlib.precision_at_k([1], 1, rel=0)
     with pytest.raises(ValueError, match="metric must be one of"):
         irlib.explain("MAP", [1], 1)

@@ -1,11 +1,15 @@
-"""irlib.evaluate against trec_eval (pytrec-eval-terrier), per query, on random data."""
+"""irlib.evaluate against trec_eval (pytrec-eval-terrier) and ranx, per query, on random data.
+
+The reference libraries are imported directly: requirements-dev.txt installs them, and a
+broken install must fail these tests, not skip them.
+"""
 import numpy as np
 import pandas as pd
 import pytest
+import pytrec_eval
+import ranx
 
 import irlib
-
-pytrec_eval = pytest.importorskip("pytrec_eval", reason="pytrec-eval-terrier is a dev dependency")
 
 # irlib measure -> trec_eval measure (pytrec_eval's result key)
 PAIRS = {
@@ -120,3 +124,33 @@ def test_issue_example_map_default_and_complete():
     assert irlib.evaluate(qrels, run, ["AP"]).means["AP"] == (1 / 2 + 0) / 2
     assert irlib.evaluate(qrels, run, ["AP"], complete=True).means["AP"] == (1 / 2 + 0 + 0) / 3
     assert np.mean([theirs[q]["map"] for q in theirs]) == 0.25
+
+
+def test_exponential_gain_ndcg_matches_ranx_ndcg_burges():
+    """nDCG(dcg='exp-log2'): gain 2^grade - 1, as ranx's ndcg_burges (trec_eval has none)."""
+    rng = np.random.default_rng(21)
+    qrels, run = [], []
+    for qi in range(200):
+        pool = [f"d{j}" for j in range(60)]
+        for d in rng.choice(pool, int(rng.integers(1, 20)), replace=False):
+            qrels.append((f"q{qi}", d, int(rng.choice([0, 1, 2, 3, 4]))))
+        retrieved = rng.choice(pool, int(rng.integers(5, 40)), replace=False)
+        # distinct scores: ranx keeps tied documents in input order, trec_eval does not
+        scores = rng.permutation(len(retrieved)) + rng.random()
+        run.extend((f"q{qi}", d, float(s)) for d, s in zip(retrieved, scores))
+    qrels = pd.DataFrame(qrels, columns=["query_id", "doc_id", "relevance"])
+    run = pd.DataFrame(run, columns=["query_id", "doc_id", "score"])
+    measures = {"nDCG(dcg='exp-log2')@10": "ndcg_burges@10", "nDCG(dcg='exp-log2')": "ndcg_burges"}
+    ours = irlib.evaluate(qrels, run, list(measures)).per_query
+    ranx_run = ranx.Run.from_df(run.astype({"query_id": object, "doc_id": object}),
+                                q_id_col="query_id", doc_id_col="doc_id", score_col="score")
+    ranx_qrels = ranx.Qrels.from_df(qrels.astype({"query_id": object, "doc_id": object}),
+                                    q_id_col="query_id", doc_id_col="doc_id",
+                                    score_col="relevance")
+    ranx.evaluate(ranx_qrels, ranx_run, list(measures.values()), save_results_in_run=True)
+    compared = 0
+    for measure, theirs in measures.items():
+        for q, value in ranx_run.scores[theirs].items():
+            assert ours.at[q, measure] == pytest.approx(value, abs=1e-9), (q, measure)
+            compared += 1
+    assert compared == 2 * 200 and ((0 < ours) & (ours < 1)).any().all()
