@@ -125,7 +125,9 @@ def evaluate(qrels: pd.DataFrame, run: pd.DataFrame, measures: Iterable, *,
     Parameters
     ----------
     qrels : DataFrame
-        ``query_id, doc_id, relevance`` (integer grades; <= 0 is not relevant).
+        ``query_id, doc_id, relevance`` (integer grades; <= 0 is not relevant). Ids compare
+        as text, as trec_eval reads them; numeric id columns become the text a file would
+        hold, so ``1``, ``1.0`` and ``"1"`` are one id (``"1.0"`` in a text column is not).
     run : DataFrame
         ``query_id, doc_id, score``; ranks come from the scores (ties: doc id descending).
     measures : iterable of str or Measure
@@ -163,6 +165,8 @@ def evaluate(qrels: pd.DataFrame, run: pd.DataFrame, measures: Iterable, *,
     >>> evaluate(qrels, run, ["AP"], complete=True).means.round(4).to_dict()   # trec_eval -c
     {'AP': 0.2917}
     """
+    if not isinstance(complete, (bool, np.bool_)):
+        raise ValueError(f"complete must be True or False, got {complete!r}")
     parsed = [parse_measure(m) for m in measures]
     if not parsed:
         raise ValueError("measures must name at least one measure, e.g. ['nDCG@10', 'AP']")

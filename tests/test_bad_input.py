@@ -94,3 +94,10 @@ def test_empty_run_is_not_an_error():
     assert ev.means.isna().all() and ev.missing_queries == ("1",) and ev.n_averaged == 0
     ev = irlib.evaluate(qrels, run.iloc[:0], ["AP", "nDCG@5"], complete=True)   # -c: all 0
     assert ev.means.tolist() == [0.0, 0.0] and ev.n_averaged == 1
+
+
+@pytest.mark.parametrize("complete", ["yes", 1, None])
+def test_complete_must_be_a_bool(complete):
+    qrels, run = _frames()
+    with pytest.raises(ValueError, match="complete must be True or False"):
+        irlib.evaluate(qrels, run, ["AP"], complete=complete)
