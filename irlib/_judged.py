@@ -59,8 +59,9 @@ class _Regions:
     a time (the table is large, each region fits in the CPU's cache).
     """
 
-    def __init__(self, q: np.ndarray, n_queries: int):
-        counts = np.bincount(q, minlength=n_queries)
+    def __init__(self, q: np.ndarray, n_queries: int, counts: np.ndarray | None = None):
+        if counts is None:
+            counts = np.bincount(q, minlength=n_queries)
         bits = np.ceil(np.log2(np.maximum(2 * counts, 2))).astype(np.uint32)
         sizes = np.left_shift(1, bits.astype(np.int64))
         self.size = int(sizes.sum())
@@ -76,11 +77,12 @@ class _Regions:
         return slot
 
 
-def match_judged(run_q, run_d, judged_q, judged_d, n_queries: int):
+def match_judged(run_q, run_d, judged_q, judged_d, n_queries: int, counts=None):
     """Find a duplicated run row and the run rows that are judged, without sorting.
 
     ``run_q, run_d``: the run's (query, doc) codes; ``judged_q, judged_d``: the qrels' in
-    the same code spaces (``judged_d`` -1 for documents the run never returns). Returns
+    the same code spaces (``judged_d`` -1 for documents the run never returns);
+    ``counts``: the run's rows per query, when the caller has them. Returns
     ``(duplicate, rows, judgments)``: a run row whose (query, doc) another row has too
     (-1 when none; then nothing else is computed), and the run rows that are judged with
     the index of their judgment.
@@ -99,7 +101,7 @@ def match_judged(run_q, run_d, judged_q, judged_d, n_queries: int):
     for _ in range(_MAX_ROUNDS):
         if not rows.size:
             break
-        regions = _Regions(q, n_queries)
+        regions = _Regions(q, n_queries, counts if len(rows) == len(run_q) else None)
         slot = regions.home(q, d, multiplier)
         table = np.empty(regions.size, np.int32)   # only slots written to are read
         positions = np.arange(len(rows), dtype=np.int32)

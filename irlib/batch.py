@@ -194,9 +194,10 @@ def evaluate(qrels: pd.DataFrame, run: pd.DataFrame, measures: Iterable, *,
     run_d, doc_names = factorize(run_doc)
     qrels_d = doc_names.get_indexer(qrels_doc_names)[qrels_doc_codes]
     qrels_to_run = pd.Index(run_q_names).get_indexer(q_ids)[qrels_q]
+    rows_per_query = np.bincount(run_codes, minlength=len(run_q_names))
     duplicate, hit_rows, judged_row = match_judged(
         run_codes, run_d, qrels_to_run, np.where(qrels_to_run >= 0, qrels_d, -1),
-        len(run_q_names))
+        len(run_q_names), rows_per_query)
     if duplicate >= 0:
         _raise_duplicate(run, "run")
 
@@ -204,7 +205,7 @@ def evaluate(qrels: pd.DataFrame, run: pd.DataFrame, measures: Iterable, *,
     n_queries = len(q_ids)
     retrieved = np.zeros(n_queries, np.int64)
     answered = run_to_qrels >= 0
-    retrieved[run_to_qrels[answered]] = np.bincount(run_codes, minlength=len(run_q_names))[answered]
+    retrieved[run_to_qrels[answered]] = rows_per_query[answered]
 
     # The ranks of the judged documents the run returned (hits).
     hit_rank = judged_ranks(run_codes, score, run_d, doc_names, hit_rows)
