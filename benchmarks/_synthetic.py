@@ -6,11 +6,13 @@ import pandas as pd
 
 
 def make_data(n_queries: int = 7000, docs_per_query: int = 1000, rel_per_query: int = 6,
-              seed: int = 0) -> tuple[pd.DataFrame, pd.DataFrame]:
+              seed: int = 0, tie_fraction: float = 0.0) -> tuple[pd.DataFrame, pd.DataFrame]:
     """A run of ``n_queries`` x ``docs_per_query`` and qrels with ~``rel_per_query`` graded docs.
 
-    Scores are distinct float32 values (pytrec_eval reads scores as float32), doc ids
-    are strings drawn from a shared collection so that queries share documents.
+    Scores are float32 values (pytrec_eval reads scores as float32), distinct except that
+    a ``tie_fraction`` of the rows copy the score of the row before them (same query), so
+    trec_eval's doc-id tie order matters; doc ids are strings drawn from a shared
+    collection so that queries share documents.
     """
     rng = np.random.default_rng(seed)
     n = n_queries * docs_per_query
@@ -22,6 +24,10 @@ def make_data(n_queries: int = 7000, docs_per_query: int = 1000, rel_per_query: 
     perm = rng.permutation(len(collection))
     docs = collection[perm[doc_idx]]
     scores = rng.permutation(n).astype(np.float32) / np.float32(n) * np.float32(100.0)
+    if tie_fraction:
+        copies = rng.choice(n, int(n * tie_fraction), replace=False)
+        copies = copies[copies % docs_per_query != 0]          # the row before: same query
+        scores[copies] = scores[copies - 1]
     run = pd.DataFrame({"query_id": np.repeat(qids, docs_per_query), "doc_id": docs,
                         "score": scores.astype(np.float64)})
     # qrels: ~rel_per_query judged relevant (grades 1-3) among the retrieved, a few non-relevant

@@ -67,19 +67,37 @@ def check_grades(grades, name: str = "grades") -> np.ndarray:
     return arr
 
 
-def check_rel(rel) -> float:
-    """The relevance threshold: a finite number > 0."""
+def check_rel(rel) -> int:
+    """The relevance threshold: a whole number >= 1 (trec_eval's ``-l`` takes an integer)."""
     if isinstance(rel, bool) or not isinstance(rel, (int, float, np.integer, np.floating)) \
-            or not math.isfinite(rel) or rel <= 0:
-        raise ValueError(f"rel must be a number > 0, got {rel!r}")
-    return float(rel)
+            or not math.isfinite(rel) or rel < 1 or rel != int(rel):
+        raise ValueError(f"rel must be a whole number >= 1 (grade >= rel is relevant), "
+                         f"got {rel!r}")
+    return int(rel)
 
 
 def judged_or_shown(grades: np.ndarray, judged: Sequence[float] | None) -> np.ndarray:
-    """The query's judged grades (for denominators and ideals); the shown list when not given."""
+    """The query's judged grades (for denominators and ideals); the shown list when not given.
+
+    ``judged`` holds every judged document of the query, the shown ones included, so it
+    must hold at least as many documents of each grade or above as the shown list does
+    (otherwise recall could pass 1 and NDCG's ideal fall below the ranking).
+    """
     if judged is None:
         return grades
-    return check_grades(judged, "judged")
+    judged = check_grades(judged, "judged")
+    shown = np.sort(grades[grades > 0])[::-1]
+    pool = np.full(len(shown), -np.inf)
+    top = np.sort(judged)[::-1][:len(shown)]
+    pool[:len(top)] = top
+    short = np.flatnonzero(pool < shown)          # the i-th best shown beats the i-th judged
+    if short.size:
+        grade = float(shown[short[0]])
+        raise ValueError(
+            f"judged must include the shown documents: grades holds "
+            f"{np.count_nonzero(grades >= grade)} with grade >= {grade:g}, judged only "
+            f"{np.count_nonzero(judged >= grade)}")
+    return judged
 
 
 def safe_div(num, den):

@@ -6,11 +6,15 @@ DataFrames use ir_measures' columns: qrels ``query_id, doc_id, relevance``; run
 * the run is ordered by score descending, ties by doc_id descending (the rank column is ignored);
 * binary measures count grade >= rel; nDCG's gains are the grades, negative grades count as 0,
   and IDCG comes from all judged documents of the query;
-* a query in the qrels but missing from the run scores 0 and counts in the mean; queries
-  only in the run are ignored; a query without relevant documents scores 0.
+* averaging: by default the mean is over the queries that are in both the run and the qrels
+  (trec_eval's default); ``complete=True`` also counts every qrels query missing from the run
+  as 0 (``trec_eval -c``). Queries only in the run are ignored in both; a query in both
+  without relevant documents scores 0 and counts.
 
-Speed: the run is sorted once (score, then query id with a radix sort) and every measure
-is computed from the few rows that are judged, with NumPy segment sums: no per-query loop.
+Speed: the run is never sorted. Every measure needs only the ranks of the judged documents
+the run returned, and a rank is 1 + the number of the query's rows that outrank it
+(:mod:`irlib._judged`); the measures are NumPy segment sums over those few rows
+(:mod:`irlib._batch_measures`): no per-query loop.
 """
 from __future__ import annotations
 
@@ -20,7 +24,9 @@ from dataclasses import dataclass
 import numpy as np
 import pandas as pd
 
-from irlib.measures import Measure, parse_measure
+from irlib._batch_measures import MEASURE_FUNCS, Context
+from irlib._judged import factorize, judged_ranks, match_judged
+from irlib.measures import parse_measure
 
 QRELS_COLUMNS = ("query_id", "doc_id", "relevance")
 RUN_COLUMNS = ("query_id", "doc_id", "score")
@@ -28,11 +34,18 @@ RUN_COLUMNS = ("query_id", "doc_id", "score")
 
 @dataclass(frozen=True)
 class Evaluation:
-    """Per-query values (rows: every qrels query, columns: measure names) and their means."""
-    per_query: pd.DataFrame
-    means: pd.Series
-    missing_queries: tuple[str, ...]   # in the qrels, not in the run: scored 0
-    ignored_queries: tuple[str, ...]   # in the run, not in the qrels: ignored
+    """What :func:`evaluate` found; see there for what each field holds in each mode."""
+    per_query: pd.DataFrame            # rows: every qrels query (id order); columns: measures
+    means: pd.Series                   # per_query.mean(), NaN rows skipped
+    missing_queries: tuple[str, ...]   # in the qrels, not in the run: NaN (default) or 0 (-c)
+    ignored_queries: tuple[str, ...]   # in the run, not in the qrels: no row, never averaged
+    complete: bool = False             # True: averaged like ``trec_eval -c``
+
+    @property
+    def n_averaged(self) -> int:
+        """How many queries the means are over (trec_eval's ``num_q``)."""
+        return len(self.per_query) if self.complete else \
+            len(self.per_query) - len(self.missing_queries)
 
 
 def _check_columns(df, columns, what) -> None:
@@ -57,43 +70,42 @@ def _numeric(df, column, what) -> np.ndarray:
     return values
 
 
-def _raise_duplicate(keys: np.ndarray, df: pd.DataFrame, what: str) -> None:
-    """Raise if any key repeats, naming the first repeated (query, doc) pair and its rows."""
-    sorted_keys = np.sort(keys)
-    repeated = sorted_keys[1:][sorted_keys[1:] == sorted_keys[:-1]]
-    if repeated.size:
-        rows = np.flatnonzero(keys == repeated[0])[:2]
-        q, d = df["query_id"].iloc[rows[0]], df["doc_id"].iloc[rows[0]]
-        raise ValueError(f"{what} has duplicate rows {rows[0]} and {rows[1]}: query {q!r}, "
-                         f"doc {d!r} appear more than once")
+def _ids(df: pd.DataFrame, column: str, what: str) -> pd.Series:
+    """``df[column]`` as text ids, as trec_eval reads them from a file.
+
+    Numbers become the text a file would hold: ``1``, ``1.0`` (a float column) and ``"1"``
+    are one id, so integer ids in the qrels and the same ids read as floats in the run
+    still match. Text ids are kept as they are ("1.0" and "1" stay different ids).
+    """
+    ids = df[column]
+    missing = ids.isna().to_numpy()
+    if missing.any():
+        i = int(np.flatnonzero(missing)[0])
+        raise ValueError(f"{what} row {i}: {column} is empty")
+    kind = pd.api.types.infer_dtype(ids, skipna=False) if ids.dtype == object else None
+    if pd.api.types.is_bool_dtype(ids.dtype) or kind == "boolean":
+        raise ValueError(f"{what}: {column} holds True/False, not ids")
+    if pd.api.types.is_float_dtype(ids.dtype) or kind in ("floating", "mixed-integer-float"):
+        numbers = ids.to_numpy(dtype=float)
+        integral = np.isfinite(numbers) & (numbers == np.round(numbers))
+        text = ids.astype(str).to_numpy(dtype=object)
+        text[integral] = numbers[integral].astype(np.int64).astype(str)
+        return pd.Series(text, index=ids.index, dtype=object)
+    if pd.api.types.is_string_dtype(ids.dtype) and ids.dtype != object:
+        return ids
+    return ids.astype(str)
 
 
-def _stable_argsort_codes(codes: np.ndarray) -> np.ndarray:
-    """Stable argsort of non-negative int codes, as LSD radix passes of 16 bits (fast in NumPy)."""
-    order = np.argsort((codes & 0xFFFF).astype(np.uint16), kind="stable")
-    high = codes >> 16
-    if high.any():
-        order = order[np.argsort((high[order] & 0xFFFF).astype(np.uint16), kind="stable")]
-    return order
-
-
-def _rank_order(qcode, score, doc_names) -> np.ndarray:
-    """Row order by query, then score descending, then doc id descending (trec_eval)."""
-    order = np.argsort(-score)                       # fast, unstable; ties fixed below
-    order = order[_stable_argsort_codes(qcode[order])]
-    q, s = qcode[order], score[order]
-    tie = (q[1:] == q[:-1]) & (s[1:] == s[:-1])
-    if tie.any():
-        in_tie = np.zeros(len(order), bool)
-        in_tie[1:] |= tie
-        in_tie[:-1] |= tie
-        positions = np.flatnonzero(in_tie)
-        group = np.concatenate([[0], np.cumsum(~tie)])[positions]
-        ties = pd.DataFrame({"group": group, "doc": doc_names(order[positions]),
-                             "row": order[positions]})
-        ties = ties.sort_values(["group", "doc"], ascending=[True, False], kind="stable")
-        order[positions] = ties["row"].to_numpy()
-    return order
+def _raise_duplicate(df: pd.DataFrame, what: str) -> None:
+    """Name the first repeated (query, doc) pair of ``df`` and its rows."""
+    pairs = pd.DataFrame({"q": df["query_id"].astype(str).to_numpy(),
+                          "d": df["doc_id"].astype(str).to_numpy()})
+    later = np.flatnonzero(pairs.duplicated().to_numpy())[0]
+    q, d = pairs.iloc[later]
+    first = np.flatnonzero(((pairs["q"] == q) & (pairs["d"] == d)).to_numpy())[0]
+    raise ValueError(f"{what} has duplicate rows {first} and {later}: query "
+                     f"{df['query_id'].iloc[later]!r}, doc {df['doc_id'].iloc[later]!r} "
+                     "appear more than once")
 
 
 def _segment_rank(values, q, n_queries, key):
@@ -106,8 +118,38 @@ def _segment_rank(values, q, n_queries, key):
     return pos
 
 
-def evaluate(qrels: pd.DataFrame, run: pd.DataFrame, measures: Iterable) -> Evaluation:
+def evaluate(qrels: pd.DataFrame, run: pd.DataFrame, measures: Iterable, *,
+             complete: bool = False) -> Evaluation:
     """Score every qrels query of ``run`` with each of ``measures`` (ir_measures names).
+
+    Parameters
+    ----------
+    qrels : DataFrame
+        ``query_id, doc_id, relevance`` (integer grades; <= 0 is not relevant). Ids compare
+        as text, as trec_eval reads them; numeric id columns become the text a file would
+        hold, so ``1``, ``1.0`` and ``"1"`` are one id (``"1.0"`` in a text column is not).
+    run : DataFrame
+        ``query_id, doc_id, score``; ranks come from the scores (ties: doc id descending).
+    measures : iterable of str or Measure
+        e.g. ``["nDCG@10", "AP", "P(rel=2)@5", "nDCG(dcg='exp-log2')@10"]``.
+    complete : bool, default False
+        How queries of the qrels that the run does not answer are averaged.
+        ``False`` (trec_eval's default): they are left out, the means are over the queries
+        the run answers. ``True`` (``trec_eval -c``): they score 0 and count, so a system
+        cannot look better by skipping hard queries.
+
+    Returns
+    -------
+    Evaluation
+        ``per_query``: one row per qrels query (sorted by id), one column per measure. A
+        query the run answers has its value (0 when it has no relevant document). A query
+        missing from the run is NaN by default (trec_eval prints no row for it) and 0 with
+        ``complete=True``.
+        ``means``: ``per_query.mean()`` (NaN skipped): trec_eval's ``all`` line, over
+        ``n_averaged`` queries; NaN by default when the run answers no qrels query.
+        ``missing_queries``: the qrels queries missing from the run, in id order.
+        ``ignored_queries``: the run's queries that have no judgments (no row in either mode).
+        ``complete``: the mode used.
 
     Examples
     --------
@@ -116,11 +158,15 @@ def evaluate(qrels: pd.DataFrame, run: pd.DataFrame, measures: Iterable) -> Eval
     >>> run = pd.DataFrame({"query_id": ["1", "1", "1"], "doc_id": ["x", "a", "b"],
     ...                     "score": [3.0, 2.0, 1.0]})
     >>> ev = evaluate(qrels, run, ["P@2", "AP", "RR"])
-    >>> ev.per_query.round(4).to_dict("index")   # query 2 is missing from the run: 0
-    {'1': {'P@2': 0.5, 'AP': 0.5833, 'RR': 0.5}, '2': {'P@2': 0.0, 'AP': 0.0, 'RR': 0.0}}
-    >>> ev.means.round(4).to_dict()
-    {'P@2': 0.25, 'AP': 0.2917, 'RR': 0.25}
+    >>> ev.per_query.round(4).to_dict("index")   # query 2 is missing from the run: no value
+    {'1': {'P@2': 0.5, 'AP': 0.5833, 'RR': 0.5}, '2': {'P@2': nan, 'AP': nan, 'RR': nan}}
+    >>> ev.means.round(4).to_dict(), ev.missing_queries, ev.n_averaged   # trec_eval
+    ({'P@2': 0.5, 'AP': 0.5833, 'RR': 0.5}, ('2',), 1)
+    >>> evaluate(qrels, run, ["AP"], complete=True).means.round(4).to_dict()   # trec_eval -c
+    {'AP': 0.2917}
     """
+    if not isinstance(complete, (bool, np.bool_)):
+        raise ValueError(f"complete must be True or False, got {complete!r}")
     parsed = [parse_measure(m) for m in measures]
     if not parsed:
         raise ValueError("measures must name at least one measure, e.g. ['nDCG@10', 'AP']")
@@ -131,125 +177,51 @@ def evaluate(qrels: pd.DataFrame, run: pd.DataFrame, measures: Iterable) -> Eval
     grades = _numeric(qrels, "relevance", "qrels")
     score = _numeric(run, "score", "run")
 
-    # One code space for queries (from the qrels) and one for docs (shared by both frames).
-    q_ids = np.sort(pd.unique(qrels["query_id"].astype(str)).astype(object))
+    qrels_qid, qrels_doc = _ids(qrels, "query_id", "qrels"), _ids(qrels, "doc_id", "qrels")
+    run_qid, run_doc = _ids(run, "query_id", "run"), _ids(run, "doc_id", "run")
+
+    # Queries: the qrels' ids in sorted order, the run's in its own order; docs: the run's
+    # distinct ids, each qrels doc looked up among them (-1: never returned).
+    qrels_codes, qrels_names = factorize(qrels_qid)
+    q_ids = np.sort(qrels_names.to_numpy(dtype=object))
     q_index = pd.Index(q_ids)
-    qrels_q = q_index.get_indexer(qrels["query_id"].astype(str))
-    run_codes, run_q_names = pd.factorize(run["query_id"].astype(str))
-    run_q = q_index.get_indexer(run_q_names)[run_codes] if len(run) else np.empty(0, np.int64)
-    doc_codes, doc_names = pd.factorize(pd.concat([run["doc_id"], qrels["doc_id"]],
-                                                  ignore_index=True).astype(str))
-    run_d, qrels_d = doc_codes[:len(run)], doc_codes[len(run):]
-    n_docs = max(len(doc_names), 1)
-    _raise_duplicate(qrels_q.astype(np.int64) * n_docs + qrels_d, qrels, "qrels")
-    _raise_duplicate(run_codes.astype(np.int64) * n_docs + run_d, run, "run")
+    qrels_q = q_index.get_indexer(qrels_names)[qrels_codes]
+    run_codes, run_q_names = factorize(run_qid, grouped=True)
+    run_to_qrels = q_index.get_indexer(run_q_names)
+    qrels_doc_codes, qrels_doc_names = factorize(qrels_doc)
+    if match_judged(qrels_q, qrels_doc_codes, qrels_q[:0], qrels_q[:0], len(q_ids))[0] >= 0:
+        _raise_duplicate(qrels, "qrels")
+    run_d, doc_names = factorize(run_doc)
+    qrels_d = doc_names.get_indexer(qrels_doc_names)[qrels_doc_codes]
+    qrels_to_run = pd.Index(run_q_names).get_indexer(q_ids)[qrels_q]
+    rows_per_query = np.bincount(run_codes, minlength=len(run_q_names))
+    duplicate, hit_rows, judged_row = match_judged(
+        run_codes, run_d, qrels_to_run, np.where(qrels_to_run >= 0, qrels_d, -1),
+        len(run_q_names), rows_per_query)
+    if duplicate >= 0:
+        _raise_duplicate(run, "run")
 
-    kept = run_q >= 0
-    ignored = tuple(sorted(set(run_q_names[q_index.get_indexer(run_q_names) < 0])))
-    run_q, run_d, score = run_q[kept], run_d[kept], score[kept]
+    ignored = tuple(sorted(run_q_names[run_to_qrels < 0]))
     n_queries = len(q_ids)
-    retrieved = np.bincount(run_q, minlength=n_queries)
+    retrieved = np.zeros(n_queries, np.int64)
+    answered = run_to_qrels >= 0
+    retrieved[run_to_qrels[answered]] = rows_per_query[answered]
 
-    # Ranks of the judged documents that were retrieved.
-    order = _rank_order(run_q, score, lambda rows: np.asarray(doc_names)[run_d[rows]])
-    position = np.empty(len(order), np.int64)
-    position[order] = np.arange(len(order))
-    starts = np.concatenate([[0], np.cumsum(retrieved)[:-1]])
-    qrels_keys = pd.Index(qrels_q.astype(np.int64) * n_docs + qrels_d)
-    judged_row = qrels_keys.get_indexer(run_q.astype(np.int64) * n_docs + run_d)
-    hit_rows = np.flatnonzero(judged_row >= 0)
-    hit_q = run_q[hit_rows]
-    hit_rank = position[hit_rows] - starts[hit_q] + 1
-    hit_grade = grades[judged_row[hit_rows]]
+    # The ranks of the judged documents the run returned (hits).
+    hit_rank = judged_ranks(run_codes, score, run_d, doc_names, hit_rows)
+    hit_q = run_to_qrels[run_codes[hit_rows]]
+    hit_grade = grades[judged_row]
     by_rank = np.lexsort((hit_rank, hit_q))             # judged hits in rank order per query
     hit_q, hit_rank, hit_grade = hit_q[by_rank], hit_rank[by_rank], hit_grade[by_rank]
 
     # The ideal ranking of each query: its judged grades sorted high to low.
     ideal_rank = _segment_rank(grades, qrels_q, n_queries, -grades)
-    context = _Context(n_queries, hit_q, hit_rank, hit_grade, qrels_q, grades, ideal_rank)
-    values = {str(m): _MEASURE_FUNCS[m.name](context, m) for m in parsed}
+    context = Context(n_queries, hit_q, hit_rank, hit_grade, qrels_q, grades, ideal_rank)
+    values = {str(m): MEASURE_FUNCS[m.name](context, m) for m in parsed}
     per_query = pd.DataFrame(values, index=pd.Index(q_ids.astype(str), name="query_id"))
     missing = tuple(str(q) for q in q_ids[retrieved == 0])
-    return Evaluation(per_query, per_query.mean(), missing, ignored)
+    if not complete:
+        per_query.loc[retrieved == 0] = np.nan
+    return Evaluation(per_query, per_query.mean(), missing, ignored, bool(complete))
 
 
-@dataclass(frozen=True)
-class _Context:
-    """The judged hits (query, rank, grade; sorted by query then rank) and the qrels."""
-    n_queries: int
-    hit_q: np.ndarray
-    hit_rank: np.ndarray
-    hit_grade: np.ndarray
-    qrels_q: np.ndarray
-    qrels_grade: np.ndarray
-    ideal_rank: np.ndarray
-
-    def per_query_sum(self, q, weights) -> np.ndarray:
-        return np.bincount(q, weights=weights, minlength=self.n_queries)
-
-    def n_relevant(self, rel) -> np.ndarray:
-        return self.per_query_sum(self.qrels_q, self.qrels_grade >= rel)
-
-    def hits_at(self, m: Measure) -> np.ndarray:
-        mask = (self.hit_grade >= m.rel) & (self.hit_rank <= (m.k or np.inf))
-        return self.per_query_sum(self.hit_q[mask], None)
-
-
-def _ratio(num, den):
-    out = np.zeros_like(num, dtype=float)
-    np.divide(num, den, out=out, where=den > 0)
-    return out
-
-
-def _precision(c: _Context, m: Measure):
-    return c.hits_at(m) / m.k
-
-
-def _recall(c: _Context, m: Measure):
-    return _ratio(c.hits_at(m), c.n_relevant(m.rel))
-
-
-def _f1(c: _Context, m: Measure):
-    p, r = _precision(c, m), _recall(c, m)
-    return _ratio(2 * p * r, p + r)
-
-
-def _success(c: _Context, m: Measure):
-    return (c.hits_at(m) > 0).astype(float)
-
-
-def _reciprocal_rank(c: _Context, m: Measure):
-    mask = (c.hit_grade >= m.rel) & (c.hit_rank <= (m.k or np.inf))
-    first = np.full(c.n_queries, np.inf)
-    np.minimum.at(first, c.hit_q[mask], c.hit_rank[mask])
-    return 1.0 / first
-
-
-def _average_precision(c: _Context, m: Measure):
-    relevant = c.hit_grade >= m.rel
-    q, rank = c.hit_q[relevant], c.hit_rank[relevant]
-    # the i-th relevant hit of a query (rows are in rank order) has precision i / rank
-    nth = np.arange(len(q)) - np.searchsorted(q, q) + 1
-    within = rank <= (m.k or np.inf)
-    return _ratio(c.per_query_sum(q[within], (nth / rank)[within]), c.n_relevant(m.rel))
-
-
-def _gain(grades, m: Measure):
-    grades = np.maximum(grades, 0.0)       # trec_eval: negative judgments gain nothing
-    return grades if m.dcg == "log2" else np.exp2(grades) - 1.0
-
-
-def _dcg(c: _Context, m: Measure):
-    within = c.hit_rank <= (m.k or np.inf)
-    gains = _gain(c.hit_grade[within], m) / np.log2(c.hit_rank[within] + 1.0)
-    return c.per_query_sum(c.hit_q[within], gains)
-
-
-def _ndcg(c: _Context, m: Measure):
-    within = c.ideal_rank <= (m.k or np.inf)
-    gains = _gain(c.qrels_grade[within], m) / np.log2(c.ideal_rank[within] + 1.0)
-    return _ratio(_dcg(c, m), c.per_query_sum(c.qrels_q[within], gains))
-
-
-_MEASURE_FUNCS = {"P": _precision, "R": _recall, "F1": _f1, "Success": _success,
-                  "RR": _reciprocal_rank, "AP": _average_precision, "DCG": _dcg, "nDCG": _ndcg}

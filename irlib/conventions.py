@@ -28,9 +28,9 @@ from dataclasses import dataclass
 import numpy as np
 import pandas as pd
 
-from irlib._common import DEFAULT_REL, check_grades, check_k, check_rel
+from irlib._common import DEFAULT_REL, check_grades, check_k, check_rel, safe_div
 from irlib.ap import average_precision
-from irlib.dcg import ndcg_at_k
+from irlib.dcg import dcg_at_k, idcg_at_k, ndcg_at_k
 
 
 @dataclass(frozen=True)
@@ -76,13 +76,16 @@ CONVENTIONS: dict[str, Convention] = {c.key: c for c in (
         threshold_in_ndcg=False,
         ties="doc_id_desc",
         ties_note="score descending, then doc id descending (string order)",
-        empty_note="scores 0 and counts in the mean",
+        empty_note="scores 0 and counts in the mean. A query in the qrels that the run does "
+                   "not answer is left out of the mean (the mean is over the queries the run "
+                   "answers); with -c it scores 0 and counts",
         sources=(("trec_eval, m_map_cut.c and m_ndcg_cut.c", "github.com/usnistgov/trec_eval"),
                  ("pytrec_eval", "github.com/terrierteam/pytrec_eval"),
                  ("ir_measures documentation", "ir-measur.es")),
         short=dict(ap_note="R", gain_note="grade (2^grade − 1 via ir_measures)",
                    ideal_note="all judged", threshold_note="grade ≥ 1 (-l); not in NDCG",
-                   ties_note="doc id descending", empty_note="0, counted"),
+                   ties_note="doc id descending",
+                   empty_note="0, counted; unanswered: left out (-c: 0)"),
     ),
     Convention(
         key="ranx",
@@ -102,14 +105,16 @@ CONVENTIONS: dict[str, Convention] = {c.key: c for c in (
         ties_note="score descending; ties keep the input order in practice (numba's argsort, "
                   "not promised to be stable)",
         empty_note="scores 0 and counts in the mean; qrels and run must list the same queries "
-                   "(make_comparable=True fills in the missing ones)",
+                   "(make_comparable=True fills in the missing ones: an unanswered query "
+                   "scores 0 and counts, like trec_eval -c)",
         sources=(("ranx/metrics/average_precision.py, ranx/metrics/ndcg.py",
                   "github.com/AmenRa/ranx"),
                  ("ranx/data_structures/common.py, sort_dict_by_value",
                   "github.com/AmenRa/ranx")),
         short=dict(ap_note="R", gain_note="grade; 2^grade − 1 (ndcg_burges)",
                    ideal_note="all judged", threshold_note="grade ≥ rel_lvl, NDCG too",
-                   ties_note="input order (in practice)", empty_note="0, counted"),
+                   ties_note="input order (in practice)",
+                   empty_note="0, counted; unanswered: error (make_comparable: 0)"),
     ),
     Convention(
         key="sklearn",
@@ -317,7 +322,7 @@ def tie_scores(grades, doc_ids: Sequence[str], scores: Sequence[float], k: int, 
 
     qrels = pd.DataFrame({"query_id": "q", "doc_id": ids + missed_ids, "relevance": judged})
     run = pd.DataFrame({"query_id": "q", "doc_id": ids, "score": scores_arr})
-    ev = evaluate(qrels, run, [f"AP(rel={int(rel)})@{k}" if rel != 1 else f"AP@{k}",
+    ev = evaluate(qrels, run, [f"AP(rel={rel})@{k}" if rel != 1 else f"AP@{k}",
                                f"nDCG@{k}"]).per_query.iloc[0]
     by_id_desc = sorted(range(len(ids)), key=lambda i: ids[i], reverse=True)
     trec_order = sorted(by_id_desc, key=lambda i: -scores_arr[i])      # stable: ids stay desc
@@ -335,7 +340,8 @@ def tie_scores(grades, doc_ids: Sequence[str], scores: Sequence[float], k: int, 
     for value in np.unique(sorted_scores):
         group = sorted_scores == value
         averaged[group] = ranked[group].mean()
+    # scikit-learn: DCG of the averaged gains over the ideal of the true grades it was given
     out["average"] = {"order": None, "AP": None,
-                      "NDCG": ndcg_at_k(averaged, k, judged=ranked, ideal="judged")}
+                      "NDCG": safe_div(dcg_at_k(averaged, k), idcg_at_k(ranked, k))}
     return out
 

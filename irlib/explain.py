@@ -6,6 +6,9 @@ per-rank table (AP's precision and rel_k, NDCG's gain / discount / running DCG).
 """
 from __future__ import annotations
 
+import math
+from decimal import ROUND_HALF_UP, Decimal
+
 from dataclasses import dataclass, field
 
 import numpy as np
@@ -20,8 +23,19 @@ EXPLAINED = ("P", "R", "F1", "Success", "RR", "AP", "CG", "DCG", "IDCG", "nDCG")
 
 
 def fmt(x: float, digits: int = 2) -> str:
-    """A number as the article prints it: at most ``digits`` decimals, no trailing zeros."""
-    text = f"{round(float(x), digits):.{digits}f}".rstrip("0").rstrip(".")
+    """A number as the article prints it: at most ``digits`` decimals, no trailing zeros.
+
+    Rounded half up from the shortest decimal that reads back as ``x`` (what ``repr``
+    shows), as a person rounds on paper: binary floats such as 0.125 or 0.995 are not
+    rounded down for being stored a hair below.
+
+    >>> fmt(0.125), fmt(0.995), fmt(2.5237, 4), fmt(-0.004), fmt(1.0)
+    ('0.13', '1', '2.5237', '0', '1')
+    """
+    if not math.isfinite(float(x)):
+        return str(float(x))
+    value = Decimal(repr(float(x))).quantize(Decimal(1).scaleb(-digits), rounding=ROUND_HALF_UP)
+    text = f"{value:f}".rstrip("0").rstrip(".") if digits else f"{value:f}"
     return "0" if text in ("-0", "") else text
 
 

@@ -36,7 +36,7 @@ def test_bad_switches():
         irlib.average_precision([1], 1, denominator="all")
     with pytest.raises(ValueError, match="ideal must be one of"):
         irlib.ndcg_at_k([1], 1, ideal="best")
-    with pytest.raises(ValueError, match="rel must be a number > 0"):
+    with pytest.raises(ValueError, match="rel must be a whole number >= 1"):
         irlib.precision_at_k([1], 1, rel=0)
     with pytest.raises(ValueError, match="metric must be one of"):
         irlib.explain("MAP", [1], 1)
@@ -88,7 +88,16 @@ def test_bad_measure_names(text, message):
         irlib.parse_measure(text)
 
 
-def test_empty_run_scores_zero_not_error():
+def test_empty_run_is_not_an_error():
     qrels, run = _frames()
-    ev = irlib.evaluate(qrels, run.iloc[:0], ["AP", "nDCG@5"])
-    assert ev.means.tolist() == [0.0, 0.0] and ev.missing_queries == ("1",)
+    ev = irlib.evaluate(qrels, run.iloc[:0], ["AP", "nDCG@5"])   # trec_eval: nothing to average
+    assert ev.means.isna().all() and ev.missing_queries == ("1",) and ev.n_averaged == 0
+    ev = irlib.evaluate(qrels, run.iloc[:0], ["AP", "nDCG@5"], complete=True)   # -c: all 0
+    assert ev.means.tolist() == [0.0, 0.0] and ev.n_averaged == 1
+
+
+@pytest.mark.parametrize("complete", ["yes", 1, None])
+def test_complete_must_be_a_bool(complete):
+    qrels, run = _frames()
+    with pytest.raises(ValueError, match="complete must be True or False"):
+        irlib.evaluate(qrels, run, ["AP"], complete=complete)

@@ -6,6 +6,9 @@ import warnings
 
 import numpy as np
 import pytest
+import pytrec_eval
+import ranx
+from sklearn import metrics
 
 from irlib.conventions import (CONVENTIONS, ROWS, TIE_RULES, conventions_table, score_under,
                                tie_scores)
@@ -128,7 +131,6 @@ def test_published_torchmetrics_examples():
 # --------------------------------------------------------------------------- real libraries
 
 def test_trec_eval_record_matches_pytrec_eval():
-    pytrec_eval = pytest.importorskip("pytrec_eval")
     for grades, missed, k, rel in random_cases():
         ids = [f"d{i:02d}" for i in range(len(grades))]
         qrels = {"q": {**{d: g for d, g in zip(ids, grades)},
@@ -142,7 +144,6 @@ def test_trec_eval_record_matches_pytrec_eval():
 
 
 def test_ranx_record_matches_ranx():
-    ranx = pytest.importorskip("ranx")
     for grades, missed, k, rel in random_cases(60, seed=11):
         ids = [f"d{i:02d}" for i in range(len(grades))]
         judged = {**{d: g for d, g in zip(ids, grades)},
@@ -161,7 +162,6 @@ def test_ranx_record_matches_ranx():
 
 
 def test_sklearn_record_matches_scikit_learn():
-    metrics = pytest.importorskip("sklearn.metrics")
     for grades, missed, k, rel in random_cases(100, seed=3):
         scores = np.arange(len(grades), 0, -1, dtype=float)
         ours = score_under("sklearn", grades, k, judged=grades + missed, rel=rel)
@@ -200,7 +200,6 @@ def test_torchmetrics_rejects_graded_targets_for_ap():
 # --------------------------------------------------------------------------- the six rows
 
 def test_threshold_row_trec_eval_ndcg_ignores_it_ranx_does_not():
-    pytrec_eval = pytest.importorskip("pytrec_eval")
     qrels = {"q": dict(zip(IDS, GRADED))}
     run = {"q": {d: float(8 - i) for i, d in enumerate(IDS)}}
     got = pytrec_eval.RelevanceEvaluator(qrels, {"ndcg_cut.8", "map_cut.2"},
@@ -226,9 +225,6 @@ def test_ideal_row_judged_pool_vs_given_list():
 
 
 def test_empty_query_row_every_library_scores_zero():
-    pytrec_eval = pytest.importorskip("pytrec_eval")
-    ranx = pytest.importorskip("ranx")
-    metrics = pytest.importorskip("sklearn.metrics")
     none = [0, 0, 0]
     for lib in CONVENTIONS:
         values = score_under(lib, none, 3)
@@ -248,9 +244,6 @@ def test_empty_query_row_every_library_scores_zero():
 
 @pytest.mark.parametrize("missed", [[], [4, 2]], ids=["all-returned", "two-never-returned"])
 def test_tie_row_against_pytrec_eval_ranx_and_sklearn(missed):
-    pytrec_eval = pytest.importorskip("pytrec_eval")
-    ranx = pytest.importorskip("ranx")
-    metrics = pytest.importorskip("sklearn.metrics")
     # the graded pictures, the first two ("dog", grade 0; "white-cat-box", grade 4) tied;
     # ``missed``: grades of judged documents the run never returned
     ids = ["dog", "white-cat-box", "empty-box", "ginger-cat-box", "white-cat-box-2",

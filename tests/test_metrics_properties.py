@@ -99,7 +99,7 @@ def test_batch_agrees_with_per_ranking_functions():
 
 
 def test_batch_ranks_right_with_more_than_65536_queries():
-    """The query sort runs as two 16-bit radix passes past 65,536 queries."""
+    """Past 65,536 queries, interleaved: codes and hash regions must not wrap."""
     import pandas as pd
     rng = np.random.default_rng(5)
     n_queries = 70_000

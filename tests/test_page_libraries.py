@@ -2,6 +2,7 @@
 eight pictures, and each convention's switch (threshold, missed documents, ties)."""
 
 import pytest
+import pytrec_eval
 
 from tests.apptest import run_page
 
@@ -55,7 +56,6 @@ def test_ap_formulas_are_substituted():
 
 
 def test_pytrec_eval_agrees_with_the_trec_eval_column():
-    pytrec_eval = pytest.importorskip("pytrec_eval")
     grades = [0, 4, 1, 3, 4, 1, 3, 2]
     ids = [f"d{i}" for i in range(8)]
     got = pytrec_eval.RelevanceEvaluator({"q": dict(zip(ids, grades))},

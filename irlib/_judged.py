@@ -1,0 +1,229 @@
+"""Where a run's judged documents sit: id codes, duplicate rows, judged rows and their ranks.
+
+Every batch measure needs only the ranks of the *judged* documents (and per-query counts),
+so nothing here sorts the run. A judged document's rank is 1 + the number of the query's
+documents that outrank it in trec_eval's order (score descending, then doc id descending):
+one search of every row's (query, score) among the few judged (query, score) pairs, one
+histogram, and a string comparison only inside groups of tied scores.
+"""
+from __future__ import annotations
+
+import numpy as np
+import pandas as pd
+import pyarrow as pa
+import pyarrow.compute as pc
+
+
+def factorize(ids: pd.Series, *, grouped: bool = False) -> tuple[np.ndarray, pd.Index]:
+    """Codes (int32, one per row) and the distinct ids (strings) in first-seen order.
+
+    Arrow strings (pandas' ``str`` dtype) go through ``pyarrow.compute.dictionary_encode``.
+    ``grouped``: ids usually come in runs (a run file lists each query's rows together);
+    then each run is encoded once.
+    """
+    values = ids.array
+    if isinstance(values, pd.arrays.ArrowStringArray) and len(values):
+        arrow = values.__arrow_array__()
+        if grouped:
+            change = np.empty(len(arrow), bool)
+            change[0] = True
+            change[1:] = pc.not_equal(arrow[1:], arrow[:-1]).to_numpy(zero_copy_only=False)
+            starts = np.flatnonzero(change)
+            if len(starts) * 8 < len(arrow):
+                head_codes, names = _dictionary_encode(arrow.take(pa.array(starts)))
+                return np.repeat(head_codes, np.diff(np.append(starts, len(arrow)))), names
+        return _dictionary_encode(arrow)
+    codes, names = pd.factorize(ids)
+    return codes.astype(np.int32), pd.Index(np.asarray(names, dtype=object))
+
+
+def _dictionary_encode(arrow) -> tuple[np.ndarray, pd.Index]:
+    encoded = pc.dictionary_encode(arrow).combine_chunks()
+    codes = encoded.indices.to_numpy(zero_copy_only=False).astype(np.int32, copy=False)
+    return codes, pd.Index(encoded.dictionary.to_pylist(), dtype=object)
+
+
+_MAX_ROUNDS = 40                      # ~5x fewer rows each round: 40 is never reached
+_GOLDEN = 0x9E3779B1                   # 2^32 / golden ratio, odd: Fibonacci hashing
+
+
+def _next_multiplier(multiplier: int) -> int:
+    return (multiplier * 1664525 + 1013904223) % 2**32 | 1
+
+
+class _Regions:
+    """One hash table region per query, ``2^bits >= 2 * rows`` slots.
+
+    A query's rows only ever meet in its own region, so a row's key is its doc code
+    alone, and a run that lists each query's rows together touches one small region at
+    a time (the table is large, each region fits in the CPU's cache).
+    """
+
+    def __init__(self, q: np.ndarray, n_queries: int, counts: np.ndarray | None = None):
+        if counts is None:
+            counts = np.bincount(q, minlength=n_queries)
+        bits = np.ceil(np.log2(np.maximum(2 * counts, 2))).astype(np.uint32)
+        sizes = np.left_shift(1, bits.astype(np.int64))
+        self.size = int(sizes.sum())
+        index = np.int32 if self.size < 2**31 else np.int64
+        self.base = np.concatenate([[0], np.cumsum(sizes)[:-1]]).astype(index)
+        self.shift = (32 - bits).astype(np.uint32)
+
+    def home(self, q, d, multiplier: int) -> np.ndarray:
+        high = d.astype(np.uint32, copy=False) * np.uint32(multiplier)
+        high >>= self.shift[q]
+        slot = self.base[q]
+        slot += high.astype(slot.dtype, copy=False)
+        return slot
+
+
+def match_judged(run_q, run_d, judged_q, judged_d, n_queries: int, counts=None):
+    """Find a duplicated run row and the run rows that are judged, without sorting.
+
+    ``run_q, run_d``: the run's (query, doc) codes; ``judged_q, judged_d``: the qrels' in
+    the same code spaces (``judged_d`` -1 for documents the run never returns);
+    ``counts``: the run's rows per query, when the caller has them. Returns
+    ``(duplicate, rows, judgments)``: a run row whose (query, doc) another row has too
+    (-1 when none; then nothing else is computed), and the run rows that are judged with
+    the index of their judgment.
+
+    Each round scatters the rows' positions into their query's region at a hash of
+    their doc. A row that lost its slot to a row with the same doc is a duplicate; one
+    that lost to another doc (a collision, about a fifth of the rows) is tried again in
+    the next round with another multiplier. A judgment looks at its own slot in each
+    round: the winner there is its row if the docs agree.
+    """
+    rows = np.arange(len(run_q), dtype=np.int32)
+    q, d = run_q, run_d
+    pending = np.flatnonzero(judged_d >= 0)
+    found_rows, found_judgments = [], []
+    multiplier = _GOLDEN
+    for _ in range(_MAX_ROUNDS):
+        if not rows.size:
+            break
+        regions = _Regions(q, n_queries, counts if len(rows) == len(run_q) else None)
+        slot = regions.home(q, d, multiplier)
+        table = np.empty(regions.size, np.int32)   # only slots written to are read
+        positions = np.arange(len(rows), dtype=np.int32)
+        table[slot] = positions
+        winner = table[slot]
+        lost = winner != positions
+        losers = np.flatnonzero(lost)
+        same = d[winner[losers]] == d[losers]
+        if same.any():
+            return int(rows[losers[np.flatnonzero(same)[0]]]), None, None
+        if pending.size:
+            probe = regions.home(judged_q[pending], judged_d[pending], multiplier)
+            candidate = table[probe]
+            valid = (candidate >= 0) & (candidate < len(rows))
+            valid[valid] = slot[candidate[valid]] == probe[valid]   # written, not garbage
+            valid[valid] = d[candidate[valid]] == judged_d[pending[valid]]
+            found_rows.append(rows[candidate[valid]])
+            found_judgments.append(pending[valid])
+            pending = pending[~valid]
+        rows, q, d = rows[losers], q[losers], d[losers]
+        multiplier = _next_multiplier(multiplier)
+    else:                                    # never in practice: pandas does the rest
+        left = pd.DataFrame({"q": q, "d": d, "row": rows})
+        repeated = left.duplicated(["q", "d"]).to_numpy()
+        if repeated.any():
+            return int(rows[np.flatnonzero(repeated)[0]]), None, None
+        right = pd.DataFrame({"q": judged_q[pending], "d": judged_d[pending], "j": pending})
+        both = left.merge(right, on=["q", "d"])
+        found_rows.append(both["row"].to_numpy())
+        found_judgments.append(both["j"].to_numpy())
+    hit_rows = np.concatenate(found_rows) if found_rows else np.empty(0, np.int32)
+    judgments = np.concatenate(found_judgments) if found_judgments else np.empty(0, np.int64)
+    return -1, hit_rows.astype(np.int64), judgments
+
+
+def _place_among_hits_padded(run_q, score, hit_q, hit_score, width: int):
+    """Per row: how many hits of its query score lower, and whether one scores the same.
+
+    The hits sit in a table with one row of ``width`` (a power of two, +inf padding) per
+    query; a branch-free binary search of ``log2(width)`` steps runs for all rows at once.
+    """
+    order = np.lexsort((hit_score, hit_q))
+    first = np.concatenate([[0], np.cumsum(np.bincount(hit_q))])
+    table = np.full((int(run_q.max()) + 1, width + 1), np.inf)
+    table[hit_q[order], np.arange(len(order)) - first[hit_q[order]]] = hit_score[order]
+    flat = table.ravel()
+    index = np.int32 if flat.size < 2**31 else np.int64
+    row_start = run_q.astype(index) * index(width + 1)
+    cursor = row_start.copy()                    # row_start + hits below, as the search goes
+    step = width // 2
+    while step:
+        cursor += (flat[cursor + index(step - 1)] < score) * index(step)
+        step //= 2
+    cursor += flat[cursor] < score               # the search's last position
+    tied = flat[cursor] == score
+    cursor -= row_start
+    below = cursor.astype(np.int64)
+    return below, tied
+
+
+def _place_among_hits_sorted(run_q, score, hit_q, hit_score):
+    """As :func:`_place_among_hits_padded`, for queries with many hits: one global search.
+
+    Complex numbers compare lexicographically, real (query) part first, so one
+    ``searchsorted`` among the hits' sorted (query, score) pairs places every row.
+    """
+    hay = np.empty(len(hit_q) + 1, complex)
+    hay[:-1].real, hay[:-1].imag = hit_q, hit_score
+    hay[:-1].sort()
+    hay[-1] = complex(np.inf, np.inf)           # a sentinel: every row is below it
+    needle = np.empty(len(run_q), complex)
+    needle.real, needle.imag = run_q, score
+    at = np.searchsorted(hay[:-1], needle)
+    return at, hay[at] == needle                 # -0.0 == 0.0 here, as in C
+
+
+def judged_ranks(run_q, score, run_d, doc_names: pd.Index, hits: np.ndarray) -> np.ndarray:
+    """1-based rank in its query of each run row in ``hits``, in trec_eval's order.
+
+    Rank = 1 + (rows of the query with a higher score) + (rows with the same score and a
+    larger doc id, compared as strings). Each row is placed among its query's hits, which
+    gives it a slot: ``2 * (hits of its query scoring lower) + (tied with one)``, offset so
+    that every query has slots of its own. A histogram of the slots counts, for every hit,
+    the rows above it and those tied with it; only rows tied with a hit compare doc ids.
+    """
+    if not hits.size:
+        return np.empty(0, np.int64)
+    hit_q = run_q[hits]
+    n_queries = int(run_q.max()) + 1
+    n_per_query = np.bincount(hit_q, minlength=n_queries)
+    width = 1 << int(n_per_query.max()).bit_length()     # > every query's hits
+    if width <= 64:
+        below, tied = _place_among_hits_padded(run_q, score, hit_q, score[hits], width)
+        slot = below
+        slot *= 2
+        slot += tied
+        slot += run_q.astype(np.int64) * (2 * width + 1)   # 2 * width + 1 per query
+        query_end = hit_q.astype(np.int64) * (2 * width + 1) + 2 * width
+        n_slots = n_queries * (2 * width + 1)
+    else:
+        below, tied = _place_among_hits_sorted(run_q, score, hit_q, score[hits])
+        first_hit = np.concatenate([[0], np.cumsum(n_per_query)])
+        slot = below
+        slot *= 2
+        slot += tied
+        slot += run_q                            # global positions: 2 * hits + 1 per query
+        query_end = 2 * first_hit[hit_q + 1] + hit_q
+        n_slots = 2 * len(hits) + n_queries
+    histogram = np.bincount(slot, minlength=n_slots)
+    at_or_below = np.cumsum(histogram)
+    hit_slot = slot[hits]
+    rank = 1 + at_or_below[query_end] - at_or_below[hit_slot]
+    crowded = histogram[hit_slot] > 1            # tied with another row: order by doc id
+    if crowded.any():
+        crowded_slots = np.unique(hit_slot[crowded])
+        tied_rows = np.flatnonzero(tied)
+        tied_rows = tied_rows[np.isin(slot[tied_rows], crowded_slots)]
+        ties = pd.DataFrame({"slot": slot[tied_rows],
+                             "doc": doc_names.take(run_d[tied_rows]).astype(str),
+                             "row": tied_rows})
+        ties = ties.sort_values(["slot", "doc"], ascending=[True, False], kind="stable")
+        ahead = ties.groupby("slot", sort=False).cumcount().to_numpy()
+        before = pd.Series(ahead, index=ties["row"].to_numpy())
+        rank = rank + before.reindex(hits).fillna(0).to_numpy(dtype=np.int64)
+    return rank
