@@ -346,8 +346,13 @@ def build_dataset(kind: str, files: Mapping[str, tuple[str, pd.DataFrame]],
 
 
 def score(dataset: Dataset, names: Sequence[str]) -> dict[str, irlib.Evaluation]:
-    """irlib.evaluate of every system of ``dataset`` with the measures ``names``."""
-    return {system: irlib.evaluate(dataset.qrels, run, list(names))
+    """irlib.evaluate of every system of ``dataset`` with the measures ``names``.
+
+    Scored as ``trec_eval -c`` (an unanswered query is a 0 row); the page's switch then
+    leaves those rows out of the table, the means and the comparison for trec_eval's
+    default (:func:`per_query_table`, ``include_missing``), so switching needs no rescoring.
+    """
+    return {system: irlib.evaluate(dataset.qrels, run, list(names), complete=True)
             for system, run in dataset.runs.items()}
 
 
