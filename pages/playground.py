@@ -45,8 +45,9 @@ if not state.present:
     st.caption("**Drag** the pictures into any order, **click a badge** to judge one: every "
                "number follows, even while a card is still held. Keyboard: **Alt+↑/↓** moves "
                "a focused card, "
-               + ("**Space** toggles relevant." if state.mode == "binary"
-                  else "**0–4** sets its grade."))
+               + ("**Space** toggles relevant. The gain switch waits for grades: with 0/1 "
+                  "judgments 2^g − 1 = g, so both gains give the same numbers."
+                  if state.mode == "binary" else "**0–4** sets its grade."))
 
 controls = st.columns([2.2, 2, 1.3, 4] if state.mode == "graded" else [2.2, 2, 5.3],
                       vertical_alignment="bottom")
