@@ -18,7 +18,7 @@ catalog = load_catalog()
 n_items = len(catalog.items)
 
 board_page(compact_metrics=True)
-st.markdown("### Many queries: MRR and MAP")
+st.title("Many queries: MRR and MAP", anchor=False)
 st.caption(
     "One ranking tells us little; a test set has many queries. Here are the article's three "
     "queries over the same eight pictures. **Drag** the pictures and **click a badge**: each "

@@ -20,7 +20,7 @@ n_items = len(catalog.items)
 
 board_page(compact_metrics=True)
 head = st.columns([4, 6], vertical_alignment="center")
-head[0].markdown("### Graded relevance: NDCG")
+head[0].title("Graded relevance: NDCG", anchor=False)
 with head[1].container(horizontal=True, horizontal_alignment="right", gap="small"):
     st.button("↺ Video's order", key=P + "reset", on_click=ls.reset_ndcg,
               help="Back to the video's ranking and grades; all eight results shown.")

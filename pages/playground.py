@@ -28,7 +28,7 @@ catalog = load_catalog()
 query = catalog.queries[pg.BINARY_QUERY if state.mode == "binary" else pg.GRADED_QUERY]
 
 head = st.columns([5, 6], vertical_alignment="center")
-head[0].markdown(f"### Rank the cats: “{query.text}”")
+head[0].title(f"Rank the cats: “{query.text}”", anchor=False)
 with head[1].container(horizontal=True, horizontal_alignment="right", gap="small",
                        vertical_alignment="center"):
     st.button("↺ Sources", key=P + "reset", on_click=pg.reset,

@@ -22,7 +22,10 @@ def judged_for(mode, rows, rng, levels):
         return None, [None] * len(rows)
     unshown = rng.choice(levels, size=rng.integers(0, 6))
     if mode == "shared":
-        pool = rng.choice(levels, size=rng.integers(1, 12))   # unrelated to the rows on purpose
+        # One pool for every row: each grade as often as the row that shows it most (a pool
+        # must hold the shown documents, irlib's check), plus documents no row shows.
+        most = [np.repeat(v, max(int(np.sum(np.asarray(r) == v)) for r in rows)) for v in levels]
+        pool = np.concatenate(most + [unshown]).astype(float)
         return pool, [pool] * len(rows)
     pools = np.hstack([rows, np.broadcast_to(unshown, (len(rows), len(unshown)))])
     return pools, list(pools)
@@ -176,7 +179,7 @@ def test_bad_grades_say_where(grades, message):
     (dict(judged=[[1, 0]] * 3), "one row per ranking: 3 rows != 2 rankings"),
     (dict(judged=[[[1]]]), "judged must be None, one pool"),
     (dict(judged=[1, -1]), r"judged\[1\] is -1"),
-    (dict(rel=0), "rel must be a number > 0"),
+    (dict(rel=0), "rel must be a whole number >= 1"),
     (dict(denominator="R"), "denominator must be one of"),
     (dict(ideal="best"), "ideal must be one of"),
     (dict(gain="log"), "gain must be one of"),

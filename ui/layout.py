@@ -14,6 +14,7 @@ COMPACT_CSS = """<style>
 @media (min-width: 640px) {
   [data-testid="stMainBlockContainer"] { padding: 3.75rem 2rem 4rem; }
 }
+[data-testid="stMainBlockContainer"] h1 { font-size: 1.75rem; padding: 0.25rem 0; }
 </style>"""
 
 #: Presenter view: no sidebar (the page's own toggle brings it back), more room for the board.
@@ -23,6 +24,7 @@ PRESENT_CSS = """<style>
 @media (min-width: 640px) {
   [data-testid="stMainBlockContainer"] { padding: 3.75rem 2.5rem 4rem; max-width: none; }
 }
+[data-testid="stMainBlockContainer"] h1 { font-size: 1.75rem; padding: 0.25rem 0; }
 </style>"""
 
 
