@@ -42,27 +42,28 @@ with head[1].container(horizontal=True, horizontal_alignment="right", gap="small
               help="For a projector: no sidebar, no intro, bigger cards and numbers. "
                    "The link keeps it (view=present).")
 if not state.present:
-    st.caption("**Drag** the pictures into any order, **click a badge** to judge one: every "
-               "number follows, even while a card is still held. Keyboard: **Alt+↑/↓** moves "
-               "a focused card, "
-               + ("**Space** toggles relevant. The gain switch waits for grades: with 0/1 "
-                  "judgments 2^g − 1 = g, so both gains give the same numbers."
-                  if state.mode == "binary" else "**0–4** sets its grade."))
+    st.caption("**Drag** the pictures, **click a badge** to judge one: every number follows, "
+               "even while a card is held. Keyboard: **Alt+↑/↓** moves a focused card, "
+               + ("**Space** toggles relevant." if state.mode == "binary"
+                  else "**0–4** sets its grade."))
 
-controls = st.columns([2.2, 2, 1.3, 4] if state.mode == "graded" else [2.2, 2, 5.3],
+controls = st.columns([2.2, 2, 1.3, 4] if state.mode == "graded" else [2.3, 2.3, 4.9],
                       vertical_alignment="bottom")
 controls[0].segmented_control(
     "Judgments", ["binary", "graded"], **S.bind("mode"), required=True,
     format_func={"binary": "Relevant / not", "graded": "Grades 0–4"}.get,
     help="Binary: the article's 'cat in a box' labels. Graded: the video's grades for "
          "'white cat in a box'.")
+if state.mode == "binary":
+    # Disabled, with the reason in place of the label (a disabled widget's own label is
+    # drawn too faint to read: WCAG contrast).
+    controls[1].caption("NDCG gain: same for 0/1 labels")
 controls[1].segmented_control(
     "NDCG gain", ["linear", "exponential"], **S.bind("gain"), required=True,
     format_func={"linear": "grade", "exponential": "2^grade − 1"}.get,
     disabled=state.mode == "binary",
-    help="Linear: gain = grade (trec_eval). Exponential: 2^grade − 1 (the DCG notebook)."
-         + (" With 0/1 judgments both give the same numbers (2^1 − 1 = 1): pick "
-            "“Grades 0–4” to compare them." if state.mode == "binary" else ""))
+    label_visibility="collapsed" if state.mode == "binary" else "visible",
+    help="Linear: gain = grade (trec_eval). Exponential: 2^grade − 1 (the DCG notebook).")
 if state.mode == "graded":
     controls[2].number_input("Relevant if ≥", 1, 4, **S.bind("rel"),
                              help="Binary metrics (P, R, F1, RR, AP) need a yes/no: a grade "

@@ -95,3 +95,22 @@ def test_every_lesson_opens_from_its_link_and_writes_it_back(path, query, expect
     assert {k: written[k] for k in expect} == expect
     again = run_page(name, query=written)            # the written link reopens the same page
     assert address(again) == written
+
+
+def test_an_edited_table_of_lesson_6_survives_a_trip_away(app):
+    """st.data_editor keeps a learner's edits as changes to the table it started from, and
+    Streamlit drops them with the page: the lesson keeps the edited table itself
+    (ui/beyond.py keep_edits) and restarts the editor from it."""
+    from ui import beyond as by
+    at = app
+    at.switch_page("pages/beyond.py").run()
+    edited = by.default_table()
+    edited.loc[0, by.MRR] = 0.99                        # what keep_edits stores after an edit
+    at.session_state[by.DATA_KEY] = edited
+    at.switch_page("pages/playground.py").run()         # away: Streamlit drops the editor
+    assert by.EDITOR_KEY not in at.session_state
+    at.switch_page("pages/beyond.py").run()             # back: the editor starts from it
+    assert not at.exception
+    assert at.session_state[by.DATA_KEY].loc[0, by.MRR] == 0.99
+    assert at.session_state[by.ORIGIN_KEY].loc[0, by.MRR] == 0.99
+    assert '["BM25",0.99,' in address(at)["systems"]

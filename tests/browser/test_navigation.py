@@ -100,23 +100,3 @@ def test_a_lecturer_moves_around_and_nothing_is_lost(start_app, open_page, brows
     finally:
         other.close()
 
-
-def test_an_edited_cell_of_lesson_6_survives_a_trip_away(start_app, open_page):
-    """st.data_editor keeps its edits as changes to where it started, and Streamlit drops
-    them with the page: the lesson keeps the edited table itself (ui/beyond.py)."""
-    app = start_app("app.py")
-    page = open_page(app.url + "/beyond", width=1366, height=768)
-    grid = page.get_by_test_id("stDataFrame").first
-    grid.scroll_into_view_if_needed()
-    box = grid.bounding_box()
-    page.mouse.dblclick(box["x"] + 330, box["y"] + 35 + 17)     # row 1 (BM25), MRR@10
-    page.keyboard.press("Control+a")
-    page.keyboard.type("0.99")
-    page.keyboard.press("Enter")
-    expect(page).to_have_url(re.compile(re.escape('%5B%22BM25%22%2C0.99%2C')))
-    wait_for_app_run(page)
-    nav(page, "1. Rank the cats")
-    nav(page, [lesson.title for lesson in LESSONS if lesson.url_path == "beyond"][0])
-    no_error(page)
-    expect(page).to_have_url(re.compile(re.escape('%5B%22BM25%22%2C0.99%2C')))
-    expect(page.get_by_test_id("stDataFrame").first).to_be_visible()

@@ -63,6 +63,8 @@ def test_long_formulas_stay_inside_the_page(app_url, open_page, path, formulas):
 
 def test_a_swipe_scrolls_the_formula_not_the_page(app_url, open_page):
     page = open_on_phone(open_page, app_url + "/mrr_map", 8)
+    page.get_by_text("How each query's RR and AP are made").click()   # the formulas' expander
+    page.locator(FORMULA).first.wait_for()
     index = next(i for i, f in enumerate(page.evaluate(FORMULAS_JS)) if f["too_wide"])
     formula = page.locator(FORMULA).nth(index)
     formula.scroll_into_view_if_needed()
