@@ -1,7 +1,6 @@
 """The "Why libraries disagree" page through AppTest: the documented numbers for the graded
 eight pictures, and each convention's switch (threshold, missed documents, ties)."""
 
-import pytest
 import pytrec_eval
 
 from tests.apptest import run_page

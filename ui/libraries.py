@@ -10,7 +10,6 @@ from collections.abc import Sequence
 
 import numpy as np
 import pandas as pd
-import streamlit as st
 
 import irlib
 from irlib import conventions as cv

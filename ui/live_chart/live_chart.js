@@ -178,16 +178,13 @@ function loadPreview(s) {
     .catch(() => { if (s.previewRaw === raw) s.preview = null; });
 }
 
-function previewTable(s) {
-  return s.preview || null;
-}
 
 // A board announced the state the learner is looking at (a card held over another rank, a
 // judgment just clicked): show its numbers, looked up in the table Python sent
 // (ui/preview.py), in this same task, so they change in the frame the card does. key null,
 // or a table made for another state: back to the numbers of the state Python last ran.
 function showPreview(s, detail) {
-  const p = previewTable(s);
+  const p = s.preview;
   if (!p || detail.board !== p.board) return;
   const at = detail.key != null && detail.base === p.base && p.keys ? p.keys[detail.key] : undefined;
   const shown = at === undefined ? null : p.entries[at];
