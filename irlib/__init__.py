@@ -8,13 +8,13 @@ from irlib.ap import DENOMINATORS, average_precision, mean_average_precision
 from irlib.batch import Evaluation, evaluate
 from irlib.batch_curves import (CONFUSION_NAMES, confusion_curves_batch, metric_curves_batch,
                                  outcomes_at_k_batch)
-from irlib.binary import (Confusion, confusion_at_k, f1_at_k, precision_at_k, recall_at_k,
-                          success_at_k)
+from irlib.binary import (Confusion, confusion_at_k, f1_at_k, precision_at_k, r_precision,
+                          recall_at_k, success_at_k)
 from irlib.curves import CURVE_NAMES, metric_curves
 from irlib.dcg import (GAINS, IDEALS, cg_at_k, dcg_at_k, idcg_at_k, ideal_grades, mean_ndcg,
                        ndcg_at_k)
-from irlib.explain import EXPLAINED, Explanation, explain, fmt
-from irlib.measures import MEASURES, PARAMS, Measure, parse_measure
+from irlib.explain import Explanation, explain, fmt
+from irlib.measures import MEASURES, PARAMS, RUN_MEASURES, Measure, MeasureInfo, parse_measure
 from irlib.neighbours import Neighbours, one_move_neighbours
 from irlib.rank import first_relevant_rank, mean_reciprocal_rank, reciprocal_rank
 
@@ -22,8 +22,9 @@ __all__ = [
     "DEFAULT_REL", "InputError", "DENOMINATORS", "average_precision", "mean_average_precision",
     "Evaluation", "evaluate", "Confusion", "confusion_at_k", "f1_at_k", "precision_at_k",
     "recall_at_k", "success_at_k", "CURVE_NAMES", "metric_curves", "GAINS", "IDEALS", "cg_at_k",
-    "dcg_at_k", "idcg_at_k", "ideal_grades", "mean_ndcg", "ndcg_at_k", "EXPLAINED", "Explanation",
-    "explain", "fmt", "MEASURES", "PARAMS", "Measure", "parse_measure", "first_relevant_rank",
+    "dcg_at_k", "idcg_at_k", "ideal_grades", "mean_ndcg", "ndcg_at_k", "Explanation",
+    "explain", "fmt", "MEASURES", "PARAMS", "RUN_MEASURES", "Measure", "MeasureInfo",
+    "parse_measure", "r_precision", "first_relevant_rank",
     "mean_reciprocal_rank", "reciprocal_rank", "CONFUSION_NAMES", "confusion_curves_batch",
     "metric_curves_batch", "outcomes_at_k_batch", "Neighbours", "one_move_neighbours",
 ]

@@ -7,9 +7,9 @@ import sys
 
 from irlib.batch import evaluate
 from irlib.io import read_qrels, read_run
-from irlib.measures import MEASURES, PARAMS
+from irlib.measures import MEASURES, PARAMS, RUN_MEASURES
 
-EPILOG = "measures: " + "; ".join(f"{n} = {i.description}" for n, i in MEASURES.items()) + \
+EPILOG = "measures: " + "; ".join(f"{n} = {MEASURES[n].description}" for n in RUN_MEASURES) + \
     ". parameters: " + "; ".join(f"{n} ({p.description}, default {p.default!r})"
                                  for n, p in PARAMS.items())
 

@@ -6,10 +6,12 @@ query then rank) and the qrels, and returns one value per query: no per-query lo
 from __future__ import annotations
 
 from dataclasses import dataclass
+from typing import TYPE_CHECKING
 
 import numpy as np
 
-from irlib.measures import Measure
+if TYPE_CHECKING:      # the registry (irlib.measures) imports the kernels below
+    from irlib.measures import Measure
 
 
 @dataclass(frozen=True)
@@ -90,5 +92,7 @@ def _ndcg(c: Context, m: Measure):
     return _ratio(_dcg(c, m), c.per_query_sum(c.qrels_q[within], gains))
 
 
-MEASURE_FUNCS = {"P": _precision, "R": _recall, "F1": _f1, "Success": _success,
-                  "RR": _reciprocal_rank, "AP": _average_precision, "DCG": _dcg, "nDCG": _ndcg}
+def _r_precision(c: Context, m: Measure):
+    n_relevant = c.n_relevant(m.rel)
+    mask = (c.hit_grade >= m.rel) & (c.hit_rank <= n_relevant[c.hit_q])
+    return _ratio(c.per_query_sum(c.hit_q[mask], None), n_relevant)

@@ -24,9 +24,9 @@ from dataclasses import dataclass
 import numpy as np
 import pandas as pd
 
-from irlib._batch_measures import MEASURE_FUNCS, Context
+from irlib._batch_measures import Context
 from irlib._judged import factorize, judged_ranks, match_judged
-from irlib.measures import parse_measure
+from irlib.measures import MEASURES, parse_measure
 
 QRELS_COLUMNS = ("query_id", "doc_id", "relevance")
 RUN_COLUMNS = ("query_id", "doc_id", "score")
@@ -217,7 +217,7 @@ def evaluate(qrels: pd.DataFrame, run: pd.DataFrame, measures: Iterable, *,
     # The ideal ranking of each query: its judged grades sorted high to low.
     ideal_rank = _segment_rank(grades, qrels_q, n_queries, -grades)
     context = Context(n_queries, hit_q, hit_rank, hit_grade, qrels_q, grades, ideal_rank)
-    values = {str(m): MEASURE_FUNCS[m.name](context, m) for m in parsed}
+    values = {str(m): MEASURES[m.name].kernel(context, m) for m in parsed}
     per_query = pd.DataFrame(values, index=pd.Index(q_ids.astype(str), name="query_id"))
     missing = tuple(str(q) for q in q_ids[retrieved == 0])
     if not complete:

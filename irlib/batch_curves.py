@@ -15,9 +15,11 @@ from __future__ import annotations
 
 import numpy as np
 
-from irlib._common import DEFAULT_REL, check_grades, check_k, check_rel, safe_div
+from irlib._common import DEFAULT_REL, check_grades, check_k, check_rel
 from irlib.ap import DENOMINATORS
-from irlib.dcg import IDEALS, discounts, gain_values
+from irlib._curve_kernels import Rankings
+from irlib.dcg import GAINS, IDEALS
+from irlib.measures import MEASURES
 
 #: The curves :func:`confusion_curves_batch` returns.
 CONFUSION_NAMES = ("TP", "FP", "FN", "TN")
@@ -63,20 +65,12 @@ def _n_relevant(pool: np.ndarray, rel: float) -> np.ndarray:
     return np.count_nonzero(pool >= rel, axis=1)[:, None]
 
 
-def _idcg_rows(pool: np.ndarray, n: int, gain: str) -> np.ndarray:
-    """IDCG@K for K = 1..n of every row: the pool sorted high to low, cut or padded to n."""
-    top = np.sort(pool, axis=1)[:, ::-1][:, :n]
-    if top.shape[1] < n:   # a pool smaller than the list: the ideal ranking ends in zeros
-        top = np.pad(top, ((0, 0), (0, n - top.shape[1])))
-    return np.cumsum(gain_values(top, gain) / discounts(n), axis=1)
-
-
 def metric_curves_batch(grades, *, judged=None, rel=DEFAULT_REL, gain="linear", ideal="judged",
                         denominator="relevant") -> dict[str, np.ndarray]:
     r"""Every metric at K = 1..N for many rankings: :func:`~irlib.metric_curves` row by row.
 
     ``grades`` holds one ranking per row, in rank order (shape ``(n_rankings, N)``). The result
-    maps each of :data:`~irlib.CURVE_NAMES` to an ``(n_rankings, N)`` array; column K-1 is the
+    maps each measure of :data:`~irlib.MEASURES` to an ``(n_rankings, N)`` array; column K-1 is the
     metric at cut-off K. The idea is that of the one-ranking version, along axis 1: with
     :math:`hits_K` the cumulative count of relevant results and R the relevant ones in the pool,
 
@@ -120,31 +114,10 @@ def metric_curves_batch(grades, *, judged=None, rel=DEFAULT_REL, gain="linear", 
         raise ValueError(f"denominator must be one of {DENOMINATORS}, got {denominator!r}")
     if ideal not in IDEALS:
         raise ValueError(f"ideal must be one of {IDEALS}, got {ideal!r}")
-    n = grades.shape[1]
-    ks = np.arange(1, n + 1)
-    relevant = grades >= rel
-    hits = np.cumsum(relevant, axis=1)
-    pool = _pool_rows(grades, judged)
-    n_relevant = _n_relevant(pool, rel)
-
-    precision = hits / ks
-    recall = safe_div(hits, n_relevant)
-    f1 = safe_div(2 * precision * recall, precision + recall)
-    # rank of the first relevant result; n + 1 ("never") where a row has none
-    first_index = np.argmax(relevant, axis=1) if n else np.zeros(len(grades), dtype=int)
-    first = np.where(relevant.any(axis=1), first_index + 1, n + 1)[:, None]
-    rr = np.where(ks >= first, 1.0 / first, 0.0)
-
-    ap_numerator = np.cumsum(np.where(relevant, precision, 0.0), axis=1)
-    ap_den = {"relevant": n_relevant, "min_r_k": np.minimum(n_relevant, ks),
-              "retrieved": hits}[denominator]
-    ap = safe_div(ap_numerator, ap_den)
-
-    dcg = np.cumsum(gain_values(grades, gain) / discounts(n), axis=1)
-    idcg = np.broadcast_to(_idcg_rows(pool if ideal == "judged" else grades, n, gain), dcg.shape)
-    return {"P": precision, "R": recall, "F1": f1, "Success": (hits > 0).astype(float),
-            "RR": rr, "AP": ap, "CG": np.cumsum(grades, axis=1), "DCG": dcg,
-            "IDCG": np.array(idcg), "nDCG": safe_div(dcg, idcg)}
+    if gain not in GAINS:
+        raise ValueError(f"gain must be one of {GAINS}, got {gain!r}")
+    rankings = Rankings(grades, _pool_rows(grades, judged), rel, gain, ideal, denominator)
+    return {name: info.curve(rankings) for name, info in MEASURES.items()}
 
 
 def confusion_curves_batch(grades, *, judged=None, rel=DEFAULT_REL) -> dict[str, np.ndarray]:

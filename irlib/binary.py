@@ -87,6 +87,27 @@ def success_at_k(grades, k, *, rel=DEFAULT_REL) -> float:
     return float(hits > 0)
 
 
+def r_precision(grades, *, judged=None, rel=DEFAULT_REL) -> float:
+    r"""R-precision: precision at rank R, where R is the number of relevant documents.
+
+    .. math:: R\text{-}Prec = \frac{\text{relevant documents in the top } R}{R}
+
+    It takes no K: the cut-off is the query's own R, so it equals recall at that rank too
+    (trec_eval's ``Rprec``). A query without relevant documents scores 0.
+
+    Examples
+    --------
+    The article's ranking has R = 4 relevant results, two of them in the top 4:
+
+    >>> r_precision([0, 1, 0, 1, 1, 0, 1, 0])
+    0.5
+    """
+    grades = check_grades(grades)
+    rel = check_rel(rel)
+    n_relevant = int(np.count_nonzero(judged_or_shown(grades, judged) >= rel))
+    return safe_div(int(np.count_nonzero(grades[:n_relevant] >= rel)), n_relevant)
+
+
 @dataclass(frozen=True)
 class Confusion:
     """True/false positives and negatives at K, in the article's notation.

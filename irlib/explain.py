@@ -15,12 +15,10 @@ import numpy as np
 
 from irlib._common import DEFAULT_REL, check_grades, check_k, check_rel, judged_or_shown
 from irlib.ap import average_precision, precision_at_ranks, _ap_denominator
-from irlib.binary import confusion_at_k, f1_at_k, precision_at_k, recall_at_k, success_at_k
+from irlib.binary import (confusion_at_k, f1_at_k, precision_at_k, r_precision, recall_at_k,
+                          success_at_k)
 from irlib.dcg import cg_at_k, dcg_at_k, discounts, gain_values, ideal_grades
 from irlib.rank import first_relevant_rank
-
-EXPLAINED = ("P", "R", "F1", "Success", "RR", "AP", "CG", "DCG", "IDCG", "nDCG")
-
 
 def fmt(x: float, digits: int = 2) -> str:
     """A number as the article prints it: at most ``digits`` decimals, no trailing zeros.
@@ -72,9 +70,31 @@ def _dcg_sum_latex(grades: np.ndarray, gain: str) -> str:
     return " + ".join(terms)
 
 
+@dataclass(frozen=True)
+class Step:
+    """What every explainer gets: validated inputs and the confusion counts at K."""
+    grades: np.ndarray
+    k: int
+    judged: object
+    rel: int
+    gain: str
+    ideal: str
+    denominator: str
+    details: dict                      # tp, fp, fn, tn, outcomes
+
+    def graded(self) -> tuple[list[dict], list[dict], dict]:
+        """DCG's rows for the ranking and for the ideal one, and the details with DCG/IDCG."""
+        top = self.grades[:self.k]
+        ideal_top = ideal_grades(self.grades, judged=self.judged, ideal=self.ideal)[:self.k]
+        dcg = dcg_at_k(self.grades, self.k, gain=self.gain)
+        idcg = dcg_at_k(ideal_top, gain=self.gain)
+        details = {**self.details, "dcg": dcg, "idcg": idcg, "ideal_grades": ideal_top.tolist()}
+        return _dcg_rows(top, self.gain), _dcg_rows(ideal_top, self.gain), details
+
+
 def explain(metric: str, grades, k: int, *, judged=None, rel=DEFAULT_REL, gain="linear",
             ideal="judged", denominator="relevant") -> Explanation:
-    r"""Explain ``metric`` (one of :data:`EXPLAINED`) at cut-off ``k``.
+    r"""Explain ``metric`` (a name in :data:`irlib.MEASURES`) at cut-off ``k``.
 
     Examples
     --------
@@ -85,92 +105,139 @@ def explain(metric: str, grades, k: int, *, judged=None, rel=DEFAULT_REL, gain="
     >>> [(r["rank"], fmt(r["precision"])) for r in e.rows if r["rel"]]
     [(2, '0.5'), (4, '0.5'), (5, '0.6'), (7, '0.57')]
     """
+    from irlib.measures import MEASURES     # the registry imports this module's explainers
+
     grades = check_grades(grades)
     k = check_k(k)
     rel = check_rel(rel)
-    if metric not in EXPLAINED:
-        raise ValueError(f"metric must be one of {EXPLAINED}, got {metric!r}")
+    if metric not in MEASURES:
+        raise ValueError(f"metric must be one of {tuple(MEASURES)}, got {metric!r}")
     conf = confusion_at_k(grades, k, judged=judged, rel=rel)
-    tp, fp, fn = conf.tp, conf.fp, conf.fn
-    details = {"tp": tp, "fp": fp, "fn": fn, "tn": conf.tn, "outcomes": conf.outcomes}
+    details = {"tp": conf.tp, "fp": conf.fp, "fn": conf.fn, "tn": conf.tn,
+               "outcomes": conf.outcomes}
+    return MEASURES[metric].explain(Step(grades, k, judged, rel, gain, ideal, denominator,
+                                         details))
 
-    if metric == "P":
-        value = precision_at_k(grades, k, rel=rel)
-        latex = (rf"\text{{Precision@{k}}} = \frac{{p\hat{{p}}}}{{p\hat{{p}} + n\hat{{p}}}}"
-                 rf" = \frac{{p\hat{{p}}}}{{K}} = \frac{{{tp}}}{{{k}}} = {fmt(value)}")
-        if len(grades) < k:      # trec_eval's P@k still divides by k when fewer were returned
-            latex += rf" \quad \text{{(only {len(grades)} returned; still divided by K)}}"
-        return Explanation(metric, k, value, latex, details=details)
-    if metric == "R":
-        value = recall_at_k(grades, k, judged=judged, rel=rel)
-        latex = (rf"\text{{Recall@{k}}} = \frac{{p\hat{{p}}}}{{p\hat{{p}} + p\hat{{n}}}}"
-                 rf" = \frac{{{tp}}}{{{tp} + {fn}}} = {fmt(value)}")
-        if tp + fn == 0:
-            latex += _NO_RELEVANT
-        return Explanation(metric, k, value, latex, details=details)
-    if metric == "F1":
-        p = precision_at_k(grades, k, rel=rel)
-        r = recall_at_k(grades, k, judged=judged, rel=rel)
-        value = f1_at_k(grades, k, judged=judged, rel=rel)
-        latex = (rf"\text{{F1@{k}}} = \frac{{2 \cdot P \cdot R}}{{P + R}} = "
-                 rf"\frac{{2 \cdot {fmt(p)} \cdot {fmt(r)}}}{{{fmt(p)} + {fmt(r)}}} = {fmt(value)}")
-        if p + r == 0:
-            latex += r" \quad \text{(P and R are both 0, so F1 is 0)}"
-        return Explanation(metric, k, value, latex, details={**details, "precision": p, "recall": r})
-    if metric == "Success":
-        value = success_at_k(grades, k, rel=rel)
-        verdict = "a relevant result is" if value else "no relevant result is"
-        latex = rf"\text{{Success@{k}}} = {fmt(value)} \quad \text{{({verdict} in the top {k})}}"
-        return Explanation(metric, k, value, latex, details=details)
-    if metric == "RR":
-        first = first_relevant_rank(grades, k, rel=rel)
-        value = 1.0 / first if first else 0.0
-        latex = (rf"\text{{RR@{k}}} = \frac{{1}}{{rank_1}} = \frac{{1}}{{{first}}} = {fmt(value)}"
-                 if first else rf"\text{{RR@{k}}} = 0 \quad \text{{(no relevant result in the top {k})}}")
-        return Explanation(metric, k, value, latex, details={**details, "first_relevant_rank": first})
-    if metric == "AP":
-        relevant = grades[:k] >= rel
-        precision = precision_at_ranks(relevant)
-        rows = [{"rank": i + 1, "rel": int(relevant[i]), "precision": float(precision[i]),
-                 "term": float(precision[i] * relevant[i])} for i in range(len(relevant))]
-        n_relevant = int(np.count_nonzero(judged_or_shown(grades, judged) >= rel))
-        den = _ap_denominator(denominator, n_relevant, k, int(relevant.sum()))
-        value = average_precision(grades, k, judged=judged, rel=rel, denominator=denominator)
-        terms = " + ".join(rf"{fmt(r['precision'])} \cdot 1" for r in rows if r["rel"]) or "0"
-        latex = (rf"\text{{AP@{k}}} = \frac{{\sum_{{k=1}}^{{{k}}} P@k \cdot rel_k}}{{{_AP_DEN_TEX[denominator]}}}"
-                 rf" = \frac{{{terms}}}{{{den}}} = {fmt(value)}")
-        if den == 0:
-            latex += (_NO_RELEVANT if denominator != "retrieved" else
-                      rf" \quad \text{{(no relevant result in the top {k}: scored 0)}}")
-        return Explanation(metric, k, value, latex, rows=rows,
-                           details={**details, "denominator": den, "n_relevant": n_relevant})
 
-    # graded family
-    top = grades[:k]
-    ideal_top = ideal_grades(grades, judged=judged, ideal=ideal)[:k]
-    rows, ideal_rows = _dcg_rows(top, gain), _dcg_rows(ideal_top, gain)
-    dcg = dcg_at_k(grades, k, gain=gain)
-    idcg = dcg_at_k(ideal_top, gain=gain)
-    details = {**details, "dcg": dcg, "idcg": idcg, "ideal_grades": ideal_top.tolist()}
-    if metric == "CG":
-        value = cg_at_k(grades, k)
-        latex = (rf"\text{{CG@{k}}} = \sum_{{k=1}}^{{{k}}} rel_k = "
-                 + (" + ".join(fmt(g) for g in top) or "0") + rf" = {fmt(value)}")
-        return Explanation(metric, k, value, latex, rows=rows, details=details)
-    gain_tex = "rel_k" if gain == "linear" else "(2^{rel_k} - 1)"
-    if metric == "DCG":
-        latex = (rf"\text{{DCG@{k}}} = \sum_{{k=1}}^{{{k}}} \frac{{{gain_tex}}}{{\log_2(k+1)}} = "
-                 + _dcg_sum_latex(top, gain) + rf" = {fmt(dcg)}")
-        return Explanation(metric, k, dcg, latex, rows=rows, ideal_rows=ideal_rows, details=details)
-    if metric == "IDCG":
-        latex = (rf"\text{{IDCG@{k}}} = " + _dcg_sum_latex(ideal_top, gain) + rf" = {fmt(idcg)}")
-        return Explanation(metric, k, idcg, latex, rows=rows, ideal_rows=ideal_rows, details=details)
+def explain_precision(s: Step) -> Explanation:
+    k, tp = s.k, s.details["tp"]
+    value = precision_at_k(s.grades, k, rel=s.rel)
+    latex = (rf"\text{{Precision@{k}}} = \frac{{p\hat{{p}}}}{{p\hat{{p}} + n\hat{{p}}}}"
+             rf" = \frac{{p\hat{{p}}}}{{K}} = \frac{{{tp}}}{{{k}}} = {fmt(value)}")
+    if len(s.grades) < k:      # trec_eval's P@k still divides by k when fewer were returned
+        latex += rf" \quad \text{{(only {len(s.grades)} returned; still divided by K)}}"
+    return Explanation("P", k, value, latex, details=s.details)
+
+
+def explain_recall(s: Step) -> Explanation:
+    k, tp, fn = s.k, s.details["tp"], s.details["fn"]
+    value = recall_at_k(s.grades, k, judged=s.judged, rel=s.rel)
+    latex = (rf"\text{{Recall@{k}}} = \frac{{p\hat{{p}}}}{{p\hat{{p}} + p\hat{{n}}}}"
+             rf" = \frac{{{tp}}}{{{tp} + {fn}}} = {fmt(value)}")
+    if tp + fn == 0:
+        latex += _NO_RELEVANT
+    return Explanation("R", k, value, latex, details=s.details)
+
+
+def explain_f1(s: Step) -> Explanation:
+    k = s.k
+    p = precision_at_k(s.grades, k, rel=s.rel)
+    r = recall_at_k(s.grades, k, judged=s.judged, rel=s.rel)
+    value = f1_at_k(s.grades, k, judged=s.judged, rel=s.rel)
+    latex = (rf"\text{{F1@{k}}} = \frac{{2 \cdot P \cdot R}}{{P + R}} = "
+             rf"\frac{{2 \cdot {fmt(p)} \cdot {fmt(r)}}}{{{fmt(p)} + {fmt(r)}}} = {fmt(value)}")
+    if p + r == 0:
+        latex += r" \quad \text{(P and R are both 0, so F1 is 0)}"
+    return Explanation("F1", k, value, latex, details={**s.details, "precision": p, "recall": r})
+
+
+def explain_success(s: Step) -> Explanation:
+    k = s.k
+    value = success_at_k(s.grades, k, rel=s.rel)
+    verdict = "a relevant result is" if value else "no relevant result is"
+    latex = rf"\text{{Success@{k}}} = {fmt(value)} \quad \text{{({verdict} in the top {k})}}"
+    return Explanation("Success", k, value, latex, details=s.details)
+
+
+def explain_r_precision(s: Step) -> Explanation:
+    """R-precision ignores K: precision at rank R, the number of relevant documents."""
+    n_relevant = int(np.count_nonzero(judged_or_shown(s.grades, s.judged) >= s.rel))
+    value = r_precision(s.grades, judged=s.judged, rel=s.rel)
+    found = int(np.count_nonzero(s.grades[:n_relevant] >= s.rel))
+    latex = (rf"\text{{R-Precision}} = \frac{{\text{{relevant in the top }} R}}{{R}}"
+             rf" = \frac{{{found}}}{{{n_relevant}}} = {fmt(value)}" if n_relevant else
+             r"\text{R-Precision} = 0" + _NO_RELEVANT)
+    return Explanation("Rprec", s.k, value, latex,
+                       details={**s.details, "n_relevant": n_relevant, "found": found})
+
+
+def explain_reciprocal_rank(s: Step) -> Explanation:
+    k = s.k
+    first = first_relevant_rank(s.grades, k, rel=s.rel)
+    value = 1.0 / first if first else 0.0
+    latex = (rf"\text{{RR@{k}}} = \frac{{1}}{{rank_1}} = \frac{{1}}{{{first}}} = {fmt(value)}"
+             if first else rf"\text{{RR@{k}}} = 0 \quad \text{{(no relevant result in the top {k})}}")
+    return Explanation("RR", k, value, latex, details={**s.details, "first_relevant_rank": first})
+
+
+def explain_average_precision(s: Step) -> Explanation:
+    k, denominator = s.k, s.denominator
+    relevant = s.grades[:k] >= s.rel
+    precision = precision_at_ranks(relevant)
+    rows = [{"rank": i + 1, "rel": int(relevant[i]), "precision": float(precision[i]),
+             "term": float(precision[i] * relevant[i])} for i in range(len(relevant))]
+    n_relevant = int(np.count_nonzero(judged_or_shown(s.grades, s.judged) >= s.rel))
+    den = _ap_denominator(denominator, n_relevant, k, int(relevant.sum()))
+    value = average_precision(s.grades, k, judged=s.judged, rel=s.rel, denominator=denominator)
+    terms = " + ".join(rf"{fmt(r['precision'])} \cdot 1" for r in rows if r["rel"]) or "0"
+    latex = (rf"\text{{AP@{k}}} = \frac{{\sum_{{k=1}}^{{{k}}} P@k \cdot rel_k}}{{{_AP_DEN_TEX[denominator]}}}"
+             rf" = \frac{{{terms}}}{{{den}}} = {fmt(value)}")
+    if den == 0:
+        latex += (_NO_RELEVANT if denominator != "retrieved" else
+                  rf" \quad \text{{(no relevant result in the top {k}: scored 0)}}")
+    return Explanation("AP", k, value, latex, rows=rows,
+                       details={**s.details, "denominator": den, "n_relevant": n_relevant})
+
+
+def explain_cg(s: Step) -> Explanation:
+    k = s.k
+    rows, _, details = s.graded()
+    value = cg_at_k(s.grades, k)
+    latex = (rf"\text{{CG@{k}}} = \sum_{{k=1}}^{{{k}}} rel_k = "
+             + (" + ".join(fmt(g) for g in s.grades[:k]) or "0") + rf" = {fmt(value)}")
+    return Explanation("CG", k, value, latex, rows=rows, details=details)
+
+
+def explain_dcg(s: Step) -> Explanation:
+    k = s.k
+    rows, ideal_rows, details = s.graded()
+    gain_tex = "rel_k" if s.gain == "linear" else "(2^{rel_k} - 1)"
+    latex = (rf"\text{{DCG@{k}}} = \sum_{{k=1}}^{{{k}}} \frac{{{gain_tex}}}{{\log_2(k+1)}} = "
+             + _dcg_sum_latex(s.grades[:k], s.gain) + rf" = {fmt(details['dcg'])}")
+    return Explanation("DCG", k, details["dcg"], latex, rows=rows, ideal_rows=ideal_rows,
+                       details=details)
+
+
+def explain_idcg(s: Step) -> Explanation:
+    k = s.k
+    rows, ideal_rows, details = s.graded()
+    latex = (rf"\text{{IDCG@{k}}} = "
+             + _dcg_sum_latex(np.array(details["ideal_grades"]), s.gain)
+             + rf" = {fmt(details['idcg'])}")
+    return Explanation("IDCG", k, details["idcg"], latex, rows=rows, ideal_rows=ideal_rows,
+                       details=details)
+
+
+def explain_ndcg(s: Step) -> Explanation:
+    k = s.k
+    rows, ideal_rows, details = s.graded()
+    dcg, idcg = details["dcg"], details["idcg"]
     value = dcg / idcg if idcg > 0 else 0.0
     latex = (rf"\text{{NDCG@{k}}} = \frac{{DCG@{k}}}{{IDCG@{k}}} = "
              rf"\frac{{{fmt(dcg)}}}{{{fmt(idcg)}}} = {fmt(value)}")
     if idcg == 0:
         latex += r" \quad \text{(no relevant result: IDCG = 0, so NDCG = 0)}"
-    return Explanation(metric, k, value, latex, rows=rows, ideal_rows=ideal_rows, details=details)
+    return Explanation("nDCG", k, value, latex, rows=rows, ideal_rows=ideal_rows, details=details)
 
 
 _NO_RELEVANT = r" \quad \text{(nothing relevant to find: scored 0)}"

@@ -6,6 +6,7 @@ controls, the board, then tiles beside both curve charts; the formula below.
 import streamlit as st
 
 import irlib
+from irlib.measures import MEASURES
 from ui import playground as pg
 from ui.board import ranking_board
 from ui.catalog import board_items, load_catalog
@@ -85,14 +86,11 @@ def live_part() -> None:
     k = state.k
 
     confusion = irlib.confusion_at_k(grades, k, rel=rel)
-    tiles = [("P", f"Precision@{k}"), ("R", f"Recall@{k}"), ("F1", f"F1@{k}"),
-             ("RR", f"RR@{k}"), ("AP", f"AP@{k}"), ("DCG", f"DCG@{k}"), ("IDCG", f"IDCG@{k}"),
-             ("nDCG", f"NDCG@{k}")]
-    charts = (["P", "R", "F1", "RR", "AP", "nDCG"], ["DCG", "IDCG"])
+    tiles, charts = pg.tile_measures(), pg.chart_measures()
     # Every state one drag or one judgment away, for the browser to show before this reruns.
     near = neighbour_preview(state.order, judgments, (0, 1) if state.mode == "binary"
                              else range(5), k=k, rel=rel, gain=state.gain,
-                             tiles=[name for name, _ in tiles], charts=charts,
+                             tiles=tiles, charts=charts,
                              note=pg.confusion_note)
     ranking_board(board_items(), list(state.order), judgments, mode=state.mode, key=P + "board",
                   k=k, outcomes=list(confusion.outcomes), on_change=pg.on_board_change,
@@ -105,14 +103,14 @@ def live_part() -> None:
     # One component draws the caption, the tiles and both charts: they change in the same
     # frame, and every Streamlit element fewer is less for the browser to redo on each drag.
     live_charts([
-        ("Precision, recall, F1, RR, AP and NDCG against K",
+        (pg.chart_title(charts[0]),
          curves_figure(curves, charts[0], k, y_title="score at K", height=height)),
-        ("DCG and IDCG against K",
+        (pg.chart_title(charts[1]),
          curves_figure(curves, charts[1], k, y_title="DCG at K", unit_interval=False,
                        dash={"IDCG": "dash"}, height=height)),
     ], key=P + "curves", on_click=pg.set_k_from_chart, address=pg.address(),
         note=pg.confusion_note(k, confusion.tp, confusion.fp, confusion.fn, confusion.tn),
-        tiles=[(label, irlib.fmt(curves[name][k - 1])) for name, label in tiles],
+        tiles=[(MEASURES[name].label_at(k), irlib.fmt(curves[name][k - 1])) for name in tiles],
         footer="Click a point on either chart to set K.", size=size,
         preview=near.for_charts(P + "board"))
 

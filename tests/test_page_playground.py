@@ -87,14 +87,14 @@ def test_both_charts_carry_todays_curves_and_follow_a_drag():
     charts, marked = curves(at)
     rates, dcg = charts.values()
     assert len(charts) == 2 and marked == {2}
-    assert rates["Recall@K"][:2] == [0.0, 0.25] and rates["RR"][1] == 0.5
+    assert rates["Recall@K"][:2] == [0.0, 0.25] and rates["RR@K"][1] == 0.5
     assert dcg["IDCG@K"][-1] == pytest.approx(1 + 1 / 1.58496 + 0.5 + 1 / 2.32193, abs=1e-4)
 
     order = list(defaults().order)
     order.insert(0, order.pop(1))       # the white cat to the top
     at = run(order=order, k=1)
     (rates, dcg), marked = curves(at)[0].values(), curves(at)[1]
-    assert marked == {1} and rates["RR"][0] == 1.0 and rates["Recall@K"][0] == 0.25
+    assert marked == {1} and rates["RR@K"][0] == 1.0 and rates["Recall@K"][0] == 0.25
     assert dcg["DCG@K"][0] == 1.0
 
 

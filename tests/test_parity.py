@@ -15,7 +15,7 @@ import irlib
 PAIRS = {
     "P@5": "P_5", "P@10": "P_10", "R@5": "recall_5", "R@20": "recall_20",
     "AP": "map", "AP@5": "map_cut_5", "AP@10": "map_cut_10", "RR": "recip_rank",
-    "nDCG": "ndcg", "nDCG@5": "ndcg_cut_5", "nDCG@10": "ndcg_cut_10",
+    "nDCG": "ndcg", "nDCG@5": "ndcg_cut_5", "nDCG@10": "ndcg_cut_10", "Rprec": "Rprec",
 }
 
 
@@ -79,17 +79,18 @@ def test_every_per_query_value_matches_trec_eval(seed):
 
 def test_relevance_level_matches_trec_eval_l2():
     qrels, run = random_case(7, n_queries=300)
-    ours = irlib.evaluate(qrels, run, ["AP(rel=2)", "P(rel=2)@5"]).per_query
+    ours = irlib.evaluate(qrels, run, ["AP(rel=2)", "P(rel=2)@5", "Rprec(rel=2)"]).per_query
     qd, rd = {}, {}
     for q, d, r in qrels.itertuples(index=False):
         qd.setdefault(q, {})[d] = int(r)
     for q, d, s in run.itertuples(index=False):
         rd.setdefault(q, {})[d] = float(s)
-    theirs = pytrec_eval.RelevanceEvaluator(qd, {"map", "P_5"}, relevance_level=2).evaluate(rd)
+    theirs = pytrec_eval.RelevanceEvaluator(qd, {"map", "P_5", "Rprec"}, relevance_level=2).evaluate(rd)
     for q in theirs:
         t = theirs[q]
         assert ours.at[q, "AP(rel=2)"] == pytest.approx(t["map"], abs=1e-9)
         assert ours.at[q, "P(rel=2)@5"] == pytest.approx(t["P_5"], abs=1e-9)
+        assert ours.at[q, "Rprec(rel=2)"] == pytest.approx(t["Rprec"], abs=1e-9)
 
 
 @pytest.mark.parametrize("seed", [3, 4])

@@ -7,12 +7,11 @@ from collections.abc import Sequence
 import numpy as np
 import plotly.graph_objects as go
 
+from irlib.measures import MEASURES
 from ui.texts import METRIC_TEXT
 
-# Colour-blind-safe (Okabe-Ito), the same colour for a metric on every page.
-METRIC_COLORS = {"P": "#0072B2", "R": "#E69F00", "F1": "#009E73", "Success": "#999999",
-                 "RR": "#CC79A7", "AP": "#D55E00", "CG": "#009E73", "DCG": "#0072B2",
-                 "IDCG": "#999999", "nDCG": "#56B4E9"}
+# The same colour for a metric on every page: irlib's registry holds it (Okabe-Ito).
+METRIC_COLORS = {name: info.colour for name, info in MEASURES.items()}
 FONT = dict(size=14)
 
 

@@ -12,6 +12,7 @@ import random
 
 import streamlit as st
 
+from irlib.measures import MEASURES
 from ui import page_state as ps
 from ui import state as url_state
 from ui.catalog import load_catalog
@@ -69,6 +70,25 @@ def address() -> str:
     ``st.query_params`` (see ``ui/address.py``).
     """
     return page_state().address()
+
+
+def tile_measures() -> list[str]:
+    """The measures shown as tiles: the registry's headline numbers, in its order."""
+    return [name for name, info in MEASURES.items() if info.tile]
+
+
+def chart_measures() -> tuple[list[str], list[str]]:
+    """The tiles' curves, split by scale: scores between 0 and 1, then DCG-like sums."""
+    names = tile_measures()
+    return ([n for n in names if MEASURES[n].bounded],
+            [n for n in names if not MEASURES[n].bounded])
+
+
+def chart_title(names) -> str:
+    """``Precision, Recall, … and NDCG against K``."""
+    labels = [MEASURES[n].label for n in names]
+    listed = ", ".join(labels[:-1]) + " and " + labels[-1] if len(labels) > 1 else labels[0]
+    return f"{listed} against K"
 
 
 def confusion_note(k: int, tp: int, fp: int, fn: int, tn: int) -> str:

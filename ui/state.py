@@ -8,9 +8,12 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
+from irlib.measures import MEASURES
+
 MODES = ("binary", "graded")
 GAINS = ("linear", "exponential")
-METRICS = ("P", "R", "F1", "RR", "AP", "CG", "DCG", "IDCG", "nDCG")
+#: The metrics whose formula the playground explains: every measure in irlib's registry.
+METRICS = tuple(MEASURES)
 
 
 @dataclass(frozen=True)

@@ -1,11 +1,14 @@
 """What each metric is called, what it means, and its pros and cons as the sources put them.
 
-One table for the tiles, the chart legends, the formula view and the help texts.
+One table for the tiles, the chart legends, the formula view and the help texts; the labels
+and one-line help come from irlib's measure registry (``irlib.measures.MEASURES``).
 """
 from __future__ import annotations
 
 import re
 from dataclasses import dataclass
+
+from irlib.measures import MEASURES
 
 
 @dataclass(frozen=True)
@@ -17,56 +20,62 @@ class MetricText:
     cons: str
 
 
-METRIC_TEXT = {
-    "P": MetricText(
-        "Precision@K", "Share of the top K results that are relevant.", False,
+#: What the sources say for and against each measure: (pros, cons). Everything else about a
+#: measure (label, one-line help, family) comes from irlib's registry.
+PROS_CONS = {
+    "P": (
         "Easy to read: 'how much of what we showed was useful'.",
         "Order-unaware: a hit at rank 1 counts the same as at rank K. The denominator is "
         "always K, so a query with only 2 relevant documents can never reach P@10 = 1."),
-    "R": MetricText(
-        "Recall@K", "Share of all relevant results that made it into the top K.", False,
+    "R": (
         "One of the most interpretable metrics: 1.0 means everything relevant was returned.",
         "Order-unaware, and it can be gamed: raise K to N and recall is always 1 "
         "(the article's warning)."),
-    "F1": MetricText(
-        "F1@K", "Harmonic mean of Precision@K and Recall@K.", False,
+    "F1": (
         "Balances precision and recall in one number (the lecture's 'balance' case).",
         "Still order-unaware; hides which of the two is low."),
-    "Success": MetricText(
-        "Success@K", "1 if at least one relevant result is in the top K.", False,
+    "Success": (
         "Matches a user who needs one good answer and hates scrolling.",
         "Says nothing about where in the top K the hit is, or how many there are."),
-    "RR": MetricText(
-        "RR", "1 / rank of the first relevant result (averaged over queries: MRR).", True,
+    "RR": (
         "Order-aware and simple; right for question answering and chatbots, where the first "
         "hit is what matters.",
         "Sees only the first relevant result: one hit at rank 1 and nine misses still scores "
         "a perfect 1.0."),
-    "AP": MetricText(
-        "AP@K", "Precision at each relevant rank, averaged (averaged over queries: MAP@K).",
-        True,
+    "AP": (
         "Order-aware and rewards putting all relevant results early; makes the finest "
         "distinctions between rankings (the lecture).",
         "Binary: a 'perfect' and a 'somewhat' relevant result count the same. Libraries "
         "disagree on its denominator."),
-    "CG": MetricText(
-        "CG@K", "Sum of the grades in the top K.", False,
+    "CG": (
         "Uses graded relevance.",
         "Order-unaware: swapping the first two results changes nothing."),
-    "DCG": MetricText(
-        "DCG@K", "Graded gains, discounted by log2(rank + 1).", True,
+    "DCG": (
         "Uses graded labels and rewards putting the best results first.",
         "Not comparable across queries: its scale depends on how many good results exist."),
-    "IDCG": MetricText(
-        "IDCG@K", "DCG@K of the best possible ordering.", True,
+    "IDCG": (
         "The yardstick that makes DCG comparable.",
         "Depends on which documents are judged: libraries take the ideal from different pools."),
-    "nDCG": MetricText(
-        "NDCG@K", "DCG@K divided by the ideal DCG@K: 1 is a perfect ordering.", True,
+    "nDCG": (
         "Order-aware, graded, and comparable across queries; the usual choice for search "
         "and recommendation with graded labels.",
         "Needs graded labels, which cost more to collect; less intuitive to explain."),
+    "Rprec": (
+        "Needs no K: each query is cut at its own number of relevant documents, so queries "
+        "with 2 and with 20 relevant results are judged on the same footing.",
+        "Order-unaware inside the top R, and R must be known: it needs complete judgments."),
 }
+
+
+def metric_text(name: str) -> MetricText:
+    """A measure's texts: its label, one-line help and kind from irlib's registry, with the
+    sources' pros and cons."""
+    info = MEASURES[name]
+    pros, cons = PROS_CONS.get(name, ("", ""))
+    return MetricText(info.label_at("K"), info.description, info.order_aware, pros, cons)
+
+
+METRIC_TEXT = {name: metric_text(name) for name in MEASURES}
 
 OUTCOME_TEXT = {
     "TP": "true positive (p·p̂): returned and relevant",
