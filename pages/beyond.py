@@ -3,7 +3,9 @@ and the cost/quality Pareto frontier of an editable table of systems."""
 import streamlit as st
 
 from ui import beyond as by
-from ui.course import lesson_links
+from ui.course import lesson_links, through_app_navigation
+
+through_app_navigation()   # first: a deep link on a fresh server (ui/course.py)
 
 P = by.PREFIX
 S = by.page_state()

@@ -8,9 +8,11 @@ import irlib
 from ui import choosing as ch
 from ui.board import ranking_board
 from ui.charts import bars_figure
-from ui.course import lesson_links
+from ui.course import lesson_links, through_app_navigation
 from ui.formula import show_explanation
 from ui.texts import METRIC_TEXT
+
+through_app_navigation()   # first: a deep link on a fresh server (ui/course.py)
 
 P = ch.PREFIX
 S = ch.page_state()

@@ -3,7 +3,9 @@ import streamlit as st
 
 from pathlib import Path
 
-from ui.course import LESSONS
+from ui.course import LESSONS, through_app_navigation
+
+through_app_navigation()   # first: a deep link on a fresh server (ui/course.py)
 
 ROOT = Path(__file__).resolve().parents[1]
 

@@ -8,7 +8,9 @@ from irlib import conventions as cv
 from ui import libraries as lib
 from ui.board import ranking_board
 from ui.catalog import board_items, load_catalog
-from ui.course import lesson_links
+from ui.course import lesson_links, through_app_navigation
+
+through_app_navigation()   # first: a deep link on a fresh server (ui/course.py)
 
 P = lib.PREFIX
 S = lib.page_state()

@@ -7,9 +7,11 @@ from irlib import fmt
 from ui import lessons as ls
 from ui.board import ranking_board
 from ui.catalog import board_items, load_catalog
-from ui.course import lesson_links
+from ui.course import lesson_links, through_app_navigation
 from ui.layout import board_page
 from ui.texts import METRIC_TEXT
+
+through_app_navigation()   # first: a deep link on a fresh server (ui/course.py)
 
 P = ls.MM
 S = ls.mrr_state()

@@ -11,12 +11,14 @@ from ui import playground as pg
 from ui.board import ranking_board
 from ui.catalog import board_items, load_catalog
 from ui.charts import curves_figure
-from ui.course import lesson_links
+from ui.course import lesson_links, through_app_navigation
 from ui.formula import show_explanation
 from ui.layout import board_page
 from ui.live_chart import live_charts
 from ui.preview import neighbour_preview
 from ui.texts import METRIC_TEXT
+
+through_app_navigation()   # first: a deep link on a fresh server (ui/course.py)
 
 P = pg.PREFIX
 S = pg.page_state()

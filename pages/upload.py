@@ -5,7 +5,9 @@ Thin page: read state -> call irlib (through ui.upload's cached helpers) -> draw
 import streamlit as st
 
 from ui import upload as ui
-from ui.course import lesson_links
+from ui.course import lesson_links, through_app_navigation
+
+through_app_navigation()   # first: a deep link on a fresh server (ui/course.py)
 
 st.title("Your own judgments")
 st.markdown(

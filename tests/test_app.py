@@ -15,7 +15,7 @@ def test_every_lesson_file_exists_and_url_paths_are_unique():
     assert all((ROOT / p).is_file() for p in paths)
     url_paths = [lesson.url_path for lesson in LESSONS]
     assert len(set(url_paths)) == len(url_paths)
-    # a deep link on a fresh server resolves by file name first (see ui/__init__.py)
+    # a deep link on a fresh server resolves by file name first (ui.course.through_app_navigation)
     assert all(lesson.url_path == Path(lesson.path).stem for lesson in LESSONS)
 
 
@@ -31,3 +31,15 @@ def test_home_page_runs_and_links_every_lesson():
 def test_each_lesson_runs_without_an_exception(lesson):
     at = run_page(Path(lesson.path).stem, timeout=60)
     assert at.title, "every lesson starts with a title"
+
+
+@pytest.mark.parametrize("path", sorted(p.name for p in (ROOT / "pages").glob("*.py")))
+def test_every_page_first_runs_through_the_app_navigation(path):
+    """A shared link on a fresh server runs the page file itself (Streamlit's legacy pages/
+    mode, app.py skipped): each page must switch that off before drawing anything."""
+    source = (ROOT / "pages" / path).read_text()
+    body = source.split("through_app_navigation()", 1)
+    assert len(body) == 2, f"{path} does not call through_app_navigation()"
+    assert "st." not in "".join(line for line in body[0].splitlines()
+                                if not line.startswith(("import", "from", '"""', "#"))), \
+        f"{path} draws something before through_app_navigation()"

@@ -60,3 +60,20 @@ def lesson_links(path: str) -> None:
                 st.page_link(page.path, label=f"{word}: {page.title}", icon=page.icon)
             except StreamlitAPIException:
                 st.caption(f"{word}: {page.title}")
+
+
+def through_app_navigation() -> None:
+    """Every page's first call: make sure the page runs inside app.py's ``st.navigation``.
+
+    Streamlit runs the first session of a fresh server in its legacy "pages/ directory" mode
+    when that folder exists, and then a shared link to /playground runs pages/playground.py
+    directly: app.py never runs, so the sidebar would list the files instead of the course.
+    This cannot live in app.py for that reason. It switches the flag off the way
+    ``st.navigation`` itself does and reruns through app.py; afterwards it does nothing.
+    """
+    import streamlit as st
+    from streamlit.runtime.pages_manager import PagesManager
+
+    if PagesManager.uses_pages_directory:
+        PagesManager.uses_pages_directory = False
+        st.rerun()

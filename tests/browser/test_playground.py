@@ -149,14 +149,15 @@ def test_broken_link_shows_a_notice_and_the_defaults(playground):
 @pytest.mark.parametrize("path, heading", [("mrr_map", "Many queries: MRR and MAP"),
                                            ("playground", "Rank the cats")])
 def test_deep_link_on_a_fresh_server_gets_the_course_navigation(browser, path, heading):
-    """Streamlit's first run on a new server uses its legacy pages/ mode; ui/__init__ undoes it."""
+    """Streamlit's first run on a new server uses its legacy pages/ mode; each page undoes it
+    (ui.course.through_app_navigation)."""
     from playwright.sync_api import expect
 
     from tests.browser.helpers import open_app, streamlit_app
     with streamlit_app("app.py") as app:                     # a new server, not the shared one
         page = open_app(browser, f"{app.url}/{path}")
         try:
-            # the first run reruns itself through app.py (ui/__init__.py): wait, don't peek
+            # the first run reruns itself through app.py: wait, don't peek
             expect(page.get_by_role("heading", name=heading)).to_be_visible()
             expect(page.get_by_test_id("stSidebarNav")).to_contain_text("1. Rank the cats")
             nav = page.get_by_test_id("stSidebarNav").inner_text()
