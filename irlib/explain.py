@@ -195,8 +195,10 @@ def explain_average_precision(s: Step) -> Explanation:
     if den == 0:
         latex += (_NO_RELEVANT if denominator != "retrieved" else
                   rf" \quad \text{{(no relevant result in the top {k}: scored 0)}}")
+    found = [r["precision"] for r in rows if r["rel"]]      # P@k at each relevant rank
     return Explanation("AP", k, value, latex, rows=rows,
-                       details={**s.details, "denominator": den, "n_relevant": n_relevant})
+                       details={**s.details, "denominator": den, "n_relevant": n_relevant,
+                                "terms": found, "numerator": float(sum(found))})
 
 
 def explain_cg(s: Step) -> Explanation:

@@ -4,7 +4,9 @@ import streamlit as st
 
 import irlib
 from irlib import fmt
-from ui import lessons as ls
+from ui import mrr_map as mm
+from ui.formula import two_lines
+from ui.tiles import tiles
 from ui.board import ranking_board
 from ui.catalog import board_items, load_catalog
 from ui.course import lesson_links, through_app_navigation
@@ -13,9 +15,9 @@ from ui.texts import METRIC_TEXT
 
 through_app_navigation()   # first: a deep link on a fresh server (ui/course.py)
 
-P = ls.MM
-S = ls.mrr_state()
-ls.init_mrr()
+P = mm.MM
+S = mm.mrr_state()
+mm.init_mrr()
 catalog = load_catalog()
 n_items = len(catalog.items)
 
@@ -29,9 +31,9 @@ st.caption(
 
 k = int(S["k"])
 rows, rrs, aps, firsts, rankings, boards = [], [], [], [], [], []
-for number, qid in enumerate(ls.MRR_QUERIES, 1):
+for number, qid in enumerate(mm.MRR_QUERIES, 1):
     query = catalog.queries[qid]
-    order, judgments, grades = ls.ranked(P, qid)
+    order, judgments, grades = mm.board(qid).ranked()
     rr, ap = irlib.explain("RR", grades, k), irlib.explain("AP", grades, k)
     first = rr.details["first_relevant_rank"]
     rrs.append(rr.value)
@@ -51,7 +53,7 @@ controls[1].metric(f"MRR@{k}", fmt(irlib.mean_reciprocal_rank(rankings, k)), bor
                    help="Mean reciprocal rank: the mean of the three queries' RR.")
 controls[2].metric(f"MAP@{k}", fmt(irlib.mean_average_precision(rankings, k)), border=True,
                    help="Mean average precision: the mean of the three queries' AP.")
-controls[3].button("↺ Article's rankings", key=P + "reset", on_click=ls.reset_mrr,
+controls[3].button("↺ Article's rankings", key=P + "reset", on_click=mm.reset_mrr,
                    width="stretch", help="Back to the article's orders and judgments.")
 
 items = board_items()
@@ -61,7 +63,7 @@ for number, qid, query, order, judgments, rr, ap in boards:
         with left:
             st.markdown(f"**Query {number}: “{query.text}”**")
             ranking_board(items, order, judgments, mode="binary", key=f"{P}board_{qid}", k=k,
-                          size="small", on_change=ls.saver(P, qid))
+                          size="small", on_change=mm.board(qid).save)
         for column, (name, value) in zip(right.columns(2, gap="small"),
                                          (("RR", rr.value), ("AP", ap.value))):
             column.metric(f"{name}@{k}", fmt(value), border=True)
@@ -70,7 +72,7 @@ with st.expander("How each query's RR and AP are made, with today's numbers"):
     for number, qid, query, order, judgments, rr, ap in boards:
         st.markdown(f"**Query {number}: “{query.text}”**")
         st.latex(rr.latex)
-        st.latex(ls.two_lines(ap.latex))
+        st.latex(two_lines(ap.latex))
 
 st.header("The whole test set in one number")
 st.markdown(
@@ -78,12 +80,12 @@ st.markdown(
     f"Q = {len(rrs)} queries. The table keeps three decimals; the formulas round to two, as "
     "the article does.")
 with st.container(border=True, key=P + "means"):
-    st.dataframe(ls.mean_table(rows, k), hide_index=True, width="stretch",
+    st.dataframe(mm.mean_table(rows, k), hide_index=True, width="stretch",
                  column_config={c: st.column_config.NumberColumn(format="%.3f")
                                 for c in (f"RR@{k}", f"AP@{k}")})
     left, right = st.columns(2)
-    left.latex(ls.mrr_latex(rrs, firsts, k))
-    right.latex(ls.map_latex(aps, k))
+    left.latex(mm.mrr_latex(rrs, firsts, k))
+    right.latex(mm.map_latex(aps, k))
 
 st.header("Why MRR ignores everything after the first hit")
 st.markdown(
@@ -97,11 +99,11 @@ with st.container(border=True, key=P + "ten"):
     b.slider("Relevant results in the list", 1, 10, **S.bind("ten_hits"),
              help="Placed one after another, starting at the first relevant rank.")
     wanted = int(S["ten_hits"])
-    demo = ls.ten_results(int(S["ten_first"]), wanted)
-    st.markdown(ls.result_strip(demo["grades"]))
+    demo = mm.ten_results(int(S["ten_first"]), wanted)
+    st.markdown(mm.result_strip(demo["grades"]))
     if demo["shown"] < wanted:
         st.caption(f"Only {demo['shown']} fit between that rank and rank 10.")
-    ls.tiles([(label, fmt(demo[name]), METRIC_TEXT[name].short)
+    tiles([(label, fmt(demo[name]), METRIC_TEXT[name].short)
               for name, label in [("RR", "RR@10"), ("P", "Precision@10"), ("R", "Recall@10"),
                                   ("AP", "AP@10")]])
     st.caption("Assumes ten relevant products exist for this user (what we hoped to fill the "

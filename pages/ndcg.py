@@ -4,7 +4,9 @@ import streamlit as st
 
 import irlib
 from irlib import fmt
-from ui import lessons as ls
+from ui import ndcg as nd
+from ui.formula import narrow, show_swapped
+from ui.tiles import tiles
 from ui.board import ranking_board
 from ui.catalog import board_items, load_catalog
 from ui.course import lesson_links, through_app_navigation
@@ -13,22 +15,22 @@ from ui.formula import show_explanation
 
 through_app_navigation()   # first: a deep link on a fresh server (ui/course.py)
 
-P = ls.ND
-S = ls.ndcg_state()
-ls.init_ndcg()
+P = nd.ND
+S = nd.ndcg_state()
+nd.init_ndcg()
 catalog = load_catalog()
-query = catalog.queries[ls.NDCG_QUERY]
+query = catalog.queries[nd.NDCG_QUERY]
 n_items = len(catalog.items)
 
 board_page(compact_metrics=True)
 head = st.columns([4, 6], vertical_alignment="center")
 head[0].title("Graded relevance: NDCG", anchor=False)
 with head[1].container(horizontal=True, horizontal_alignment="right", gap="small"):
-    st.button("↺ Video's order", key=P + "reset", on_click=ls.reset_ndcg,
+    st.button("↺ Video's order", key=P + "reset", on_click=nd.reset_ndcg,
               help="Back to the video's ranking and grades; all eight results shown.")
-    st.button("⇄ Swap the first two", key=P + "swap", on_click=ls.swap_first_two,
+    st.button("⇄ Swap the first two", key=P + "swap", on_click=nd.swap_first_two,
               help="The article's experiment: CG@2 stays, DCG@2 changes.")
-    st.button("★ Ideal order", key=P + "ideal_order", on_click=ls.ideal_order,
+    st.button("★ Ideal order", key=P + "ideal_order", on_click=nd.ideal_order,
               help="Best grades first: NDCG = 1.")
 st.caption(
     f"Not every hit is equally good. For **“{query.text}”** the video grades the pictures "
@@ -38,13 +40,13 @@ st.caption(
 
 controls = st.columns([2, 3, 1.5, 2, 2], vertical_alignment="bottom")
 controls[0].segmented_control(
-    "NDCG gain", list(ls.GAIN_LABELS), **S.bind("gain"), required=True,
-    format_func=ls.GAIN_LABELS.get,
+    "NDCG gain", list(nd.GAIN_LABELS), **S.bind("gain"), required=True,
+    format_func=nd.GAIN_LABELS.get,
     help="Linear: gain = grade (trec_eval, ranx's ndcg). Exponential: 2^grade − 1 "
          "(the DCG notebook, ranx's ndcg_burges, ir_measures' dcg='exp-log2').")
 controls[1].segmented_control(
-    "Ideal ranking from", list(ls.IDEAL_LABELS), **S.bind("ideal"), required=True,
-    format_func=ls.IDEAL_LABELS.get,
+    "Ideal ranking from", list(nd.IDEAL_LABELS), **S.bind("ideal"), required=True,
+    format_func=nd.IDEAL_LABELS.get,
     help="All judged: trec_eval, ranx, ir_measures. Only the shown list: scikit-learn's "
          "ndcg_score. They differ once the system returns fewer than all eight.")
 controls[2].toggle("Both gains", **S.bind("both"),
@@ -57,20 +59,20 @@ controls[4].slider("Results shown (top N)", 1, n_items, **S.bind("shown"),
 k, n_shown = int(S["k"]), int(S["shown"])
 gain, ideal = S["gain"], S["ideal"]
 
-order, judgments, all_grades = ls.ranked(P)
+order, judgments, all_grades = nd.board().ranked()
 shown = all_grades[:n_shown]
 # Pictures below the shown list: judged but not returned (FN if relevant).
 outcomes = [("FN" if g > 0 else "TN") if rank > n_shown else ""
             for rank, g in enumerate(all_grades, 1)]
 ranking_board(board_items(), order, judgments, mode="graded", key=P + "board", k=k,
-              outcomes=outcomes, on_change=ls.saver(P))
+              outcomes=outcomes, on_change=nd.board().save)
 if n_shown < n_items:
     st.caption(f"The system returns only the top {n_shown}; the pictures below rank {n_shown} "
                "are judged but not returned (FN: a relevant one it missed).")
 
 kw = dict(judged=all_grades, gain=gain, ideal=ideal)
-curves = ls.graded_curves(shown, all_grades, gain=gain, ideal=ideal)
-other = (ls.graded_curves(shown, all_grades, gain=ls.other_gain(gain), ideal=ideal)
+curves = nd.graded_curves(shown, all_grades, gain=gain, ideal=ideal)
+other = (nd.graded_curves(shown, all_grades, gain=nd.other_gain(gain), ideal=ideal)
          if S["both"] else None)
 # The numbers beside their curves, under the board: one screen on a laptop.
 numbers, left, right = st.columns([1.5, 2, 2])
@@ -79,36 +81,36 @@ for column, (name, label) in zip(numbers.columns(2, gap="small") * 2,
                                   ("IDCG", f"IDCG@{k}"), ("nDCG", f"NDCG@{k}")]):
     column.metric(label, fmt(curves[name][k - 1]), border=True)
 with left:
-    st.plotly_chart(ls.dcg_figure(curves, other, k, gain, height=300), key=P + "chart_dcg",
-                    on_select=lambda: ls.set_k_from_chart(P + "chart_dcg"),
+    st.plotly_chart(nd.dcg_figure(curves, other, k, gain, height=300), key=P + "chart_dcg",
+                    on_select=lambda: nd.set_k_from_chart(P + "chart_dcg"),
                     selection_mode="points")
 with right:
-    st.plotly_chart(ls.ndcg_figure(curves, other, k, gain, height=300), key=P + "chart_ndcg",
-                    on_select=lambda: ls.set_k_from_chart(P + "chart_ndcg"),
+    st.plotly_chart(nd.ndcg_figure(curves, other, k, gain, height=300), key=P + "chart_ndcg",
+                    on_select=lambda: nd.set_k_from_chart(P + "chart_ndcg"),
                     selection_mode="points")
 st.caption("Click a point on either chart to set K. DCG grows with every relevant result; "
            "IDCG is the best any ordering could do, so NDCG = DCG / IDCG is at most 1. "
            "Exponential gain (2^grade − 1) rewards the 4s much more than the 1s.")
 
 st.header("Step by step, as the article does")
-flip = ls.swapped(shown)
+flip = nd.swapped(shown)
 can_swap = k >= 2 and n_shown >= 2
 
 with st.container(border=True, key=P + "step_cg"):
     st.subheader("1. Cumulative gain: add up the grades")
-    show_explanation(ls.narrow(irlib.explain("CG", shown, k, **kw)), table=False,
+    show_explanation(narrow(irlib.explain("CG", shown, k, **kw)), table=False,
                      pros_cons=False)
     if can_swap:
-        ls.show_swapped(irlib.explain("CG", flip, k, **kw))
+        show_swapped(irlib.explain("CG", flip, k, **kw))
     st.caption("CG is order-unaware: swapping results inside the top K changes nothing, so it "
                "cannot tell a good first result from a bad one.")
 
 with st.container(border=True, key=P + "step_dcg"):
     st.subheader("2. Discounted cumulative gain: lower ranks count less")
-    show_explanation(ls.narrow(irlib.explain("DCG", shown, k, **kw)), table=False,
+    show_explanation(narrow(irlib.explain("DCG", shown, k, **kw)), table=False,
                      pros_cons=False)
     if can_swap:
-        ls.show_swapped(irlib.explain("DCG", flip, k, **kw))
+        show_swapped(irlib.explain("DCG", flip, k, **kw))
     st.caption("Dividing each gain by log2(rank + 1) makes order matter: the best picture "
                "first scores higher. But DCG has no fixed top, so it cannot be compared across "
                "queries.")
@@ -135,7 +137,7 @@ st.markdown(
     "was shown and a missed relevant picture costs nothing.")
 judged_ndcg = irlib.ndcg_at_k(shown, k, judged=all_grades, gain=gain, ideal="judged")
 shown_ndcg = irlib.ndcg_at_k(shown, k, judged=all_grades, gain=gain, ideal="shown")
-ls.tiles([(f"NDCG@{k}, ideal from all judged", fmt(judged_ndcg),
+tiles([(f"NDCG@{k}, ideal from all judged", fmt(judged_ndcg),
            "trec_eval, ranx, ir_measures"),
           (f"NDCG@{k}, ideal from the shown list", fmt(shown_ndcg),
            "scikit-learn's ndcg_score")])
@@ -149,7 +151,7 @@ else:
                f"(grades {', '.join(map(str, missed)) or '—'}).")
 
 with st.expander("Where the article's 0.41 comes from"):
-    code = list(ls.ARTICLE_CODE_GRADES)
+    code = list(nd.ARTICLE_CODE_GRADES)
     st.markdown(
         "The article's text works with the 0–4 grades above and gets NDCG@2 = 0.39. Its later "
         f"**0.41** comes from its Python code, which uses the grades `{code}` instead:")

@@ -6,7 +6,8 @@ from streamlit.testing.v1 import AppTest
 
 from tests.apptest import run_page
 from ui.catalog import load_catalog
-from ui.lessons import MM, MRR_QUERIES, grades_key, order_key
+from ui.boards import grades_key, order_key
+from ui.mrr_map import MM, MRR_QUERIES
 
 
 def run(**state) -> AppTest:

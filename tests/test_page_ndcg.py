@@ -8,7 +8,8 @@ from streamlit.testing.v1 import AppTest
 
 from tests.apptest import run_page
 from ui.catalog import load_catalog
-from ui.lessons import ND, order_key
+from ui.boards import order_key
+from ui.ndcg import ND
 
 
 def run(**state) -> AppTest:

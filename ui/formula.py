@@ -1,6 +1,8 @@
 """The formula view: irlib's explanation rendered as LaTeX plus its per-rank table."""
 from __future__ import annotations
 
+from dataclasses import replace
+
 import pandas as pd
 import streamlit as st
 
@@ -75,3 +77,34 @@ def show_explanation(expl: Explanation, *, table: bool = True, pros_cons: bool =
         text = METRIC_TEXT[expl.metric]
         aware = "order-aware" if text.order_aware else "order-unaware"
         st.markdown(f"**{text.label}** is *{aware}*.  \n**For:** {text.pros}  \n**Against:** {text.cons}")
+
+
+#: A line break in an aligned derivation, with a strut so stacked fractions do not touch.
+BREAK = r" \\ \rule{0pt}{2.4em}"
+#: The same for a next line without fractions.
+BREAK_FLAT = r" \\[0.4em]"
+
+
+def two_lines(latex: str) -> str:
+    r"""Break ``A = B = C = D`` after the definition: ``A = B`` on one line, ``= C = D`` below.
+
+    Keeps irlib's formula as it is, only narrower (it fits a phone).
+    """
+    parts = latex.split(" = ")
+    if len(parts) < 4:
+        return latex
+    rest = " = ".join(parts[2:])
+    gap = BREAK if r"\frac" in rest else BREAK_FLAT
+    return (r"\begin{aligned}" + parts[0] + " &= " + parts[1] + gap + " &= " + rest
+            + r"\end{aligned}")
+
+
+def narrow(expl: Explanation) -> Explanation:
+    """The same explanation with its formula broken after the definition (:func:`two_lines`)."""
+    return replace(expl, latex=two_lines(expl.latex))
+
+
+def show_swapped(expl: Explanation) -> None:
+    """The same formula for the ranking with its first two results swapped, labelled above."""
+    st.caption("With the first two results swapped:")
+    st.latex(two_lines(expl.latex))

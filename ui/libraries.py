@@ -8,13 +8,12 @@ from __future__ import annotations
 import functools
 from collections.abc import Sequence
 
-import numpy as np
 import pandas as pd
 
 import irlib
 from irlib import conventions as cv
-from irlib.ap import precision_at_ranks
 from ui import page_state as ps
+from ui.boards import BoardState
 from ui.catalog import load_catalog
 
 PREFIX = "libraries_"
@@ -48,16 +47,20 @@ def init() -> None:
     page_state().start()
 
 
+def board() -> BoardState:
+    return BoardState(page_state())
+
+
 def reset() -> None:
-    page_state().reset("order", "grades")
+    board().reset()
 
 
 def on_board_change(change: dict) -> None:
-    page_state().board_saver("order", "grades")(change)
+    board().save(change)
 
 
 def current() -> tuple[list[str], dict[str, int], list[int]]:
-    return page_state().ranked("order", "grades")
+    return board().ranked()
 
 
 def judged_pool(grades: Sequence[int], missed: int, missed_grade: int) -> list[int]:
@@ -103,13 +106,11 @@ def library_details(library: str) -> pd.DataFrame:
 
 
 def ap_parts(grades, judged, k: int, rel: int) -> dict:
-    """The shared numerator and the three denominators of AP@K."""
-    g = np.asarray(grades, dtype=float)
-    relevant = g[:k] >= rel
-    numerator = float(np.sum(precision_at_ranks(relevant)[relevant]))
-    r = int(np.count_nonzero(np.asarray(judged, dtype=float) >= rel))
-    return {"numerator": numerator, "terms": precision_at_ranks(relevant)[relevant].tolist(),
-            "R": r, "min_r_k": min(r, k), "found": int(np.count_nonzero(relevant))}
+    """The shared numerator and the three denominators of AP@K (irlib's explanation)."""
+    steps = irlib.explain("AP", grades, k, judged=judged, rel=rel).details
+    r = steps["n_relevant"]
+    return {"numerator": steps["numerator"], "terms": steps["terms"], "R": r,
+            "min_r_k": min(r, k), "found": len(steps["terms"])}
 
 
 def ap_latex(parts: dict, k: int) -> list[tuple[str, str, float, str]]:
