@@ -88,10 +88,9 @@ def success(r: Rankings) -> np.ndarray:
 
 def r_precision(r: Rankings) -> np.ndarray:
     """Precision at rank R, a single number: the same at every K (0 when nothing is relevant)."""
-    n = r.grades.shape[1]
-    at = np.minimum(r.n_relevant, n)            # a list shorter than R: hits over all of it
-    hits = np.take_along_axis(np.pad(r.hits, ((0, 0), (1, 0))), at, axis=1)
-    return np.broadcast_to(safe_div(hits, r.n_relevant), r.grades.shape).copy()
+    # relevant results in the top R (a list shorter than R: all it found), over R
+    found = np.count_nonzero(r.relevant & (r.ks <= r.n_relevant), axis=1)[:, None]
+    return np.broadcast_to(safe_div(found, r.n_relevant), r.grades.shape).copy()
 
 
 def reciprocal_rank(r: Rankings) -> np.ndarray:

@@ -66,7 +66,7 @@ def _n_relevant(pool: np.ndarray, rel: float) -> np.ndarray:
 
 
 def metric_curves_batch(grades, *, judged=None, rel=DEFAULT_REL, gain="linear", ideal="judged",
-                        denominator="relevant") -> dict[str, np.ndarray]:
+                        denominator="relevant", measures=None) -> dict[str, np.ndarray]:
     r"""Every metric at K = 1..N for many rankings: :func:`~irlib.metric_curves` row by row.
 
     ``grades`` holds one ranking per row, in rank order (shape ``(n_rankings, N)``). The result
@@ -87,6 +87,8 @@ def metric_curves_batch(grades, *, judged=None, rel=DEFAULT_REL, gain="linear", 
         The judged pool: None (each row is its own pool), one pool for all rows, or one per row.
     rel, gain, ideal, denominator
         As in :func:`~irlib.metric_curves`.
+    measures : iterable of str, optional
+        Only these measures (names in :data:`~irlib.MEASURES`); default: every one.
 
     Examples
     --------
@@ -116,8 +118,19 @@ def metric_curves_batch(grades, *, judged=None, rel=DEFAULT_REL, gain="linear", 
         raise ValueError(f"ideal must be one of {IDEALS}, got {ideal!r}")
     if gain not in GAINS:
         raise ValueError(f"gain must be one of {GAINS}, got {gain!r}")
+    names = _measure_names(measures)
     rankings = Rankings(grades, _pool_rows(grades, judged), rel, gain, ideal, denominator)
-    return {name: info.curve(rankings) for name, info in MEASURES.items()}
+    return {name: MEASURES[name].curve(rankings) for name in names}
+
+
+def _measure_names(measures) -> tuple[str, ...]:
+    if measures is None:
+        return tuple(MEASURES)
+    names = (measures,) if isinstance(measures, str) else tuple(measures)
+    unknown = [n for n in names if n not in MEASURES]
+    if unknown:
+        raise ValueError(f"unknown measure {unknown[0]!r}; known: {', '.join(MEASURES)}")
+    return names
 
 
 def confusion_curves_batch(grades, *, judged=None, rel=DEFAULT_REL) -> dict[str, np.ndarray]:

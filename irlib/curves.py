@@ -16,8 +16,9 @@ CURVE_NAMES = tuple(MEASURES)
 
 
 def metric_curves(grades, *, judged=None, rel=DEFAULT_REL, gain="linear", ideal="judged",
-                  denominator="relevant") -> dict[str, np.ndarray]:
-    """Each metric's value at K = 1..len(grades), keyed by :data:`CURVE_NAMES`.
+                  denominator="relevant", measures=None) -> dict[str, np.ndarray]:
+    """Each metric's value at K = 1..len(grades), keyed by :data:`CURVE_NAMES`
+    (or only ``measures``, names in :data:`irlib.MEASURES`).
 
     Examples
     --------
@@ -28,7 +29,8 @@ def metric_curves(grades, *, judged=None, rel=DEFAULT_REL, gain="linear", ideal=
     [0.0, 0.5, 0.5]
     """
     grades = check_grades(grades)
-    pool = judged_or_shown(grades, judged)      # checks that the pool holds the shown list
+    # judged_or_shown checks that the pool holds the shown list
+    pool = None if judged is None else judged_or_shown(grades, judged)
     rows = metric_curves_batch(grades[None, :], judged=pool, rel=rel, gain=gain, ideal=ideal,
-                               denominator=denominator)
+                               denominator=denominator, measures=measures)
     return {name: row[0] for name, row in rows.items()}

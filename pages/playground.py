@@ -100,7 +100,7 @@ def live_part() -> None:
                   # a drag or a badge click reruns only this fragment: the pictures stay
                   send_images=st.session_state.pop(P + "full_run", False))
 
-    curves = irlib.metric_curves(grades, rel=rel, gain=state.gain)
+    curves = irlib.metric_curves(grades, rel=rel, gain=state.gain, measures=tiles)
     height = 270 if state.present else 240
     # One component draws the caption, the tiles and both charts: they change in the same
     # frame, and every Streamlit element fewer is less for the browser to redo on each drag.

@@ -99,7 +99,8 @@ def _neighbour_preview(order: tuple[str, ...], current: tuple[int, ...],
     (their value at ``k``, as :func:`irlib.fmt` prints it), ``charts`` the curves of each chart
     in trace order, and ``note(k, tp, fp, fn, tn)`` writes the caption."""
     near = irlib.one_move_neighbours(current, levels)
-    curves = irlib.metric_curves_batch(near.grades, rel=rel, gain=gain)
+    shown = {*tiles, *(name for chart in charts for name in chart)}
+    curves = irlib.metric_curves_batch(near.grades, rel=rel, gain=gain, measures=shown)
     counts = irlib.confusion_curves_batch(near.grades, rel=rel)
     tags = irlib.outcomes_at_k_batch(near.grades, k, rel=rel).tolist()
     at_k = {name: curves[name][:, k - 1].tolist() for name in tiles}
