@@ -10,6 +10,7 @@ from ui.board import ranking_board
 from ui.charts import bars_figure
 from ui.course import lesson_links, through_app_navigation
 from ui.formula import show_explanation
+from ui.layout import board_page
 from ui.texts import METRIC_TEXT
 
 through_app_navigation()   # first: a deep link on a fresh server (ui/course.py)
@@ -18,19 +19,19 @@ P = ch.PREFIX
 S = ch.page_state()
 ch.init()
 
-st.title("Which ranking is best?")
-st.markdown(
-    "The lecture's puzzle: three systems rank the **same six documents**; the three marked "
-    "relevant (A, B, C) land at ranks **1, 2, 6**, **2, 5, 6** and **3, 4, 5**. Ranking 1 "
-    "looks great at the top but buries one in last place; ranking 3 starts badly but leaves "
-    "nothing last. Which is best depends on the metric — and on K.")
-
-top = st.columns([3, 1], vertical_alignment="bottom")
-top[0].slider("K — how many results the user looks at", 1, ch.N, **S.bind("k"),
-              help="Success, RR, precision, recall and F1 only look at the top K. AP uses "
-                   "the whole list.")
-top[1].button("↺ Lecture's rankings", key=P + "reset", on_click=ch.reset, width="stretch",
-              help="Back to relevant at 1, 2, 6 / 2, 5, 6 / 3, 4, 5.")
+board_page()       # one screen: the boards and the six metrics in view together
+head = st.columns([5, 2], vertical_alignment="center")
+head[0].title("Which ranking is best?", anchor=False)
+head[1].button("↺ Lecture's rankings", key=P + "reset", on_click=ch.reset, width="stretch",
+               help="Back to relevant at 1, 2, 6 / 2, 5, 6 / 3, 4, 5.")
+st.caption(
+    "The lecture's puzzle: three systems rank the **same six documents**; the three relevant "
+    "ones (A, B, C) land at ranks **1, 2, 6**, **2, 5, 6** and **3, 4, 5**. Which is best "
+    "depends on the metric — and on K. Drag a card (or Alt+↑/↓) to reorder a ranking, click a "
+    "badge to judge a document (the judgments are shared by all three).")
+st.slider("K — how many results the user looks at", 1, ch.N, **S.bind("k"),
+          help="Success, RR, precision, recall and F1 only look at the top K. AP uses "
+               "the whole list.")
 k = int(S["k"])
 
 by_ranking = ch.rankings()
@@ -40,19 +41,15 @@ for n, tab in zip(ch.RANKINGS, S.tabs("tab", tab_labels)):
     with tab:
         ranking_board(items, st.session_state[ch.order_key(n)], st.session_state[ch.GRADES_KEY],
                       mode="binary", key=f"{P}board_{n}", k=k, on_change=ch.saver(n))
-st.caption("Drag a card (or focus it and press Alt+↑/↓) to reorder that ranking; click a "
-           "badge to judge a document. The judgments are shared: it is the same six documents "
-           "in all three rankings.")
 
 scores = ch.score_all(by_ranking, k)
 at2, at5 = ch.score_all(by_ranking, 2, ["P"]), ch.score_all(by_ranking, 5, ["P"])
-st.subheader(f"Six metrics at K = {k}")
-st.info(ch.insight(scores, at2, at5, scores.values["AP"]), icon=":material/lightbulb:")
-table = ch.results_table(scores, by_ranking)
-st.table(ch.styled_table(table))
-st.caption(f"{ch.WINNER_MARK} and a tinted cell mark the best ranking for each metric (all "
-           "tied rankings when they share the top value; none when all three are equal). AP "
-           "averages precision at every relevant rank of the whole list: it has no K.")
+numbers, insight = st.columns([3, 2])
+numbers.table(ch.styled_table(ch.results_table(scores, by_ranking)))
+insight.info(ch.insight(scores, at2, at5, scores.values["AP"]), icon=":material/lightbulb:")
+insight.caption(f"{ch.WINNER_MARK} and a tinted cell: the best ranking for each metric at "
+                f"K = {k} (every tied one; none when all three are equal). AP averages "
+                "precision at every relevant rank of the whole list: it has no K.")
 
 categories = [ch.label(m, k) for m, _, _ in ch.METRICS]
 st.plotly_chart(

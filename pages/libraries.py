@@ -9,6 +9,7 @@ from ui import libraries as lib
 from ui.board import ranking_board
 from ui.catalog import board_items, load_catalog
 from ui.course import lesson_links, through_app_navigation
+from ui.layout import board_page
 
 through_app_navigation()   # first: a deep link on a fresh server (ui/course.py)
 
@@ -18,19 +19,16 @@ lib.init()
 catalog = load_catalog()
 n_items = len(catalog.items)
 
-st.title("Why libraries disagree")
-st.markdown(
-    "Score the same ranking with five popular tools and you can get five different numbers. "
-    "None of them is wrong: each follows its own **conventions** — what AP divides by, which "
-    "gain NDCG uses, where the ideal ranking comes from, what counts as relevant, how tied "
-    "scores are ordered. Here is the video's graded “white cat in a box” ranking (grades 0–4); "
-    "drag the pictures or change a grade and every library follows.")
-
-order, judgments, grades = lib.current()
-ranking_board(board_items(), order, judgments, mode="graded", key=P + "board",
-              on_change=lib.on_board_change)
-st.button("↺ Video's ranking and grades", key=P + "reset", on_click=lib.reset,
-          help="Back to the video's order and grades 0, 4, 1, 3, 4, 1, 3, 2.")
+board_page()       # one screen: the board and the libraries' numbers in view together
+head = st.columns([5, 2], vertical_alignment="center")
+head[0].title("Why libraries disagree", anchor=False)
+head[1].button("↺ Video's ranking and grades", key=P + "reset", on_click=lib.reset,
+               width="stretch", help="Back to the video's order and grades 0, 4, 1, 3, 4, 1, 3, 2.")
+st.caption(
+    "The same ranking, scored with five popular tools' **conventions** — what AP divides by, "
+    "which gain NDCG uses, where the ideal ranking comes from, what counts as relevant, how "
+    "ties are ordered. None is wrong. Drag a picture or change a grade (the video's “white "
+    "cat in a box”, grades 0–4): every library follows.")
 
 controls = st.columns(3)
 controls[0].slider("K for AP@K", 1, n_items, **S.bind("k_ap"),
@@ -38,11 +36,14 @@ controls[0].slider("K for AP@K", 1, n_items, **S.bind("k_ap"),
 controls[1].slider("K for NDCG@K", 1, n_items, **S.bind("k_ndcg"))
 controls[2].number_input("Relevant when grade ≥", 1, 4, **S.bind("rel"),
                          help="AP needs a yes/no. Only ranx also applies it to NDCG.")
+
+order, judgments, grades = lib.current()
+ranking_board(board_items(), order, judgments, mode="graded", key=P + "board",
+              on_change=lib.on_board_change)
 k_ap, k_ndcg, rel = int(S["k_ap"]), int(S["k_ndcg"]), int(S["rel"])
 missed, missed_grade = int(S["missed"]), int(S["missed_grade"])
 judged = lib.judged_pool(grades, missed, missed_grade)
 
-st.subheader("Side by side")
 st.table(lib.scores_table(grades, judged, k_ap, k_ndcg, rel))
 st.caption("— : the library has no such measure. Every number is computed by irlib with that "
            "library's conventions switched on; tests check them against pytrec_eval, ranx and "

@@ -59,3 +59,22 @@ def test_presenter_view_hides_the_sidebar_and_reads_from_the_back(start_app, ope
     reopened = open_page(page.url, width=1920, height=1080)
     board_card(reopened, rank=8).wait_for()
     expect(reopened.get_by_test_id("stSidebar")).to_be_hidden()
+
+
+@pytest.mark.parametrize("width, height", VIEWPORTS)
+@pytest.mark.parametrize("path, cards", [
+    ("choosing", 6),        # the first table: the three rankings' six metrics
+    ("libraries", 8),       # the first table: the five libraries' numbers
+])
+def test_other_board_pages_show_their_numbers_beside_the_board(start_app, open_page, width,
+                                                              height, path, cards):
+    app = start_app("app.py")
+    page = open_page(app.url + "/" + path, width=width, height=height)
+    board_card(page, rank=cards).wait_for()
+    rows = page.get_by_test_id("stTable").first.locator("tr")
+    expect(rows.first).to_be_visible()
+    found = {"cards": [c.bounding_box() for c in page.locator(".rb-card:visible").all()],
+             "numbers": [r.bounding_box() for r in rows.all()]}
+    assert len(found["cards"]) == cards and len(found["numbers"]) >= 4
+    outside = {name: [b for b in bs if not inside(b, width, height)] for name, bs in found.items()}
+    assert not any(outside.values()), outside
