@@ -21,6 +21,8 @@ import numpy as np
 from irlib._common import check_grades, check_k, judged_or_shown, mean_over_queries, safe_div
 
 GAINS = ("linear", "exponential")
+#: Each gain as a formula of the grade, for labels ("NDCG (gain = 2^grade − 1)").
+GAIN_FORMULAS = {"linear": "grade", "exponential": "2^grade − 1"}
 IDEALS = ("judged", "shown")
 
 

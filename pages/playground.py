@@ -6,6 +6,7 @@ controls, the board, then tiles beside both curve charts; the formula below.
 import streamlit as st
 
 import irlib
+from irlib.dcg import GAIN_FORMULAS
 from irlib.measures import MEASURES
 from ui import playground as pg
 from ui.board import ranking_board
@@ -63,7 +64,7 @@ if state.mode == "binary":
     controls[1].caption("NDCG gain: same for 0/1 labels")
 controls[1].segmented_control(
     "NDCG gain", ["linear", "exponential"], **S.bind("gain"), required=True,
-    format_func={"linear": "grade", "exponential": "2^grade − 1"}.get,
+    format_func=GAIN_FORMULAS.get,
     disabled=state.mode == "binary",
     label_visibility="collapsed" if state.mode == "binary" else "visible",
     help="Linear: gain = grade (trec_eval). Exponential: 2^grade − 1 (the DCG notebook).")

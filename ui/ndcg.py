@@ -14,6 +14,7 @@ import plotly.graph_objects as go
 import streamlit as st
 
 import irlib
+from irlib.dcg import GAIN_FORMULAS
 from ui import page_state as ps
 from ui.boards import BoardState, board_fields
 from ui.catalog import load_catalog
@@ -23,7 +24,7 @@ ND = "nd_"
 NDCG_QUERY = "white-cat-in-a-box"
 #: The article's NDCG code uses these grades instead of the 0-4 grades of its text.
 ARTICLE_CODE_GRADES = (0, 7, 2, 4, 6, 1, 4, 3)
-GAIN_LABELS = {"linear": "grade", "exponential": "2^grade − 1"}
+GAIN_LABELS = GAIN_FORMULAS
 IDEAL_LABELS = {"judged": "all judged pictures", "shown": "only the shown list"}
 
 
@@ -91,7 +92,7 @@ def other_gain(gain: str) -> str:
 
 def dcg_figure(curves: dict, other: dict | None, k: int, gain: str, height: int = 380) -> dict:
     """DCG and IDCG for the chosen gain (solid / dashed); the other gain faint and dotted."""
-    tag = {"linear": "grade", "exponential": "2^grade − 1"}
+    tag = GAIN_FORMULAS
     data = {"DCG": curves["DCG"], "IDCG": curves["IDCG"]}
     labels = {"DCG": f"DCG (gain = {tag[gain]})", "IDCG": f"IDCG (gain = {tag[gain]})"}
     dash = {"IDCG": "dash"}
@@ -108,7 +109,7 @@ def dcg_figure(curves: dict, other: dict | None, k: int, gain: str, height: int 
 
 def ndcg_figure(curves: dict, other: dict | None, k: int, gain: str, height: int = 380) -> dict:
     """NDCG@K for the chosen gain, and (dotted) for the other gain."""
-    tag = {"linear": "grade", "exponential": "2^grade − 1"}
+    tag = GAIN_FORMULAS
     data = {"nDCG": curves["nDCG"]}
     labels = {"nDCG": f"NDCG (gain = {tag[gain]})"}
     dash = {}
