@@ -186,6 +186,8 @@ def make_predict(rng: random.Random, params: Mapping) -> dict:
         "explanation": f"{shown} goes from {irlib.fmt(before)} to {irlib.fmt(value)}.",
         "context": f"The query “{query.text}”, binary judgments.",
         "action": action,
+        "change": {"kind": nb.kinds[row], "from": at, "to": to,
+                   "grade": int(nb.new_grades[row])},
         "rankings": [{"label": "Now", "items": _items(order, query.grades, titles)}],
     }
 
