@@ -8,8 +8,8 @@ No Streamlit here.
 from __future__ import annotations
 
 import contextlib
+import queue
 import sqlite3
-import threading
 from collections.abc import Iterator, Sequence
 from pathlib import Path
 
@@ -62,6 +62,27 @@ class Backend:
     #: The exception a UNIQUE constraint raises.
     integrity_error: type[Exception] = Exception
 
+    def __init__(self):
+        # Open connections wait here between uses. Streamlit runs every rerun (each poll of
+        # every student) in a new thread, so per-thread connections would be reopened each time.
+        self._idle: queue.LifoQueue = queue.LifoQueue()
+
+    @contextlib.contextmanager
+    def _borrowed(self):
+        try:
+            conn = self._idle.get_nowait()
+        except queue.Empty:
+            conn = None
+        if conn is None or getattr(conn, "closed", False):   # psycopg: the server went away
+            conn = self._open()
+        try:
+            yield conn
+        finally:
+            self._idle.put(conn)
+
+    def _open(self):
+        raise NotImplementedError
+
     def transaction(self) -> contextlib.AbstractContextManager:
         """A write transaction: ``with db.transaction() as run: run(sql, params)``."""
         raise NotImplementedError
@@ -86,38 +107,36 @@ class SQLite(Backend):
         self.path = Path(path)
         self.path.parent.mkdir(parents=True, exist_ok=True)
         self.busy_ms = busy_ms
-        self._local = threading.local()
+        super().__init__()
         with self.transaction() as run:
             for statement in SCHEMA.format(id="INTEGER PRIMARY KEY").split(";"):
                 if statement.strip():
                     run(statement)
 
-    def _connection(self) -> sqlite3.Connection:
-        conn = getattr(self._local, "conn", None)
-        if conn is None:
-            conn = sqlite3.connect(self.path, timeout=self.busy_ms / 1000,
-                                   isolation_level=None, check_same_thread=False)
-            conn.execute(f"PRAGMA busy_timeout = {int(self.busy_ms)}")
-            conn.execute("PRAGMA journal_mode = WAL")
-            conn.execute("PRAGMA synchronous = NORMAL")     # WAL: durable at checkpoints
-            conn.execute("PRAGMA foreign_keys = ON")
-            self._local.conn = conn
+    def _open(self) -> sqlite3.Connection:
+        conn = sqlite3.connect(self.path, timeout=self.busy_ms / 1000,
+                               isolation_level=None, check_same_thread=False)
+        conn.execute(f"PRAGMA busy_timeout = {int(self.busy_ms)}")
+        conn.execute("PRAGMA journal_mode = WAL")
+        conn.execute("PRAGMA synchronous = NORMAL")     # WAL: durable at checkpoints
+        conn.execute("PRAGMA foreign_keys = ON")
         return conn
 
     @contextlib.contextmanager
     def transaction(self) -> Iterator:
-        conn = self._connection()
-        conn.execute("BEGIN IMMEDIATE")
-        try:
-            yield lambda sql, params=(): conn.execute(sql, tuple(params)).fetchall()
-        except BaseException:
-            conn.execute("ROLLBACK")
-            raise
-        conn.execute("COMMIT")
+        with self._borrowed() as conn:
+            conn.execute("BEGIN IMMEDIATE")
+            try:
+                yield lambda sql, params=(): conn.execute(sql, tuple(params)).fetchall()
+            except BaseException:
+                conn.execute("ROLLBACK")
+                raise
+            conn.execute("COMMIT")
 
     def query(self, sql: str, params: Sequence = ()) -> list[tuple]:
         # A plain read needs no write lock: in autocommit mode it is its own snapshot.
-        return self._connection().execute(sql, tuple(params)).fetchall()
+        with self._borrowed() as conn:
+            return conn.execute(sql, tuple(params)).fetchall()
 
 
 class Postgres(Backend):
@@ -135,7 +154,7 @@ class Postgres(Backend):
         self._psycopg = psycopg
         self.url = url
         self.integrity_error = psycopg.errors.IntegrityError
-        self._local = threading.local()
+        super().__init__()
         with self.transaction() as run:
             run("SELECT pg_advisory_xact_lock(7211)")     # one process creates the tables
             for statement in SCHEMA.format(
@@ -143,22 +162,17 @@ class Postgres(Backend):
                 if statement.strip():
                     run(statement)
 
-    def _connection(self):
-        conn = getattr(self._local, "conn", None)
-        if conn is None or conn.closed:
-            conn = self._psycopg.connect(self.url)
-            self._local.conn = conn
-        return conn
+    def _open(self):
+        return self._psycopg.connect(self.url, autocommit=True)
 
     @contextlib.contextmanager
     def transaction(self) -> Iterator:
-        conn = self._connection()
-
-        def run(sql, params=()):
-            cursor = conn.execute(sql.replace("?", "%s"), tuple(params))
-            return cursor.fetchall() if cursor.description else []
-        with conn.transaction():
-            yield run
+        with self._borrowed() as conn:
+            def run(sql, params=()):
+                cursor = conn.execute(sql.replace("?", "%s"), tuple(params))
+                return cursor.fetchall() if cursor.description else []
+            with conn.transaction():
+                yield run
 
 
 def connect(url: str | None, path: str | Path) -> Backend:
