@@ -54,10 +54,13 @@ class Student:
         self.polls = 0
         self.full_runs = 0
         self.changed = asyncio.Event()             # a full run finished
+        self.busy = False                          # a full run of ours is under way
         self._timers: dict[str, asyncio.Task] = {}
 
     async def start(self) -> None:
-        self.ws = await websockets.connect(self.ws_url, subprotocols=["streamlit"], max_size=None)
+        # No client pings: a browser sends none either (the server pings, the client answers).
+        self.ws = await websockets.connect(self.ws_url, subprotocols=["streamlit"], max_size=None,
+                                           ping_interval=None)
         self._reader = asyncio.create_task(self._read())
         await self._rerun(query=f"code={self.code}")
 
@@ -68,6 +71,8 @@ class Student:
         state.query_string = query if query is not None else f"code={self.code}"
         state.page_name = "join"
         state.page_script_hash = self.page_hash
+        if not fragment:
+            self.busy = True
         if trigger:
             widget = state.widget_states.widgets.add()
             widget.id, widget.trigger_value = trigger, True
@@ -78,8 +83,11 @@ class Student:
     async def _poll(self, fragment: str, interval: float) -> None:
         while True:
             await asyncio.sleep(interval)
-            self.polls += 1
-            await self._rerun(fragment=fragment)
+            # This client sends no widget states with a poll (a browser sends them all), so a
+            # poll must not overtake a click's rerun: the server would take the empty states.
+            if not self.busy:
+                self.polls += 1
+                await self._rerun(fragment=fragment)
 
     async def _read(self) -> None:
         buttons, texts = {}, []
@@ -105,7 +113,7 @@ class Student:
                     texts.append(element.markdown.body)
             elif kind == "script_finished":
                 if msg.script_finished == ForwardMsg.FINISHED_SUCCESSFULLY:
-                    self.buttons, self.texts = buttons, texts
+                    self.buttons, self.texts, self.busy = buttons, texts, False
                     self.full_runs += 1
                     self.changed.set()
                 if msg.script_finished != ForwardMsg.FINISHED_FRAGMENT_RUN_SUCCESSFULLY:

@@ -1,6 +1,7 @@
 """The class-room store: shared between processes, one answer per question, expiry, rate limits,
-validation, and room codes that cannot be guessed. SQLite here; PostgreSQL in
-test_rooms_postgres.py when a server can be started."""
+validation, and room codes that cannot be guessed. Every test runs on SQLite and on PostgreSQL
+(a throw-away server from Debian's package, tests/postgres_server.py; skipped with the reason
+where it cannot start, unless IRLAB_POSTGRES_TESTS=required)."""
 from __future__ import annotations
 
 import math
@@ -11,8 +12,9 @@ from collections import Counter
 
 import pytest
 
+from tests.postgres_server import REQUIRED, postgres_server, unavailable_reason
 from ui.rooms import store as rs
-from ui.rooms._db import SQLite
+from ui.rooms._db import connect
 from ui.rooms.store import ALPHABET, CODE_LENGTH, LIMITS, RoomError, RoomStore
 
 QUESTION = {"kind": "text", "prompt": "Which is larger?",
@@ -32,14 +34,37 @@ def clock():
     return Clock()
 
 
-@pytest.fixture
-def db_path(tmp_path):
-    return tmp_path / "rooms.sqlite3"
+@pytest.fixture(scope="session")
+def postgres_url():
+    reason = unavailable_reason()
+    if reason:
+        if REQUIRED:
+            pytest.fail(f"{reason} (IRLAB_POSTGRES_TESTS=required)", pytrace=False)
+        pytest.skip(reason)
+    with postgres_server() as url:
+        yield url
+
+
+@pytest.fixture(params=["sqlite", "postgres"])
+def target(request, tmp_path) -> tuple[str | None, str]:
+    """(database URL or None, SQLite path): an empty database of either kind."""
+    if request.param == "sqlite":
+        return None, str(tmp_path / "rooms.sqlite3")
+    import psycopg
+    url = request.getfixturevalue("postgres_url")
+    with psycopg.connect(url, autocommit=True) as conn:
+        conn.execute("DROP TABLE IF EXISTS hits, ended, answers, members, questions, rooms")
+    return url, ""
 
 
 @pytest.fixture
-def store(db_path, clock):
-    return RoomStore(SQLite(db_path), clock=clock)
+def store(target, clock):
+    return RoomStore(connect(*target), clock=clock)
+
+
+def count(store, table: str) -> int:
+    (n,), = store.db.query(f"SELECT COUNT(*) FROM {table}")
+    return n
 
 
 def opened(store, who="teacher"):
@@ -56,33 +81,33 @@ def reason(call) -> str:
 # --------------------------------------------------------------------------- several processes
 
 
-def _student_process(path: str, code: str, question: int, first: int, count: int) -> None:
-    """Another app process: its own connection to the same file, answering as many students."""
-    other = RoomStore(SQLite(path))
-    for n in range(first, first + count):
+def _student_process(target, code: str, question: int, first: int, many: int) -> None:
+    """Another app process: its own connection to the same database, answering as students."""
+    other = RoomStore(connect(*target))
+    for n in range(first, first + many):
         other.join(code, f"student-{n}", f"session-{n}")
         other.answer(code, f"student-{n}", question, "c1" if n % 3 else "c2", f"session-{n}")
 
 
-def test_two_processes_share_one_sqlite_file(db_path):
-    store = RoomStore(SQLite(db_path))                     # real time, as the children use
+def test_two_processes_share_one_database(target):
+    store = RoomStore(connect(*target))                    # real time, as the children use
     code, secret = store.open_room("teacher")
     question = store.pose(code, secret, QUESTION)
     context = multiprocessing.get_context("spawn")
-    workers = [context.Process(target=_student_process, args=(str(db_path), code, question,
-                                                              first, 30))
+    workers = [context.Process(target=_student_process, args=(target, code, question, first, 30))
                for first in (0, 30)]
     for worker in workers:
         worker.start()
-    _student_process(str(db_path), code, question, 60, 30)    # this process writes meanwhile
+    _student_process(target, code, question, 60, 30)       # this process writes meanwhile
     for worker in workers:
         worker.join(60)
         assert worker.exitcode == 0
     expected = Counter("c1" if n % 3 else "c2" for n in range(90))
     assert store.tally(code, question) == {"c1": expected["c1"], "c2": expected["c2"]}
     assert store.room(code).members == 90
-    mode, = sqlite3.connect(db_path).execute("PRAGMA journal_mode").fetchone()
-    assert mode == "wal"
+    if target[0] is None:
+        mode, = sqlite3.connect(target[1]).execute("PRAGMA journal_mode").fetchone()
+        assert mode == "wal"
 
 
 # --------------------------------------------------------------------------- answers
@@ -99,13 +124,13 @@ def test_one_answer_per_student_per_question(store):
     assert store.my_answer(question, "ann") == "c1"
 
 
-def test_the_database_itself_refuses_a_second_answer(store, db_path):
+def test_the_database_itself_refuses_a_second_answer(store):
     code, _, question = opened(store)
     store.answer(code, "ann", question, "c1", "s1")
-    conn = sqlite3.connect(db_path)
-    with pytest.raises(sqlite3.IntegrityError, match="UNIQUE"):
-        conn.execute("INSERT INTO answers (question, voter, choice, answered_at) "
-                     "VALUES (?, 'ann', 'c2', 0)", (question,))
+    with pytest.raises(store.db.integrity_error, match="(?i)unique"):
+        with store.db.transaction() as run:
+            run("INSERT INTO answers (question, voter, choice, answered_at) "
+                "VALUES (?, 'ann', 'c2', 0)", (question,))
 
 
 def test_answers_are_checked_against_the_question(store):
@@ -137,7 +162,7 @@ def test_a_student_cannot_answer_or_count_another_rooms_question(store):
 # --------------------------------------------------------------------------- the teacher
 
 
-def test_teacher_actions_need_the_rooms_own_secret(store, db_path):
+def test_teacher_actions_need_the_rooms_own_secret(store):
     code, secret, question = opened(store)
     other_code, other_secret = store.open_room("teacher")
     for forged in (None, "", "guess", other_secret, secret[:-1] + ("A" if secret[-1] != "A" else "B")):
@@ -146,7 +171,7 @@ def test_teacher_actions_need_the_rooms_own_secret(store, db_path):
         assert reason(lambda: store.close(code, forged)) == "forbidden"
     assert store.teacher(code, secret).code == code
     # the database keeps a hash, not the secret
-    dump = "\n".join(sqlite3.connect(db_path).iterdump())
+    dump = repr(store.db.query("SELECT * FROM rooms"))
     assert secret not in dump and other_secret not in dump
     assert len(secret) * 6 >= 128 + 6                    # url-safe base64: 6 bits a character
 
@@ -167,21 +192,20 @@ def test_bad_questions_are_refused(store):
     assert store.room(code).current is None
 
 
-def test_closing_deletes_everything_and_says_so(store, db_path):
+def test_closing_deletes_everything_and_says_so(store):
     code, secret, question = opened(store)
     store.answer(code, "ann", question, "c1", "s")
     store.close(code, secret)
     assert reason(lambda: store.room(code)) == "closed"
     assert reason(lambda: store.join(code, "bob", "s2")) == "closed"
-    conn = sqlite3.connect(db_path)
     for table in ("rooms", "questions", "answers", "members"):
-        assert conn.execute(f"SELECT COUNT(*) FROM {table}").fetchone() == (0,), table
+        assert count(store, table) == 0, table
 
 
 # --------------------------------------------------------------------------- expiry
 
 
-def test_rooms_expire_and_are_deleted(store, clock, db_path):
+def test_rooms_expire_and_are_deleted(store, clock):
     code, secret, question = opened(store)
     store.join(code, "ann", "s")
     store.answer(code, "ann", question, "c1", "s")
@@ -191,20 +215,18 @@ def test_rooms_expire_and_are_deleted(store, clock, db_path):
     error = pytest.raises(RoomError, store.join, code, "bob", "s2").value
     assert error.reason == "expired" and "expired" in str(error) and code in str(error)
     assert reason(lambda: store.teacher(code, secret)) == "expired"
-    conn = sqlite3.connect(db_path)
     for table in ("rooms", "questions", "answers", "members"):
-        assert conn.execute(f"SELECT COUNT(*) FROM {table}").fetchone() == (0,), table
+        assert count(store, table) == 0, table
     clock.now += rs.TOMBSTONE_S + 1
     store.open_room("someone")                            # sweeps
     assert reason(lambda: store.room(code)) == "unknown"
 
 
-def test_an_expired_room_is_swept_when_anyone_opens_a_room(store, clock, db_path):
+def test_an_expired_room_is_swept_when_anyone_opens_a_room(store, clock):
     code, _, _ = opened(store)
     clock.now += rs.LIFETIME_S + 1
     store.open_room("another teacher")
-    assert sqlite3.connect(db_path).execute(
-        "SELECT COUNT(*) FROM rooms WHERE code = ?", (code,)).fetchone() == (0,)
+    assert store.db.query("SELECT COUNT(*) FROM rooms WHERE code = ?", (code,)) == [(0,)]
 
 
 # --------------------------------------------------------------------------- rate limits
