@@ -8,6 +8,7 @@ import html
 import streamlit as st
 
 from ui import page_state as ps
+from ui.layout import board_page
 from ui.rooms import questions as qs
 from ui.rooms import view
 from ui.rooms.qr import qr_png
@@ -68,14 +69,14 @@ except RoomError as error:
     st.stop()
 
 link = view.join_link(room.code)
-st.html('<div class="room-projector"></div>')
+board_page()
 left, right = st.columns([2, 3], gap="large")
 with left:
-    st.markdown("Join on your phone at")
-    st.markdown(f'<p class="room-link">{html.escape(link)}</p>'
-                f'<p class="room-code" aria-label="Room code">{room.code}</p>',
+    st.markdown(f'<div class="room-link">Join on your phone: '
+                f'<span class="room-url">{html.escape(link)}</span></div>'
+                f'<div class="room-code" aria-label="Room code">{room.code}</div>',
                 unsafe_allow_html=True)
-    st.image(qr_png(link), width=320, caption="Scan to join")
+    st.image(qr_png(link), width=300, caption="Scan to join")
     if view.is_local(link):
         st.warning("This address only works on this computer. Start the app with "
                    "`--server.address 0.0.0.0` and open it by this machine's network name or "
@@ -83,7 +84,7 @@ with left:
                    icon=":material/wifi_off:")
 
 current = room.current
-with right:
+with right, st.container(key=P + "stage"):
     if message:
         st.error(message, icon=":material/block:")
     if current is None:
@@ -92,6 +93,18 @@ with right:
     else:
         view.question_text(current.payload)
         view.rankings(current.payload)
+        right_answer = current.payload.get("correct")
+        if not current.revealed:
+            st.button("Reveal the answer", type="primary", icon=":material/visibility:",
+                      key=P + "reveal", on_click=act,
+                      args=(lambda: db.reveal(room.code, S["key"], current.id),))
+        elif right_answer:
+            words = view.md_escape(view.choice_label(current.payload, right_answer))
+            st.success(f"Right answer: **{words}**. "
+                       f"{view.md_escape(current.payload.get('explanation', ''))}",
+                       icon=":material/check_circle:")
+        else:
+            st.info("A poll: no right answer.", icon=":material/ballot:")
 
     @st.fragment(run_every=view.TEACHER_POLL_S)
     def live_tally() -> None:
@@ -105,28 +118,16 @@ with right:
                 (current is not None and revealed != current.revealed):
             st.rerun()
         if current is None:
-            st.markdown(f"**{members}** joined")
+            st.markdown(f"#### {members} joined")
             return
         counts = db.tally(room.code, current.id)
-        st.markdown(f"**{sum(counts.values())}** answered · **{members}** joined",
+        st.markdown(f"#### {sum(counts.values())} answered · {members} joined",
                     help="Counts only: the room never shows who answered what.")
-        st.plotly_chart(view.tally_figure(current.payload, counts, current.revealed),
+        st.plotly_chart(view.tally_figure(current.payload, counts, current.revealed,
+                                          height=300),
                         key=P + "tally", config={"displayModeBar": False, "staticPlot": True})
 
     live_tally()
-    if current is not None:
-        if current.revealed:
-            right_answer = current.payload.get("correct")
-            if right_answer:
-                st.success(f"Right answer: **{view.md_escape(view.choice_label(current.payload, right_answer))}**. "
-                           f"{view.md_escape(current.payload.get('explanation', ''))}",
-                           icon=":material/check_circle:")
-            else:
-                st.info("A poll: no right answer.", icon=":material/ballot:")
-        else:
-            st.button("Reveal the answer", type="primary", icon=":material/visibility:",
-                      key=P + "reveal", on_click=act,
-                      args=(lambda: db.reveal(room.code, S["key"], current.id),))
 
 st.divider()
 st.subheader("Ask the next question" if current else "Ask a question")

@@ -71,7 +71,7 @@ def test_teacher_and_three_students(rooms, contexts):
     url, _ = rooms
     teacher, code = open_room(contexts, url)
     assert "key=" in teacher.url and f"room={code}" in teacher.url
-    link = teacher.locator(".room-link").inner_text().strip()
+    link = teacher.locator(".room-url").inner_text().strip()
     assert link.endswith(f"/join?code={code}")
     expect(teacher.get_by_role("img", name="Scan to join").or_(
         teacher.locator("[data-testid='stImage'] img"))).to_be_visible()

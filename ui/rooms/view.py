@@ -24,28 +24,31 @@ TEACHER_POLL_S = 1.0
 CORRECT, OTHER, WAITING = "#009E73", "#999999", "#0072B2"
 
 STYLE = """<style>
-.room-code { font-size: clamp(3rem, 7vw, 7.5rem); font-weight: 800; letter-spacing: .12em;
-  font-family: ui-monospace, "DejaVu Sans Mono", monospace; line-height: 1.05; margin: 0; }
-.room-link { font-size: clamp(1rem, 1.5vw, 1.6rem); word-break: break-all; margin: .25rem 0 0; }
-.room-strip { display: flex; flex-wrap: wrap; gap: .35rem; align-items: flex-start;
-  margin: .2rem 0 .6rem; }
-.room-strip .lbl { font-weight: 700; font-size: 1.15rem; min-width: 5.2rem; align-self: center; }
-.room-card { width: 4.6rem; text-align: center; border-radius: .4rem; padding: .15rem;
-  border: 3px solid #999; font-size: .8rem; line-height: 1.1; }
-.room-card.rel { border-color: #009E73; background: rgba(0,158,115,.12); }
-.room-card img { width: 100%; height: 3.4rem; object-fit: contain; display: block; }
-.room-card .rank { font-weight: 700; }
-.room-card .doc { height: 3.4rem; display: flex; align-items: center; justify-content: center;
+.room-code { font-size: clamp(2.5rem, 5.2vw, 7.5rem); font-weight: 800; letter-spacing: .12em;
+  font-family: ui-monospace, "DejaVu Sans Mono", monospace; line-height: 1.1;
+  white-space: nowrap; }
+.room-link { font-size: clamp(1rem, 1.4vw, 1.6rem); word-break: break-all; font-weight: 600; }
+.room-strip { margin: .1rem 0 .5rem; }
+.room-strip .lbl { font-weight: 700; font-size: 1.1rem; }
+.room-cards { display: grid; gap: .3rem; }
+.room-card { text-align: center; border-radius: .4rem; padding: .15rem; min-width: 0;
+  border: 3px solid #999; font-size: .85rem; line-height: 1.15; }
+.room-card.rel { border-color: #009E73; background: rgba(0,158,115,.14); }
+.room-card img { width: 100%; aspect-ratio: 1; object-fit: contain; display: block; }
+.room-card .doc { aspect-ratio: 1; display: flex; align-items: center; justify-content: center;
   font-size: 1.6rem; font-weight: 700; }
-.room-card .mark { font-weight: 700; }
+.room-card .rank, .room-card .mark { font-weight: 700; display: block; }
 @media (max-width: 640px) {
-  .room-strip .lbl { min-width: 100%; }
-  .room-card { width: 2.7rem; font-size: .68rem; padding: .1rem; border-width: 2px; }
-  .room-card img, .room-card .doc { height: 2.2rem; font-size: 1.1rem; }
+  .room-cards { gap: .2rem; }
+  .room-card { padding: .05rem; border-width: 2px; font-size: .72rem; }
+  .room-card .doc { font-size: 1.1rem; }
 }
-.room-projector [data-testid="stMarkdownContainer"] p { font-size: 1.35rem; }
-.st-key-join_answers button, .st-key-join_form button { min-height: 3.2rem; font-size: 1.15rem; }
-.st-key-join_answers button p { font-size: 1.2rem; }
+.st-key-room_stage h3 { font-size: clamp(1.6rem, 2.3vw, 2.6rem); line-height: 1.2; }
+.st-key-room_stage [data-testid="stCaptionContainer"] p { font-size: 1.1rem; }
+.st-key-room_stage [data-testid="stMarkdownContainer"] p { font-size: 1.25rem; }
+.st-key-room_stage .room-strip .lbl { font-size: 1.4rem; }
+.st-key-join_answers button { min-height: 3.2rem; }
+.st-key-join_answers button p, .st-key-join_form button p { font-size: 1.2rem; }
 </style>"""
 
 
@@ -111,8 +114,12 @@ def rankings(question: Mapping) -> None:
     and a green frame (never by colour alone)."""
     for ranking in question.get("rankings") or []:
         label = html.escape(str(ranking.get("label", "")))
-        cards = "".join(_card(item, n) for n, item in enumerate(ranking["items"], start=1))
-        st.markdown(f'<div class="room-strip"><span class="lbl">{label}</span>{cards}</div>',
+        items = ranking["items"]
+        cards = "".join(_card(item, n) for n, item in enumerate(items, start=1))
+        # one row whatever the screen: the cards share the width, at most 5.5rem each
+        grid = f"grid-template-columns: repeat({len(items)}, minmax(0, 5.5rem))"
+        st.markdown(f'<div class="room-strip"><div class="lbl">{label}</div>'
+                    f'<div class="room-cards" style="{grid}">{cards}</div></div>',
                     unsafe_allow_html=True)
 
 
@@ -151,8 +158,10 @@ def tally_figure(question: Mapping, counts: Mapping[str, int], revealed: bool,
         "layout": {"height": height, "margin": {"l": 10, "r": 40, "t": 10, "b": 30},
                    "font": {"size": 22}, "showlegend": False,
                    "xaxis": {"range": [0, top * 1.15], "dtick": max(1, round(top / 5)),
-                             "title": {"text": "answers"}, "fixedrange": True},
-                   "yaxis": {"automargin": True, "fixedrange": True}},
+                             "title": {"text": "answers", "font": {"size": 20}},
+                             "tickfont": {"size": 18}, "fixedrange": True},
+                   "yaxis": {"automargin": True, "fixedrange": True,
+                             "tickfont": {"size": 24}}},
     }
 
 
