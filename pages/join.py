@@ -67,11 +67,7 @@ if JOINED not in ss:
 try:
     room = db.room(ss[JOINED])
 except RoomError as error:
-    st.title("Join a class")
-    st.error(str(error), icon=":material/error:")
-    st.button("Join another room", type="primary", key=P + "again", on_click=leave)
-    S.keep_address()
-    st.stop()
+    view.refuse("Join a class", error, "Join another room", leave, S)
 
 current = room.current
 st.caption(f"Room **{room.code}** · {room.members} joined · answers are anonymous")

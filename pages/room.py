@@ -62,11 +62,7 @@ if not S["code"]:
 try:
     room = db.teacher(S["code"], S["key"])
 except RoomError as error:
-    st.title("Run a class room")
-    st.error(str(error), icon=":material/block:")
-    st.button("Open a new room", type="primary", key=P + "again", on_click=leave)
-    S.keep_address()
-    st.stop()
+    view.refuse("Run a class room", error, "Open a new room", leave, S)
 
 link = view.join_link(room.code)
 board_page()

@@ -15,7 +15,7 @@ if os.environ.get("IRLAB_BROWSER_TESTS", "").lower() != "required":
 
 from playwright.sync_api import Page, expect  # noqa: E402
 
-from tests.browser.helpers import open_app, streamlit_app, wait_for_app_run  # noqa: E402
+from tests.browser.helpers import streamlit_app, wait_for_app_run  # noqa: E402
 from ui.rooms.store import ALPHABET  # noqa: E402
 
 pytestmark = pytest.mark.browser
@@ -36,23 +36,9 @@ def rooms(tmp_path_factory):
             yield app.url, db
 
 
-@pytest.fixture
-def contexts(browser):
-    pages = []
-
-    def _open(url, **kwargs):
-        page = open_app(browser, url, **kwargs)
-        pages.append(page)
-        return page
-
-    yield _open
-    for page in pages:
-        page.context.close()
-
-
-def open_room(contexts, url: str, kind_label: str = "Which ranking is higher, A or B?"):
+def open_room(open_page, url: str, kind_label: str = "Which ranking is higher, A or B?"):
     """A teacher's page with a room open and a question posed: (page, code)."""
-    teacher = contexts(url + "/room", width=1366, height=768)
+    teacher = open_page(url + "/room", width=1366, height=768)
     teacher.get_by_role("button", name="Open a room").click()
     code_box = teacher.locator(".room-code")
     code_box.wait_for()
@@ -67,16 +53,24 @@ def answers(page: Page):
     return page.locator(".st-key-join_answers button")
 
 
-def test_teacher_and_three_students(rooms, contexts):
+def student_on_a_question(open_page, url: str) -> tuple[Page, str]:
+    """A student's phone showing a fresh room's first question: (page, room code)."""
+    _, code = open_room(open_page, url)
+    student = open_page(f"{url}/join?code={code}", **PHONE)
+    expect(answers(student)).to_have_count(3)
+    return student, code
+
+
+def test_teacher_and_three_students(rooms, open_page):
     url, _ = rooms
-    teacher, code = open_room(contexts, url)
+    teacher, code = open_room(open_page, url)
     assert "key=" in teacher.url and f"room={code}" in teacher.url
     link = teacher.locator(".room-url").inner_text().strip()
     assert link.endswith(f"/join?code={code}")
     expect(teacher.get_by_role("img", name="Scan to join").or_(
         teacher.locator("[data-testid='stImage'] img"))).to_be_visible()
 
-    students = [contexts(link, **PHONE) for _ in range(3)]
+    students = [open_page(link, **PHONE) for _ in range(3)]
     for n, student in enumerate(students):
         expect(student.get_by_text(f"Room {code}", exact=False)).to_be_visible()
         expect(answers(student)).to_have_count(3)
@@ -102,19 +96,16 @@ def test_teacher_and_three_students(rooms, contexts):
         expect(answers(student).first).to_have_text("Goes up ▲")
 
 
-def test_a_wrong_code_says_so(rooms, contexts):
+def test_a_wrong_code_says_so(rooms, open_page):
     url, _ = rooms
-    student = contexts(url + "/join", **PHONE)
+    student = open_page(url + "/join", **PHONE)
     student.get_by_label("Room code").fill("ZZ9ZZ9")
     student.get_by_role("button", name="Join").click()
     expect(student.get_by_text("There is no room with the code ZZ9ZZ9")).to_be_visible()
 
 
-def test_a_reused_answer_says_so(rooms, contexts):
-    url, _ = rooms
-    _, code = open_room(contexts, url)
-    first = contexts(f"{url}/join?code={code}", **PHONE)
-    expect(answers(first)).to_have_count(3)
+def test_a_reused_answer_says_so(rooms, open_page):
+    first, _ = student_on_a_question(open_page, rooms[0])
     second = first.context.new_page()                      # the same student, a second tab
     second.goto(first.url)
     wait_for_app_run(second, initial_wait_ms=0)
@@ -125,21 +116,18 @@ def test_a_reused_answer_says_so(rooms, contexts):
     expect(second.get_by_text("You have already answered this question")).to_be_visible()
 
 
-def test_an_expired_room_says_so(rooms, contexts):
-    url, db = rooms
-    _, code = open_room(contexts, url)
-    student = contexts(f"{url}/join?code={code}", **PHONE)
-    expect(answers(student)).to_have_count(3)
-    with sqlite3.connect(db) as conn:                      # four hours later
+def test_an_expired_room_says_so(rooms, open_page):
+    student, code = student_on_a_question(open_page, rooms[0])
+    with sqlite3.connect(rooms[1]) as conn:                      # four hours later
         conn.execute("UPDATE rooms SET expires_at = 0 WHERE code = ?", (code,))
     expect(student.get_by_text(f"Room {code} has expired")).to_be_visible(
         timeout=POLL_TIMEOUT_MS)
 
 
-def test_a_forged_teacher_link_is_refused(rooms, contexts):
+def test_a_forged_teacher_link_is_refused(rooms, open_page):
     url, _ = rooms
-    teacher, code = open_room(contexts, url)
-    forged = contexts(f"{url}/room?room={code}&key=not-the-teachers-key", width=1366, height=768)
+    teacher, code = open_room(open_page, url)
+    forged = open_page(f"{url}/room?room={code}&key=not-the-teachers-key", width=1366, height=768)
     expect(forged.get_by_text("This teacher link is not valid")).to_be_visible()
     expect(forged.get_by_role("button", name="Reveal the answer")).to_have_count(0)
     expect(teacher.get_by_role("button", name="Reveal the answer")).to_be_visible()

@@ -86,6 +86,15 @@ def is_local(link: str) -> bool:
     return urlsplit(link).hostname in ("localhost", "127.0.0.1", "::1")
 
 
+def refuse(title: str, error: Exception, button: str, on_click, state) -> None:
+    """Stop the page with ``title``, the refusal's message and one way on."""
+    st.title(title)
+    st.error(str(error), icon=":material/block:")
+    st.button(button, type="primary", key=state.prefix + "again", on_click=on_click)
+    state.keep_address()
+    st.stop()
+
+
 def style() -> None:
     st.html(STYLE)
 
