@@ -58,7 +58,7 @@ if JOINED not in ss:
     with st.form(P + "form", border=False):
         typed = st.text_input("Room code", value=S["code"], max_chars=12, key=P + "typed",
                               placeholder="e.g. K7Q2MX", autocomplete="off")
-        if st.form_submit_button("Join", type="primary", width="stretch"):
+        if st.form_submit_button("Join", width="stretch"):
             join(typed)
             st.rerun()
     S.keep_address()

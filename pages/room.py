@@ -54,7 +54,7 @@ if not S["code"]:
         f"{db.lifetime_s / 3600:g} hours, then it and all its answers are deleted.")
     if message:
         st.error(message, icon=":material/block:")
-    st.button("Open a room", type="primary", icon=":material/meeting_room:", key=P + "open",
+    st.button("Open a room", icon=":material/meeting_room:", key=P + "open",
               on_click=act, args=(open_room,))
     S.keep_address()
     st.stop()
@@ -72,7 +72,7 @@ with left:
                 f'<span class="room-url">{html.escape(link)}</span></div>'
                 f'<div class="room-code" aria-label="Room code">{room.code}</div>',
                 unsafe_allow_html=True)
-    st.image(qr_png(link), width=300, caption="Scan to join")
+    st.markdown(view.qr_img(qr_png(link), link), unsafe_allow_html=True)
     if view.is_local(link):
         st.warning("This address only works on this computer. Start the app with "
                    "`--server.address 0.0.0.0` and open it by this machine's network name or "
@@ -91,7 +91,7 @@ with right, st.container(key=P + "stage"):
         view.rankings(current.payload)
         right_answer = current.payload.get("correct")
         if not current.revealed:
-            st.button("Reveal the answer", type="primary", icon=":material/visibility:",
+            st.button("Reveal the answer", icon=":material/visibility:",
                       key=P + "reveal", on_click=act,
                       args=(lambda: db.reveal(room.code, S["key"], current.id),))
         elif right_answer:
@@ -139,7 +139,7 @@ for kind in (k for k in qs.KINDS.values() if k.written):
             lines = st.text_area(f"Answers, one a line (2 to {MAX_CHOICES})", key=P + "choices")
             which = st.selectbox("Right answer", range(MAX_CHOICES + 1), key=P + "correct",
                                  format_func=lambda n: f"line {n}" if n else "none (a poll)")
-            if st.form_submit_button("Ask the class", type="primary"):
+            if st.form_submit_button("Ask the class"):
                 act(lambda: pose(kind.key, {"prompt": prompt, "choices": lines,
                                             "correct": which - 1 if which else None}))
                 st.rerun()
@@ -147,7 +147,7 @@ for kind in (k for k in qs.KINDS.values() if k.written):
 with st.popover("Close the room", icon=":material/door_front:"):
     st.markdown("Closing deletes the room, its questions and every answer now. "
                 "Students see that the room has closed.")
-    st.button("Close it now", type="primary", key=P + "close",
+    st.button("Close it now", key=P + "close",
               on_click=act, args=(lambda: (db.close(room.code, S["key"]), leave()),))
 expires = view.time_left(room.expires_at)
 st.caption(f"Room {room.code} · closes by itself {expires}. Your address bar holds the "

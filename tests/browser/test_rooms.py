@@ -67,8 +67,7 @@ def test_teacher_and_three_students(rooms, open_page):
     assert "key=" in teacher.url and f"room={code}" in teacher.url
     link = teacher.locator(".room-url").inner_text().strip()
     assert link.endswith(f"/join?code={code}")
-    expect(teacher.get_by_role("img", name="Scan to join").or_(
-        teacher.locator("[data-testid='stImage'] img"))).to_be_visible()
+    expect(teacher.get_by_role("img", name=f"QR code of the join link {link}")).to_be_visible()
 
     students = [open_page(link, **PHONE) for _ in range(3)]
     for n, student in enumerate(students):
@@ -131,3 +130,21 @@ def test_a_forged_teacher_link_is_refused(rooms, open_page):
     expect(forged.get_by_text("This teacher link is not valid")).to_be_visible()
     expect(forged.get_by_role("button", name="Reveal the answer")).to_have_count(0)
     expect(teacher.get_by_role("button", name="Reveal the answer")).to_be_visible()
+
+
+@pytest.mark.parametrize("scheme", ["light", "dark"])
+def test_no_serious_accessibility_violation_in_a_room(rooms, open_page, scheme):
+    """axe-core, as for every lesson (test_accessibility.py): the projector and a phone."""
+    from tests.browser.test_accessibility import serious_violations
+
+    url, _ = rooms
+    teacher, code = open_room(open_page, url)
+    student = open_page(f"{url}/join?code={code}", color_scheme=scheme, **PHONE)
+    expect(answers(student)).to_have_count(3)
+    answers(student).first.click()
+    expect(teacher.get_by_text("1 answered")).to_be_visible(timeout=POLL_TIMEOUT_MS)
+    teacher.emulate_media(color_scheme=scheme)
+    teacher.reload()
+    teacher.locator(".stPlotlyChart .main-svg").first.wait_for()
+    assert serious_violations(teacher) == []
+    assert serious_violations(student) == []

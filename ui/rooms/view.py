@@ -43,6 +43,9 @@ STYLE = """<style>
   .room-card { padding: .05rem; border-width: 2px; font-size: .72rem; }
   .room-card .doc { font-size: 1.1rem; }
 }
+.room-qr { margin: .5rem 0; width: min(300px, 100%); text-align: center; }
+.room-qr img { width: 100%; image-rendering: pixelated; border-radius: .3rem; }
+.room-qr figcaption { font-size: .95rem; opacity: .8; }
 .st-key-room_stage h3 { font-size: clamp(1.6rem, 2.3vw, 2.6rem); line-height: 1.2; }
 .st-key-room_stage [data-testid="stCaptionContainer"] p { font-size: 1.1rem; }
 .st-key-room_stage [data-testid="stMarkdownContainer"] p { font-size: 1.25rem; }
@@ -90,9 +93,17 @@ def refuse(title: str, error: Exception, button: str, on_click, state) -> None:
     """Stop the page with ``title``, the refusal's message and one way on."""
     st.title(title)
     st.error(str(error), icon=":material/block:")
-    st.button(button, type="primary", key=state.prefix + "again", on_click=on_click)
+    st.button(button, key=state.prefix + "again", on_click=on_click)
     state.keep_address()
     st.stop()
+
+
+def qr_img(png: bytes, link: str) -> str:
+    """The QR code as an ``<img>`` with its alt text (``st.image`` gives it none) and a caption."""
+    import base64
+    source = "data:image/png;base64," + base64.b64encode(png).decode("ascii")
+    return (f'<figure class="room-qr"><img src="{source}" alt="QR code of the join link '
+            f'{html.escape(link)}"><figcaption>Scan to join</figcaption></figure>')
 
 
 def style() -> None:
