@@ -128,7 +128,7 @@ class Student:
                 raise TimeoutError(f"student never saw it; last texts: {self.texts[:3]}")
             try:
                 await asyncio.wait_for(self.changed.wait(), left)
-            except asyncio.TimeoutError:
+            except TimeoutError:
                 pass
 
     def shows(self, words: str) -> bool:

@@ -3,6 +3,7 @@ questions, watch the tally come in (counts only), reveal the right answer, close
 
 The room and the teacher's key live in this page's address (``?room=…&key=…``): a refresh or a
 bookmark keeps the room; without the key nobody can run it (``ui/rooms/store.py``)."""
+import functools
 import html
 
 import streamlit as st
@@ -140,8 +141,8 @@ for kind in (k for k in qs.KINDS.values() if k.written):
             which = st.selectbox("Right answer", range(MAX_CHOICES + 1), key=P + "correct",
                                  format_func=lambda n: f"line {n}" if n else "none (a poll)")
             if st.form_submit_button("Ask the class"):
-                act(lambda: pose(kind.key, {"prompt": prompt, "choices": lines,
-                                            "correct": which - 1 if which else None}))
+                act(functools.partial(pose, kind.key, {"prompt": prompt, "choices": lines,
+                                                       "correct": which - 1 if which else None}))
                 st.rerun()
 
 with st.popover("Close the room", icon=":material/door_front:"):

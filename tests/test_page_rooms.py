@@ -54,7 +54,7 @@ def test_teacher_opens_a_room_with_code_link_and_qr_in_the_address():
 
 
 def test_a_refresh_keeps_the_room():
-    at, code, key = teacher_with_question()
+    _, code, key = teacher_with_question()
     again = run_page("room", query={"room": code, "key": key})
     assert texts(again, "error") == ""
     assert "Which ranking has the higher" in texts(again, "markdown")
@@ -116,7 +116,7 @@ def test_an_expired_room_says_so(rooms_db):
 
 
 def test_a_forged_or_missing_teacher_key_is_refused():
-    at, code, key = teacher_with_question()
+    _, code, key = teacher_with_question()
     for query in ({"room": code, "key": key[:-2] + "xx"}, {"room": code}):
         forged = run_page("room", query=query)
         assert "teacher link is not valid" in texts(forged, "error")
@@ -144,3 +144,20 @@ def test_a_teachers_own_question_is_shown_as_text():
     assert prompt.value == r"### Is \<img src\=x onerror\=alert\(1\)\> \*fine\*?"
     assert not prompt.proto.allow_html
     assert [b.label for b in answer_buttons(s)] == ["Yes", "**No**"]   # button labels are text
+
+
+def test_a_students_join_survives_a_trip_to_a_lesson():
+    from streamlit.testing.v1 import AppTest
+
+    from tests.apptest import ROOT
+    _, code, _ = teacher_with_question()
+    at = AppTest.from_file(str(ROOT / "app.py"), default_timeout=60)
+    at.query_params["code"] = code
+    at.run()
+    at.switch_page("pages/join.py").run()
+    assert f"Room **{code}**" in texts(at, "caption")
+    at.switch_page("pages/playground.py").run()
+    at.switch_page("pages/join.py").run()
+    assert not at.exception
+    assert f"Room **{code}**" in texts(at, "caption")
+    assert len(answer_buttons(at)) == 3

@@ -149,8 +149,7 @@ class Postgres(Backend):
     """
 
     def __init__(self, url: str):
-        import psycopg                      # only needed when a deployment asks for it
-
+        import psycopg  # only needed when a deployment asks for it
         self._psycopg = psycopg
         self.url = url
         self.integrity_error = psycopg.errors.IntegrityError

@@ -154,7 +154,7 @@ def question_text(question: Mapping, *, heading: bool = True) -> None:
 
 
 def choice_label(question: Mapping, key: str | None) -> str:
-    return dict((k, v) for k, v in question.get("choices", [])).get(key, "—")
+    return {k: v for k, v in question.get("choices", [])}.get(key, "—")
 
 
 def tally_figure(question: Mapping, counts: Mapping[str, int], revealed: bool,
