@@ -36,4 +36,9 @@ freeze_imported_objects()
 home = st.Page(HOME.path, title=HOME.title, icon=HOME.icon, default=True)
 lessons = [st.Page(p.path, title=p.title, icon=p.icon, url_path=p.url_path)
            for p in LESSONS if (ROOT / p.path).exists()]
-st.navigation({"Start": [home], "Lessons": lessons}, position="sidebar", expanded=True).run()
+room_pages = [st.Page("pages/room.py", title="Run a class room", icon=":material/co_present:",
+                      url_path="room"),
+              st.Page("pages/join.py", title="Join a class", icon=":material/login:",
+                      url_path="join")]
+st.navigation({"Start": [home], "Lessons": lessons, "Class": room_pages}, position="sidebar",
+              expanded=True).run()

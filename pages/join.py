@@ -1,0 +1,123 @@
+"""Class room, student's side (phone first): enter the code (or arrive by the QR link
+``?code=…``), see the current question, answer once, see the right answer after the reveal.
+
+The page polls the room every few seconds with one small read and redraws only when the
+teacher poses a question, reveals one or closes the room."""
+import secrets
+
+import streamlit as st
+
+from ui import page_state as ps
+from ui.rooms import view
+from ui.rooms.store import RoomError
+
+P = "join_"
+S = ps.PageState(P, [ps.Field("code", "", view.code_codec()),
+                     ps.Field("me", lambda: secrets.token_urlsafe(12),
+                              view.token_codec("a student id"))])
+S.start()
+view.style()
+db = view.store()
+ss = st.session_state
+JOINED = P + "joined"
+
+
+def join(code: str) -> None:
+    try:
+        room = db.join(code, S["me"], view.session_id())
+    except RoomError as error:
+        ss[P + "message"] = str(error)
+        return
+    S.set("code", room.code)
+    ss[JOINED] = room.code
+
+
+def leave() -> None:
+    ss.pop(JOINED, None)
+    S.set("code", "")
+
+
+def answer(question: int, choice: str) -> None:
+    try:
+        db.answer(ss[JOINED], S["me"], question, choice, view.session_id())
+    except RoomError as error:
+        ss[P + "message"] = str(error)
+
+
+# Arriving by the QR link joins at once (one try per session, so a bad link cannot loop).
+if S["code"] and JOINED not in ss and not ss.get(P + "tried"):
+    ss[P + "tried"] = True
+    join(S["code"])
+
+message = ss.pop(P + "message", None)
+if JOINED not in ss:
+    st.title("Join a class")
+    st.markdown("Type the code your teacher shows (6 letters and digits).")
+    if message:
+        st.error(message, icon=":material/error:")
+    with st.form(P + "form", border=False):
+        typed = st.text_input("Room code", value=S["code"], max_chars=12, key=P + "typed",
+                              placeholder="e.g. K7Q2MX", autocomplete="off")
+        if st.form_submit_button("Join", width="stretch"):
+            join(typed)
+            st.rerun()
+    S.keep_address()
+    st.stop()
+
+try:
+    room = db.room(ss[JOINED])
+except RoomError as error:
+    view.refuse("Join a class", error, "Join another room", leave, S)
+
+current = room.current
+st.caption(f"Room **{room.code}** · {room.members} joined · answers are anonymous")
+if message:
+    st.error(message, icon=":material/error:")
+if current is None:
+    st.subheader("You are in!")
+    st.info("Waiting for your teacher's first question…", icon=":material/hourglass_top:")
+else:
+    view.question_text(current.payload)
+    view.rankings(current.payload)
+    mine = db.my_answer(current.id, S["me"])
+    right = current.payload.get("correct")
+    if current.revealed:
+        if right is None:
+            st.info("A poll: there is no right answer.", icon=":material/ballot:")
+        else:
+            words = view.md_escape(view.choice_label(current.payload, right))
+            st.success(f"Right answer: **{words}**", icon=":material/check_circle:")
+            if mine is not None:
+                if mine == right:
+                    st.markdown("You got it right.")
+                else:
+                    yours = view.md_escape(view.choice_label(current.payload, mine))
+                    st.markdown(f"Your answer was **{yours}**.")
+            if current.payload.get("explanation"):
+                st.markdown(view.md_escape(current.payload["explanation"]))
+    elif mine is not None:
+        yours = view.md_escape(view.choice_label(current.payload, mine))
+        st.success(f"Your answer: **{yours}**. Waiting for the reveal…",
+                   icon=":material/how_to_vote:")
+    else:
+        with st.container(key=P + "answers"):
+            for key, text in current.choices:
+                st.button(text, key=f"{P}choice_{current.id}_{key}", width="stretch",
+                          on_click=answer, args=(current.id, key))
+seen = (current.id if current else None, current.revealed if current else False)
+
+
+@st.fragment(run_every=view.STUDENT_POLL_S)
+def poll() -> None:
+    """One small read; the page redraws only when the room changed (or ended)."""
+    try:
+        question, revealed, _ = db.status(room.code)
+    except RoomError:
+        st.rerun()
+    if (question, revealed and question is not None) != seen:
+        st.rerun()
+
+
+poll()
+st.button("Leave the room", key=P + "leave", on_click=leave, type="tertiary")
+S.keep_address()

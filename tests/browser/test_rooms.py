@@ -1,0 +1,150 @@
+"""A class room in Chromium against the real app (app.py): a teacher and three students, each in
+their own browser context. The students join by the QR link and answer on phones; the teacher's
+tally updates by itself; the reveal reaches the students by itself. A wrong code, a reused
+answer, an expired room and a forged teacher link each get a clear message."""
+from __future__ import annotations
+
+import os
+import re
+import sqlite3
+
+import pytest
+
+if os.environ.get("IRLAB_BROWSER_TESTS", "").lower() != "required":
+    pytest.importorskip("playwright.sync_api", reason="playwright is not installed")
+
+from playwright.sync_api import Page, expect  # noqa: E402
+
+from tests.browser.helpers import streamlit_app, wait_for_app_run  # noqa: E402
+from ui.rooms.store import ALPHABET  # noqa: E402
+
+pytestmark = pytest.mark.browser
+
+PHONE = dict(width=390, height=844, is_mobile=True, has_touch=True, device_scale_factor=2)
+#: Long enough for a poll (2 s for students) on a loaded 2-core machine.
+POLL_TIMEOUT_MS = 15_000
+
+
+@pytest.fixture(scope="module")
+def rooms(tmp_path_factory):
+    """The app with its own rooms database: (base URL, database path)."""
+    db = tmp_path_factory.mktemp("rooms") / "rooms.sqlite3"
+    with pytest.MonkeyPatch.context() as mp:
+        mp.setenv("IRLAB_ROOMS_DB", str(db))
+        mp.delenv("IRLAB_ROOMS_URL", raising=False)
+        with streamlit_app("app.py") as app:
+            yield app.url, db
+
+
+def open_room(open_page, url: str, kind_label: str = "Which ranking is higher, A or B?"):
+    """A teacher's page with a room open and a question posed: (page, code)."""
+    teacher = open_page(url + "/room", width=1366, height=768)
+    teacher.get_by_role("button", name="Open a room").click()
+    code_box = teacher.locator(".room-code")
+    code_box.wait_for()
+    code = code_box.inner_text().strip()
+    assert re.fullmatch(f"[{ALPHABET}]{{6}}", code), code
+    teacher.get_by_role("button", name=kind_label).click()
+    expect(teacher.get_by_text("0 answered")).to_be_visible(timeout=POLL_TIMEOUT_MS)
+    return teacher, code
+
+
+def answers(page: Page):
+    return page.locator(".st-key-join_answers button")
+
+
+def student_on_a_question(open_page, url: str) -> tuple[Page, str]:
+    """A student's phone showing a fresh room's first question: (page, room code)."""
+    _, code = open_room(open_page, url)
+    student = open_page(f"{url}/join?code={code}", **PHONE)
+    expect(answers(student)).to_have_count(3)
+    return student, code
+
+
+def test_teacher_and_three_students(rooms, open_page):
+    url, _ = rooms
+    teacher, code = open_room(open_page, url)
+    assert "key=" in teacher.url and f"room={code}" in teacher.url
+    link = teacher.locator(".room-url").inner_text().strip()
+    assert link.endswith(f"/join?code={code}")
+    expect(teacher.get_by_role("img", name=f"QR code of the join link {link}")).to_be_visible()
+
+    students = [open_page(link, **PHONE) for _ in range(3)]
+    for n, student in enumerate(students):
+        expect(student.get_by_text(f"Room {code}", exact=False)).to_be_visible()
+        expect(answers(student)).to_have_count(3)
+        answers(student).nth(0 if n < 2 else 1).click()
+        expect(student.get_by_text("Waiting for the reveal")).to_be_visible()
+        expect(answers(student)).to_have_count(0)
+        # the tally on the projector follows without anyone touching the teacher's page
+        expect(teacher.get_by_text(f"{n + 1} answered · 3 joined")).to_be_visible(
+            timeout=POLL_TIMEOUT_MS)
+
+    teacher.get_by_role("button", name="Reveal the answer").click()
+    expect(teacher.get_by_text("Right answer:")).to_be_visible()
+    right = teacher.locator("[data-testid='stAlertContentSuccess']").inner_text()
+    for student in students:                               # reaches the phones by itself
+        expect(student.get_by_text("Right answer:")).to_be_visible(timeout=POLL_TIMEOUT_MS)
+        shown = student.locator("[data-testid='stAlertContentSuccess']").inner_text()
+        assert shown.split(".")[0] in right
+
+    # the next question replaces it on every phone, buttons back
+    teacher.get_by_role("button", name="Predict: up, down or the same?").click()
+    for student in students:
+        expect(answers(student)).to_have_count(3, timeout=POLL_TIMEOUT_MS)
+        expect(answers(student).first).to_have_text("Goes up ▲")
+
+
+def test_a_wrong_code_says_so(rooms, open_page):
+    url, _ = rooms
+    student = open_page(url + "/join", **PHONE)
+    student.get_by_label("Room code").fill("ZZ9ZZ9")
+    student.get_by_role("button", name="Join").click()
+    expect(student.get_by_text("There is no room with the code ZZ9ZZ9")).to_be_visible()
+
+
+def test_a_reused_answer_says_so(rooms, open_page):
+    first, _ = student_on_a_question(open_page, rooms[0])
+    second = first.context.new_page()                      # the same student, a second tab
+    second.goto(first.url)
+    wait_for_app_run(second, initial_wait_ms=0)
+    expect(answers(second)).to_have_count(3)
+    answers(first).first.click()
+    expect(first.get_by_text("Waiting for the reveal")).to_be_visible()
+    answers(second).nth(1).click()
+    expect(second.get_by_text("You have already answered this question")).to_be_visible()
+
+
+def test_an_expired_room_says_so(rooms, open_page):
+    student, code = student_on_a_question(open_page, rooms[0])
+    with sqlite3.connect(rooms[1]) as conn:                      # four hours later
+        conn.execute("UPDATE rooms SET expires_at = 0 WHERE code = ?", (code,))
+    expect(student.get_by_text(f"Room {code} has expired")).to_be_visible(
+        timeout=POLL_TIMEOUT_MS)
+
+
+def test_a_forged_teacher_link_is_refused(rooms, open_page):
+    url, _ = rooms
+    teacher, code = open_room(open_page, url)
+    forged = open_page(f"{url}/room?room={code}&key=not-the-teachers-key", width=1366, height=768)
+    expect(forged.get_by_text("This teacher link is not valid")).to_be_visible()
+    expect(forged.get_by_role("button", name="Reveal the answer")).to_have_count(0)
+    expect(teacher.get_by_role("button", name="Reveal the answer")).to_be_visible()
+
+
+@pytest.mark.parametrize("scheme", ["light", "dark"])
+def test_no_serious_accessibility_violation_in_a_room(rooms, open_page, scheme):
+    """axe-core, as for every lesson (test_accessibility.py): the projector and a phone."""
+    from tests.browser.test_accessibility import serious_violations
+
+    url, _ = rooms
+    teacher, code = open_room(open_page, url)
+    student = open_page(f"{url}/join?code={code}", color_scheme=scheme, **PHONE)
+    expect(answers(student)).to_have_count(3)
+    answers(student).first.click()
+    expect(teacher.get_by_text("1 answered")).to_be_visible(timeout=POLL_TIMEOUT_MS)
+    teacher.emulate_media(color_scheme=scheme)
+    teacher.reload()
+    teacher.locator(".stPlotlyChart .main-svg").first.wait_for()
+    assert serious_violations(teacher) == []
+    assert serious_violations(student) == []

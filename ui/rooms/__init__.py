@@ -1,0 +1,3 @@
+"""Class rooms: a teacher's room, its questions and the class's answers (``store``), the
+questions and their right answers (``questions``), the join link's QR code (``qr``) and what
+the two class pages share (``view``)."""

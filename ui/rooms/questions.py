@@ -1,0 +1,216 @@
+"""Questions a teacher can pose in a class room, each with its right answer computed by irlib.
+
+A question is a plain dict (it travels through the database as JSON)::
+
+    {"kind": "compare", "prompt": "Which ranking has the higher AP@8?",
+     "choices": [["A", "Ranking A"], ["B", "Ranking B"], ["same", "Both the same"]],
+     "correct": "A",                      # None: no right answer (an opinion poll)
+     "explanation": "AP@8: A 0.66, B 0.41.",
+     "rankings": [{"label": "A", "items": [{"id", "title", "grade"}, ...]}, ...],
+     "action": "Move ... from rank 5 to rank 1."}   # optional
+
+Every kind is one :class:`Kind` in :data:`KINDS`: a label for the teacher's picker and a
+``make(rng, params)`` that returns such a dict. Adding a kind (e.g. the challenges) is one
+:func:`register` call; the pages draw any question from the dict alone. No Streamlit calls here,
+and no metric math: the numbers come from :func:`irlib.metric_curves` and
+:func:`irlib.metric_curves_batch`.
+"""
+from __future__ import annotations
+
+import math
+import random
+from collections.abc import Callable, Mapping, Sequence
+from dataclasses import dataclass
+
+import numpy as np
+
+import irlib
+from ui.catalog import load_catalog
+from ui.choosing import DOCS, LECTURE_GRADES, LECTURE_ORDERS
+
+#: Metric key (irlib's curve name) -> how the question names it.
+METRICS = {"P": "Precision", "R": "Recall", "F1": "F1", "RR": "RR", "AP": "AP", "nDCG": "NDCG"}
+SAME = "same"
+DIRECTIONS = (("up", "Goes up ▲"), ("down", "Goes down ▼"), (SAME, "Stays the same ="))
+
+
+@dataclass(frozen=True)
+class Kind:
+    """A kind of question: its picker label, a sentence for the teacher, and its maker."""
+    key: str
+    label: str
+    help: str
+    make: Callable[[random.Random, Mapping], dict]
+    #: The teacher writes it (the page shows a form) instead of drawing one at random.
+    written: bool = False
+
+
+KINDS: dict[str, Kind] = {}
+
+
+def register(key: str, label: str, help: str, *, written: bool = False):
+    """Decorator: add ``make(rng, params) -> question dict`` to :data:`KINDS` as ``key``."""
+    def add(make):
+        KINDS[key] = Kind(key, label, help, make, written)
+        return make
+    return add
+
+
+def make_question(key: str, rng: random.Random | None = None,
+                  params: Mapping | None = None) -> dict:
+    """A new question of kind ``key`` (``rng`` for repeatable draws in tests)."""
+    question = KINDS[key].make(rng or random.Random(), dict(params or {}))
+    return {"kind": key, **question}
+
+
+def metric_label(metric: str, k: int) -> str:
+    """``"NDCG@3"``."""
+    return f"{METRICS[metric]}@{k}"
+
+
+def same_value(a: float, b: float) -> bool:
+    """Equal up to float noise: one ranking scored along two paths is one value, not a win."""
+    return math.isclose(a, b, rel_tol=1e-12, abs_tol=1e-12)
+
+
+def _value(curves: Mapping, metric: str, k: int) -> float:
+    return float(np.asarray(curves[metric])[..., k - 1])
+
+
+def _cats(query: str = "cat-in-a-box"):
+    catalog = load_catalog()
+    return catalog, catalog.queries[query]
+
+
+def _items(order: Sequence[str], grades: Mapping[str, int], titles: Mapping[str, str]) -> list:
+    return [{"id": i, "title": titles[i], "grade": int(grades[i])} for i in order]
+
+
+# --------------------------------------------------------------------------- compare
+
+
+def _compare_payload(metric: str, k: int, rankings: dict[str, list[int]], items: dict,
+                     context: str) -> dict:
+    values = {name: _value(irlib.metric_curves(grades), metric, k)
+              for name, grades in rankings.items()}
+    a, b = values["A"], values["B"]
+    correct = SAME if same_value(a, b) else ("A" if a > b else "B")
+    shown = metric_label(metric, k)
+    return {
+        "prompt": f"Which ranking has the higher {shown}, A or B?",
+        "choices": [["A", "Ranking A"], ["B", "Ranking B"], [SAME, "Both the same"]],
+        "correct": correct,
+        "explanation": f"{shown}: A {irlib.fmt(a)}, B {irlib.fmt(b)}" + (
+            " — a tie." if correct == SAME else f" — ranking {correct} is higher."),
+        "context": context,
+        "rankings": [{"label": name, "items": items[name]} for name in ("A", "B")],
+    }
+
+
+@register("compare", "Which ranking is higher, A or B?",
+          "Two orders of the eight cats (or two of the lecture's three rankings) and one "
+          "metric at K; the class picks the higher one.")
+def make_compare(rng: random.Random, params: Mapping) -> dict:
+    """Two rankings, one metric at K. ``params``: ``source`` ("cats", "graded", "lecture"),
+    ``metric``, ``k``; each drawn when missing. Ties are allowed but drawn less often."""
+    source = params.get("source") or rng.choice(("cats", "cats", "graded", "lecture"))
+    metric = params.get("metric") or ("nDCG" if source == "graded" else rng.choice(list(METRICS)))
+    if source == "lecture":
+        k = int(params.get("k") or rng.randint(2, len(DOCS)))
+        first, second = rng.sample(sorted(LECTURE_ORDERS), 2)
+        orders = {"A": LECTURE_ORDERS[first], "B": LECTURE_ORDERS[second]}
+        titles = {d: d for d in DOCS}
+        return _compare_payload(
+            metric, k, {n: [LECTURE_GRADES[d] for d in o] for n, o in orders.items()},
+            {n: _items(o, LECTURE_GRADES, titles) for n, o in orders.items()},
+            f"The lecture's ranking {first} (A) and ranking {second} (B): six documents, "
+            "A, B and C relevant.")
+    catalog, query = _cats("white-cat-in-a-box" if source == "graded" else "cat-in-a-box")
+    titles = {i: item.title for i, item in catalog.items.items()}
+    k = int(params.get("k") or rng.randint(2, len(query.order) - 1))
+    allow_tie = rng.random() < 0.15
+    for _ in range(200):
+        orders = {name: rng.sample(list(query.order), len(query.order)) for name in "AB"}
+        grades = {name: [query.grades[i] for i in order] for name, order in orders.items()}
+        question = _compare_payload(
+            metric, k, grades, {n: _items(o, query.grades, titles) for n, o in orders.items()},
+            f"The query “{query.text}”, {query.scale} judgments.")
+        if allow_tie or question["correct"] != SAME:
+            return question
+    return question
+
+
+# --------------------------------------------------------------------------- predict
+
+
+@register("predict", "Predict: up, down or the same?",
+          "One move or one judgment on the eight cats; the class predicts which way a metric "
+          "at K goes.")
+def make_predict(rng: random.Random, params: Mapping) -> dict:
+    """A ranking of the cats, one action (a drag or a judgment) and a metric at K.
+
+    ``params``: ``metric``, ``k``, ``direction`` ("up", "down", "same"; drawn when missing, so
+    the three answers come up about as often). Every action one step away is scored at once
+    by :func:`irlib.one_move_neighbours` and :func:`irlib.metric_curves_batch`.
+    """
+    catalog, query = _cats()
+    titles = {i: item.title for i, item in catalog.items.items()}
+    metric = params.get("metric") or rng.choice(list(METRICS))
+    k = int(params.get("k") or rng.randint(2, len(query.order) - 1))
+    wanted = params.get("direction") or rng.choice([key for key, _ in DIRECTIONS])
+    for _ in range(50):
+        order = rng.sample(list(query.order), len(query.order))
+        grades = [query.grades[i] for i in order]
+        nb = irlib.one_move_neighbours(grades, levels=(0, 1))
+        before = _value(irlib.metric_curves(grades), metric, k)
+        after = np.asarray(irlib.metric_curves_batch(nb.grades)[metric])[:, k - 1]
+        direction = [SAME if same_value(before, v) else ("up" if v > before else "down")
+                     for v in after.tolist()]
+        rows = [r for r, d in enumerate(direction) if d == wanted]
+        if rows:
+            break
+    row = rng.choice(rows or range(len(nb)))
+    at, to = int(nb.positions[row]), int(nb.to_positions[row])
+    title = titles[order[at]]
+    if nb.kinds[row] == "move":
+        action = f"Move “{title}” from rank {at + 1} to rank {to + 1}."
+    else:
+        word = "relevant" if nb.new_grades[row] else "not relevant"
+        action = f"Judge “{title}” (rank {at + 1}) {word}."
+    shown = metric_label(metric, k)
+    value = float(after[row])
+    return {
+        "prompt": f"After this change, does {shown} go up, go down or stay the same?",
+        "choices": [list(pair) for pair in DIRECTIONS],
+        "correct": direction[row],
+        "explanation": f"{shown} goes from {irlib.fmt(before)} to {irlib.fmt(value)}.",
+        "context": f"The query “{query.text}”, binary judgments.",
+        "action": action,
+        "change": {"kind": nb.kinds[row], "from": at, "to": to,
+                   "grade": int(nb.new_grades[row])},
+        "rankings": [{"label": "Now", "items": _items(order, query.grades, titles)}],
+    }
+
+
+# --------------------------------------------------------------------------- written
+
+
+@register("text", "Your own question",
+          "Write a question and 2–6 answers; mark the right one, or none for a poll.",
+          written=True)
+def make_text(rng: random.Random, params: Mapping) -> dict:
+    """The teacher's own question: ``params`` = ``prompt``, ``choices`` (texts, one a line or a
+    list) and ``correct`` (the index of the right one, or None). Shown as text, never HTML."""
+    choices = params.get("choices") or []
+    if isinstance(choices, str):
+        choices = choices.splitlines()
+    texts = [" ".join(str(c).split()) for c in choices]
+    texts = [t for t in texts if t]
+    correct = params.get("correct")
+    return {
+        "prompt": " ".join(str(params.get("prompt") or "").split()),
+        "choices": [[f"c{n}", t] for n, t in enumerate(texts, start=1)],
+        # an index past the answers stays wrong, so the store refuses it with a reason
+        "correct": None if correct is None else f"c{int(correct) + 1}",
+        "explanation": "",
+    }

@@ -1,0 +1,220 @@
+"""What the two class pages share: the store, who is asking, a question drawn as text and
+pictures, the tally chart, and the style that makes them readable from the back of a room.
+
+Everything a teacher or a student typed is shown as text: ``md_escape`` in Markdown,
+``html.escape`` in the one HTML strip (the rankings) and in Plotly's labels.
+"""
+from __future__ import annotations
+
+import html
+import os
+from collections.abc import Mapping
+from urllib.parse import urlsplit
+
+import streamlit as st
+
+from ui.catalog import image_data_uri, load_catalog
+from ui.rooms.store import RoomStore
+from ui.texts import md_escape
+
+#: Seconds between two polls. A student's poll reads one row and draws nothing unless the
+#: room changed; the teacher's redraws the tally. See README "Class rooms" for the CPU cost.
+STUDENT_POLL_S = 2.0
+TEACHER_POLL_S = 1.0
+CORRECT, OTHER, WAITING = "#009E73", "#999999", "#0072B2"
+
+STYLE = """<style>
+.room-code { font-size: clamp(2.5rem, 5.2vw, 7.5rem); font-weight: 800; letter-spacing: .12em;
+  font-family: ui-monospace, "DejaVu Sans Mono", monospace; line-height: 1.1;
+  white-space: nowrap; }
+.room-link { font-size: clamp(1rem, 1.4vw, 1.6rem); word-break: break-all; font-weight: 600; }
+.room-strip { margin: .1rem 0 .5rem; }
+.room-strip .lbl { font-weight: 700; font-size: 1.1rem; }
+.room-cards { display: grid; gap: .3rem; }
+.room-card { text-align: center; border-radius: .4rem; padding: .15rem; min-width: 0;
+  border: 3px solid #999; font-size: .85rem; line-height: 1.15; }
+.room-card.rel { border-color: #009E73; background: rgba(0,158,115,.14); }
+.room-card img { width: 100%; aspect-ratio: 1; object-fit: contain; display: block; }
+.room-card .doc { aspect-ratio: 1; display: flex; align-items: center; justify-content: center;
+  font-size: 1.6rem; font-weight: 700; }
+.room-card .rank, .room-card .mark { font-weight: 700; display: block; }
+@media (max-width: 640px) {
+  .room-cards { gap: .2rem; }
+  .room-card { padding: .05rem; border-width: 2px; font-size: .72rem; }
+  .room-card .doc { font-size: 1.1rem; }
+}
+.room-qr { margin: .5rem 0; width: min(300px, 100%); text-align: center; }
+.room-qr img { width: 100%; image-rendering: pixelated; border-radius: .3rem; }
+.room-qr figcaption { font-size: .95rem; opacity: .8; }
+.st-key-room_stage h3 { font-size: clamp(1.6rem, 2.3vw, 2.6rem); line-height: 1.2; }
+.st-key-room_stage [data-testid="stCaptionContainer"] p { font-size: 1.1rem; }
+.st-key-room_stage [data-testid="stMarkdownContainer"] p { font-size: 1.25rem; }
+.st-key-room_stage .room-strip .lbl { font-size: 1.4rem; }
+.st-key-join_answers button { min-height: 3.2rem; }
+.st-key-join_answers button p, .st-key-join_form button p { font-size: 1.2rem; }
+</style>"""
+
+
+@st.cache_resource(show_spinner=False)
+def _store(url: str | None, path: str | None, hours: str | None) -> RoomStore:
+    env = {k: v for k, v in (("IRLAB_ROOMS_URL", url), ("IRLAB_ROOMS_DB", path)) if v}
+    kwargs = {"lifetime_s": float(hours) * 3600} if hours else {}
+    return RoomStore.from_env(env, **kwargs)
+
+
+def store() -> RoomStore:
+    """The rooms' store this deployment configured (see README, "Class rooms")."""
+    return _store(os.environ.get("IRLAB_ROOMS_URL"), os.environ.get("IRLAB_ROOMS_DB"),
+                  os.environ.get("IRLAB_ROOM_HOURS"))
+
+
+def session_id() -> str:
+    """This browser session's id: what rate limits count against."""
+    from streamlit.runtime.scriptrunner import get_script_run_ctx
+    ctx = get_script_run_ctx()
+    return ctx.session_id if ctx else "no-session"
+
+
+def join_link(code: str) -> str:
+    """The address students open: ``IRLAB_PUBLIC_URL`` or the teacher's own host, ``/join``."""
+    base = os.environ.get("IRLAB_PUBLIC_URL", "").rstrip("/")
+    if not base:
+        url = urlsplit(st.context.url or "http://localhost:8501/room")
+        base = f"{url.scheme}://{url.netloc}{url.path.rsplit('/', 1)[0]}"
+    return f"{base}/join?code={code}"
+
+
+def is_local(link: str) -> bool:
+    """A link phones cannot open (the teacher opened the app as localhost)."""
+    return urlsplit(link).hostname in ("localhost", "127.0.0.1", "::1")
+
+
+def refuse(title: str, error: Exception, button: str, on_click, state) -> None:
+    """Stop the page with ``title``, the refusal's message and one way on."""
+    st.title(title)
+    st.error(str(error), icon=":material/block:")
+    st.button(button, key=state.prefix + "again", on_click=on_click)
+    state.keep_address()
+    st.stop()
+
+
+def qr_img(png: bytes, link: str) -> str:
+    """The QR code as an ``<img>`` with its alt text (``st.image`` gives it none) and a caption."""
+    import base64
+    source = "data:image/png;base64," + base64.b64encode(png).decode("ascii")
+    return (f'<figure class="room-qr"><img src="{source}" alt="QR code of the join link '
+            f'{html.escape(link)}"><figcaption>Scan to join</figcaption></figure>')
+
+
+def style() -> None:
+    st.html(STYLE)
+
+
+def _card(item: Mapping, rank: int) -> str:
+    title = html.escape(str(item.get("title", "")))
+    relevant = int(item.get("grade", 0)) > 0
+    try:
+        picture = (f'<img src="{image_data_uri(item["id"])}" alt="{title}">'
+                   if item["id"] in load_catalog().items else None)
+    except KeyError:
+        picture = None
+    if picture is None:
+        picture = f'<div class="doc" aria-hidden="true">{title}</div>'
+    mark = f"✓ {item['grade']}" if relevant else "✗"
+    if relevant and int(item["grade"]) == 1:
+        mark = "✓"
+    word = "relevant" if relevant else "not relevant"
+    return (f'<div class="room-card{" rel" if relevant else ""}" title="{title}: {word}">'
+            f'<span class="rank">#{rank}</span>{picture}'
+            f'<span class="mark" aria-label="{word}">{html.escape(mark)}</span></div>')
+
+
+def rankings(question: Mapping) -> None:
+    """The question's rankings (if any) as strips of small cards, relevance marked by ✓/✗
+    and a green frame (never by colour alone)."""
+    for ranking in question.get("rankings") or []:
+        label = html.escape(str(ranking.get("label", "")))
+        items = ranking["items"]
+        cards = "".join(_card(item, n) for n, item in enumerate(items, start=1))
+        # one row whatever the screen: the cards share the width, at most 5.5rem each
+        grid = f"grid-template-columns: repeat({len(items)}, minmax(0, 5.5rem))"
+        st.markdown(f'<div class="room-strip"><div class="lbl">{label}</div>'
+                    f'<div class="room-cards" style="{grid}">{cards}</div></div>',
+                    unsafe_allow_html=True)
+
+
+def question_text(question: Mapping, *, heading: bool = True) -> None:
+    """The prompt and its context, as text."""
+    prompt = md_escape(question.get("prompt", ""))
+    st.markdown(f"### {prompt}" if heading else f"**{prompt}**")
+    if question.get("context"):
+        st.caption(md_escape(question["context"]))
+    if question.get("action"):
+        st.markdown(f"**{md_escape(question['action'])}**")
+
+
+def choice_label(question: Mapping, key: str | None) -> str:
+    return {k: v for k, v in question.get("choices", [])}.get(key, "—")
+
+
+def tally_figure(question: Mapping, counts: Mapping[str, int], revealed: bool,
+                 *, height: int = 360) -> dict:
+    """Counts per answer as horizontal bars (first answer on top); after the reveal the right
+    one is green and marked ✓, the others grey. A plain Plotly dict, labels HTML-escaped."""
+    choices = question.get("choices", [])
+    correct = question.get("correct")
+    labels, colours = [], []
+    for key, text in choices:
+        right = revealed and key == correct
+        labels.append(("✓ " if right else "") + html.escape(text))
+        colours.append(CORRECT if right else (OTHER if revealed and correct else WAITING))
+    values = [int(counts.get(key, 0)) for key, _ in choices]
+    top = max([*values, 1])
+    return {
+        "data": [{"type": "bar", "orientation": "h", "y": labels[::-1], "x": values[::-1],
+                  "marker": {"color": colours[::-1]}, "text": values[::-1],
+                  "textposition": "outside", "cliponaxis": False, "hoverinfo": "skip",
+                  "textfont": {"size": 26}}],
+        "layout": {"height": height, "margin": {"l": 10, "r": 40, "t": 10, "b": 30},
+                   "font": {"size": 22}, "showlegend": False,
+                   "xaxis": {"range": [0, top * 1.15], "dtick": max(1, round(top / 5)),
+                             "title": {"text": "answers", "font": {"size": 20}},
+                             "tickfont": {"size": 18}, "fixedrange": True},
+                   "yaxis": {"automargin": True, "fixedrange": True,
+                             "tickfont": {"size": 24}}},
+    }
+
+
+def code_codec():
+    """A room code in a link (``?room=`` / ``?code=``), checked like the store checks it."""
+    from ui import page_state as ps
+    from ui.rooms.store import RoomError, normalise_code
+
+    def parse(text: str) -> str:
+        if not text:
+            return ""
+        try:
+            return normalise_code(text)
+        except RoomError as error:
+            raise ValueError(text) from error
+    return ps.Codec(parse, str, "a room code of 6 letters and digits")
+
+
+def token_codec(expected: str):
+    """A random token in a link (the teacher's key, a student's id): URL-safe base64."""
+    import re
+
+    from ui import page_state as ps
+
+    def parse(text: str) -> str:
+        if not re.fullmatch(r"[A-Za-z0-9_-]{0,64}", text):
+            raise ValueError(text)
+        return text
+    return ps.Codec(parse, str, expected)
+
+
+def time_left(expires_at: float) -> str:
+    """``"in 3 h 59 min"``."""
+    import time
+    minutes = max(0, int((expires_at - time.time()) // 60))
+    return f"in {minutes // 60} h {minutes % 60} min" if minutes >= 60 else f"in {minutes} min"
