@@ -8,8 +8,11 @@ import secrets
 import streamlit as st
 
 from ui import page_state as ps
+from ui.course import through_app_navigation
 from ui.rooms import view
 from ui.rooms.store import RoomError
+
+through_app_navigation()   # first: a deep link on a fresh server (ui/course.py)
 
 P = "join_"
 S = ps.PageState(P, [ps.Field("code", "", view.code_codec()),

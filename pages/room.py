@@ -9,11 +9,14 @@ import html
 import streamlit as st
 
 from ui import page_state as ps
+from ui.course import through_app_navigation
 from ui.layout import board_page
 from ui.rooms import questions as qs
 from ui.rooms import view
 from ui.rooms.qr import qr_png
 from ui.rooms.store import MAX_CHOICES, MAX_PROMPT, RoomError
+
+through_app_navigation()   # first: a deep link on a fresh server (ui/course.py)
 
 P = "room_"
 S = ps.PageState(P, [ps.Field("code", "", view.code_codec(), "room"),
