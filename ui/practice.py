@@ -8,6 +8,7 @@ of other challenges the learner started are kept for the session only.
 from __future__ import annotations
 
 import functools
+
 import streamlit as st
 
 from irlib.challenges import Board, Challenge, Result, challenges

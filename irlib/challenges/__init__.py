@@ -24,8 +24,19 @@ from irlib._common import InputError
 from irlib.challenges._board import Board, Condition, moves_between, regrades_between
 from irlib.rank import reciprocal_rank
 
-__all__ = ["Board", "Condition", "Result", "Spec", "Challenge", "build", "challenges",
-           "moves_between", "regrades_between", "move", "judge"]
+__all__ = [
+    "Board",
+    "Challenge",
+    "Condition",
+    "Result",
+    "Spec",
+    "build",
+    "challenges",
+    "judge",
+    "move",
+    "moves_between",
+    "regrades_between",
+]
 
 
 @dataclass(frozen=True)
