@@ -144,7 +144,8 @@ def open_challenge(cid: str) -> None:
 
 
 def _on_pick() -> None:
-    open_challenge(st.session_state[PREFIX + "pick"])
+    label = st.session_state[PREFIX + "pick"].removesuffix(_TICK)
+    open_challenge(next(cid for cid in all_challenges() if _label(cid) == label))
 
 
 def restart() -> None:
@@ -177,21 +178,27 @@ def check() -> Result:
     return result
 
 
+_TICK = " ✓"
+
+
 def _label(cid: str) -> str:
     c = all_challenges()[cid]
-    done = " ✓" if cid in page_state()["solved"] else ""
-    return f"{LESSONS[c.lesson - 1].title} · {c.title}{done}"
+    return f"{LESSONS[c.lesson - 1].title} · {c.title}"
 
 
 def picker() -> None:
-    """The challenges, grouped by lesson (in course order), solved ones ticked."""
+    """The challenges, grouped by lesson (in course order), solved ones ticked.
+
+    The options are the labels themselves (no ``format_func``): AppTest reads a selectbox's
+    value back through its labels.
+    """
     challenge, _ = current()
     ids = list(all_challenges())
     solved = page_state()["solved"]
+    labels = [_label(cid) + (_TICK if cid in solved else "") for cid in ids]
     left, right = st.columns([4, 1.2], vertical_alignment="bottom")
-    left.selectbox("Challenge", ids, index=ids.index(challenge.id), key=PREFIX + "pick",
-                   format_func=_label, on_change=_on_pick,
-                   help="Grouped by lesson; ✓ marks the ones you solved.")
+    left.selectbox("Challenge", labels, index=ids.index(challenge.id), key=PREFIX + "pick",
+                   on_change=_on_pick, help="Grouped by lesson; ✓ marks the ones you solved.")
     right.metric("Solved", f"{len(solved)} of {len(ids)}", border=True)
 
 
