@@ -4,6 +4,7 @@ from __future__ import annotations
 from streamlit.testing.v1 import AppTest
 
 from tests.apptest import ROOT, address, component_data, run_page
+from ui import practice as pr
 from ui.practice import PREFIX, all_challenges, at_codec, id_set
 
 CHALLENGES = all_challenges()
@@ -120,3 +121,11 @@ def test_progress_and_the_board_survive_a_trip_to_another_page():
     # the other challenge's boards were kept for the session too
     pick(at, "gain-matters")
     assert at.success, "gain-matters lost its solved boards"
+
+
+def test_every_field_reads_back_what_it_writes():
+    for field in pr.page_state().fields:
+        text = field.codec.encode(field.fresh_default())
+        assert field.codec.parse(text) == field.fresh_default()
+    for c in CHALLENGES.values():
+        assert AT.parse(link(c.id, c.answer)) == (c.id, c.answer)

@@ -93,15 +93,15 @@ def id_set(ids) -> ps.Codec:
 
     >>> c = id_set(["x", "y", "z"])
     >>> c.parse("z.x"), c.encode(("z", "x")), c.parse("")
-    (('x', 'z'), 'x.z', ())
+    (['x', 'z'], 'x.z', [])
     """
     ids = list(ids)
 
-    def parse(text: str) -> tuple:
+    def parse(text: str) -> list:
         chosen = set(filter(None, text.split(_LIST_SEP)))
         if chosen - set(ids):
             raise ValueError(text)
-        return tuple(i for i in ids if i in chosen)
+        return [i for i in ids if i in chosen]
     return ps.Codec(parse, lambda value: _LIST_SEP.join(i for i in ids if i in set(value)),
                     "challenge names separated by dots")
 
@@ -115,7 +115,7 @@ def _first() -> tuple[str, tuple[Board, ...]]:
 def page_state() -> ps.PageState:
     table = all_challenges()
     return ps.PageState(PREFIX, [ps.Field("at", _first, at_codec(table), "challenge"),
-                                 ps.Field("solved", (), id_set(table))])
+                                 ps.Field("solved", [], id_set(table))])
 
 
 def init() -> None:
