@@ -147,12 +147,10 @@ def panel(state: ps.PageState) -> None:
         else:
             st.markdown("**Your change is on the board; the numbers still show the board "
                         "before it.** What will it do to…")
-            row = st.columns([3, 4], vertical_alignment="bottom")
             k = int(state["k"])         # not read inside format_func: it runs outside the script
-            row[0].segmented_control(
-                "Metric", list(METRICS), **state.bind("guess"), required=True,
-                format_func=lambda m: f"{METRICS[m]}@{k}")
-            with row[1].container(horizontal=True, gap="small"):
+            st.segmented_control("Metric", list(METRICS), **state.bind("guess"), required=True,
+                                 format_func=lambda m: f"{METRICS[m]}@{k}")
+            with st.container(horizontal=True, gap="small", vertical_alignment="center"):
                 for direction, (text, icon) in DIRECTIONS.items():
                     st.button(text, icon=icon, key=_key(state, f"guess_{direction}"),
                               on_click=reveal, args=(state, direction))
