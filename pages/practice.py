@@ -21,9 +21,9 @@ result = pr.check()                 # before the picker, so a new tick shows at 
 pr.picker()
 challenge, _ = pr.current()
 
+pr.keep_task_in_view()
 with st.container(border=True, key=pr.PREFIX + "task"):
-    st.subheader(challenge.title, anchor=False)
-    st.markdown(f"**Task:** {pr.md(challenge.task)}")
+    st.markdown(f"**{pr.md(challenge.title)}.** {pr.md(challenge.task)}")
     pr.verdict(result)
 pr.boards()
 st.button("↺ Start this challenge again", key=pr.PREFIX + "restart", on_click=pr.restart)

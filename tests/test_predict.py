@@ -90,7 +90,7 @@ def test_stage_predict_reveal_and_score():
     assert said.startswith("Not this time: you said down, but Precision@2 ")
     assert f"{irlib.fmt(p[0])} → {irlib.fmt(p[1])}" in said
     assert address(at)["score"] == "1-2"
-    assert any("1 right of 2" in plain(c.value) for c in at.caption)
+    assert any("1 right of 2" in plain(m.value) for m in at.markdown)
 
 
 def test_undo_and_switching_off_drop_the_staged_change():

@@ -144,7 +144,7 @@ def open_challenge(cid: str) -> None:
 
 
 def _on_pick() -> None:
-    label = st.session_state[PREFIX + "pick"].removesuffix(_TICK)
+    label = st.session_state[PREFIX + "pick"].removeprefix(_TICK)
     open_challenge(next(cid for cid in all_challenges() if _label(cid) == label))
 
 
@@ -178,28 +178,29 @@ def check() -> Result:
     return result
 
 
-_TICK = " ✓"
+_TICK = "✓ "
 
 
 def _label(cid: str) -> str:
+    """``3. NDCG · One move to a good top three``: the lesson's short name, then the title."""
     c = all_challenges()[cid]
-    return f"{LESSONS[c.lesson - 1].title} · {c.title}"
+    number, _, name = LESSONS[c.lesson - 1].title.partition(" ")
+    return f"{number} {name.rpartition(': ')[2]} · {c.title}"
 
 
 def picker() -> None:
     """The challenges, grouped by lesson (in course order), solved ones ticked.
 
     The options are the labels themselves (no ``format_func``): AppTest reads a selectbox's
-    value back through its labels.
+    value back through its labels. The tick comes first, where a phone still shows it.
     """
     challenge, _ = current()
     ids = list(all_challenges())
     solved = page_state()["solved"]
-    labels = [_label(cid) + (_TICK if cid in solved else "") for cid in ids]
-    left, right = st.columns([4, 1.2], vertical_alignment="bottom")
-    left.selectbox("Challenge", labels, index=ids.index(challenge.id), key=PREFIX + "pick",
-                   on_change=_on_pick, help="Grouped by lesson; ✓ marks the ones you solved.")
-    right.metric("Solved", f"{len(solved)} of {len(ids)}", border=True)
+    labels = [(_TICK if cid in solved else "") + _label(cid) for cid in ids]
+    st.selectbox(f"Challenge — {len(solved)} of {len(ids)} solved", labels,
+                 index=ids.index(challenge.id), key=PREFIX + "pick", on_change=_on_pick,
+                 help="Grouped by lesson; ✓ marks the ones you solved.")
 
 
 def _items(board: Board) -> list[dict]:
@@ -217,6 +218,20 @@ def boards() -> None:
                       mode="binary" if board.top == 1 else "graded",
                       key=f"{PREFIX}board_{challenge.id}_{n}", k=challenge.k,
                       size="small" if small else "normal", on_change=_saver(n))
+
+
+def keep_task_in_view() -> None:
+    """On a laptop, the task and its check stay at the top while the boards scroll under them
+    (a challenge with three boards is taller than the screen). Not on a phone: no room.
+
+    Sticky on the container's wrapper: the container itself is only as tall as its content.
+    """
+    ground = "#0e1117" if getattr(st.context.theme, "type", "light") == "dark" else "#ffffff"
+    st.html(f"""<style>
+@media (min-width: 640px) and (min-height: 600px) {{
+  div:has(> .st-key-{PREFIX}task) {{ position: sticky; top: 3.75rem; z-index: 5;
+                                     background: {ground}; }}
+}}</style>""")
 
 
 def verdict(result: Result) -> None:

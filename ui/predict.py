@@ -19,8 +19,10 @@ import streamlit as st
 import irlib
 from ui import page_state as ps
 
-#: The metrics a learner can predict, as the tiles name them.
+#: The metrics a learner can predict, named as the tiles name them ...
 METRICS = {"P": "Precision", "R": "Recall", "F1": "F1", "RR": "RR", "AP": "AP", "nDCG": "NDCG"}
+#: ... and short, on the buttons (one row with the answers on a laptop).
+SHORT = {**METRICS, "P": "P", "R": "R"}
 DIRECTIONS = {"up": ("Up", ":material/trending_up:"), "down": ("Down", ":material/trending_down:"),
               "same": ("Same", ":material/trending_flat:")}
 _STAGED, _LAST = "predict_staged", "predict_last"
@@ -132,29 +134,37 @@ def outcome_text(last: dict) -> str:
 
 
 def panel(state: ps.PageState) -> None:
-    """The questions while a change is staged, else the last outcome; the score either way."""
+    """The questions while a change is staged, else the last outcome; the score either way.
+
+    Two lines on a laptop, so the tiles below stay in view: what to do (and the score), then
+    the metric and the three answers.
+    """
     right, asked = state["score"]
+    score = (f"Score: **{right} right of {asked}**"
+             + (f" ({round(100 * right / asked)} %)." if asked else "."))
     change = staged(state)
     last = st.session_state.get(_key(state, _LAST))
-    with st.container(border=True, key=_key(state, "predict_panel")):
+    with st.container(border=True, key=_key(state, "predict_panel"), gap="small"):
         if change is None:
             if last:
                 (st.success if last["right"] else st.error)(
                     outcome_text(last), icon=":material/check:" if last["right"]
                     else ":material/close:")
-            st.markdown("**Predict first.** Make one change — drag a card or click a badge. "
-                        "The numbers wait until you have predicted.")
-        else:
-            st.markdown("**Your change is on the board; the numbers still show the board "
-                        "before it.** What will it do to…")
-            k = int(state["k"])         # not read inside format_func: it runs outside the script
+            st.markdown("**Predict first:** make one change — drag a card or click a badge; "
+                        f"the numbers wait for your prediction. · {score}")
+            return
+        st.markdown("**Your change is on the board; the numbers still show the board before "
+                    f"it.** Pick a metric: will it go up, down or stay the same? · {score}")
+        k = int(state["k"])             # not read inside format_func: it runs outside the script
+        # a phone wraps the six metrics instead of scrolling them out of sight
+        st.html(f"<style>.st-key-{_key(state, 'guess')} [role=radiogroup] "
+                "{ flex-wrap: wrap; }</style>")
+        with st.container(horizontal=True, gap="small", vertical_alignment="center"):
             st.segmented_control("Metric", list(METRICS), **state.bind("guess"), required=True,
-                                 format_func=lambda m: f"{METRICS[m]}@{k}")
-            with st.container(horizontal=True, gap="small", vertical_alignment="center"):
-                for direction, (text, icon) in DIRECTIONS.items():
-                    st.button(text, icon=icon, key=_key(state, f"guess_{direction}"),
-                              on_click=reveal, args=(state, direction))
-                st.button("Undo the change", key=_key(state, "guess_cancel"), on_click=cancel,
-                          args=(state,), type="tertiary")
-        st.caption(f"Score: **{right} right of {asked}** asked"
-                   + (f" ({round(100 * right / asked)} %)." if asked else "."))
+                                 format_func=lambda m: f"{SHORT[m]}@{k}",
+                                 label_visibility="collapsed")
+            for direction, (text, icon) in DIRECTIONS.items():
+                st.button(text, icon=icon, key=_key(state, f"guess_{direction}"),
+                          on_click=reveal, args=(state, direction))
+            st.button("Undo the change", key=_key(state, "guess_cancel"), on_click=cancel,
+                      args=(state,), type="tertiary")
