@@ -226,7 +226,8 @@ def keep_task_in_view() -> None:
 
     Sticky on the container's wrapper: the container itself is only as tall as its content.
     """
-    ground = "#0e1117" if getattr(st.context.theme, "type", "light") == "dark" else "#ffffff"
+    # the app's own background in each theme (Streamlit's, measured: no CSS variable holds it)
+    ground = "#171614" if getattr(st.context.theme, "type", "light") == "dark" else "#ffffff"
     st.html(f"""<style>
 @media (min-width: 640px) and (min-height: 600px) {{
   div:has(> .st-key-{PREFIX}task) {{ position: sticky; top: 3.75rem; z-index: 5;
