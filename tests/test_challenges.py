@@ -9,6 +9,7 @@ import pytest
 import irlib
 from irlib.challenges import Board, InputError, challenges, judge, move
 from irlib.challenges._board import moves_between, number
+from irlib.conventions import score_under
 from ui.practice import all_challenges, sources
 
 CHALLENGES = all_challenges()
@@ -67,6 +68,9 @@ FAILING = {
     "lower-to-raise": lambda c: start_with(c, 0, judge("dog", 4)),
     # ranking 1 relevant at 2, 5, 6 ties ranking 2 on P@2
     "p2-vs-ap": lambda c: start_with(c, 0, move("D", 1), move("E", 3), move("F", 4)),
+    # two relevant cats to the bottom: one is left in the top four, the libraries differ
+    "libraries-agree": lambda c: start_with(c, 0, move("white-cat-box", 8),
+                                            move("ginger-cat-box", 8)),
     # ranking 2 all three at the top: P@2 = 1 ties ranking 1
     "k-decides": lambda c: start_with(c, 1, move("A", 1), move("B", 2), move("C", 3)),
 }
@@ -95,6 +99,9 @@ NUMBERS = {
     "lower-to-raise": [("NDCG@3", lambda r: irlib.ndcg_at_k(r[0], 3))],
     "p2-vs-ap": [("P@2", lambda r: ", ".join(number(irlib.precision_at_k(g, 2)) for g in r)),
                  ("AP", lambda r: ", ".join(number(irlib.average_precision(g)) for g in r))],
+    "libraries-agree": [("AP@4", lambda r: ", ".join(
+        f"{number(score_under(lib, r[0], 4)['AP'])} ({lib})"
+        for lib in ("trec_eval", "apk", "torchmetrics")))],
     "k-decides": [("P@5", lambda r: irlib.precision_at_k(r[1], 5)),
                   ("P@2", lambda r: irlib.precision_at_k(r[1], 2))],
 }
@@ -102,7 +109,7 @@ NUMBERS = {
 
 def test_the_course_has_a_dozen_challenges_across_four_lessons():
     assert len(CHALLENGES) >= 12
-    assert {c.lesson for c in CHALLENGES.values()} == {1, 2, 3, 4}
+    assert {c.lesson for c in CHALLENGES.values()} == {1, 2, 3, 4, 5}
     assert set(FAILING) == set(CHALLENGES) == set(NUMBERS)
     lessons = [c.lesson for c in CHALLENGES.values()]
     assert lessons == sorted(lessons)

@@ -3,14 +3,16 @@
 Sources (the boards the lessons show; ``ui/practice.py`` builds them from the catalog):
 ``cats`` (lesson 1, "cat in a box", relevant / not), ``white-cats`` (lesson 3, grades 0-4),
 ``query1``-``query3`` (lesson 2, the article's three queries), ``ranking1``-``ranking3``
-(lesson 4, the lecture's three rankings of six documents A-F, relevant A, B and C).
+(lesson 4, the lecture's three rankings of six documents A-F, relevant A, B and C). Lesson 5
+reuses ``cats`` with the libraries' conventions (irlib.conventions).
 """
 from __future__ import annotations
 
 from irlib.ap import average_precision, mean_average_precision
 from irlib.binary import f1_at_k, precision_at_k, recall_at_k
 from irlib.challenges import Spec, judge, move
-from irlib.challenges._board import Condition, moves_between, regrades_between
+from irlib.challenges._board import Condition, moves_between, number, regrades_between
+from irlib.conventions import score_under
 from irlib.dcg import ndcg_at_k
 from irlib.rank import mean_reciprocal_rank, reciprocal_rank
 
@@ -149,6 +151,24 @@ def _k_decides(boards, start):
             _judgments_kept(boards, start)]
 
 
+# --------------------------------------------------------------------------- lesson 5
+
+#: Three AP@K denominators: all relevant (trec_eval), min(R, K) (apk), found in the top K
+#: (torchmetrics).
+_LIBRARIES = ("trec_eval", "apk", "torchmetrics")
+
+
+def _libraries_agree(boards, start):
+    g = boards[0].ranked()
+    values = [score_under(lib, g, 4)["AP"] for lib in _LIBRARIES]
+    agree = max(values) - min(values) < 1e-12
+    listed = ", ".join(f"{number(v)} ({lib})" for v, lib in zip(values, _LIBRARIES))
+    return [Condition(agree, f"AP@4 = {listed}: "
+                      + ("they agree as asked" if agree else "not one number")),
+            Condition.compare("trec_eval's AP@4", values[0], ">", 0),
+            _judgments_kept(boards, start)]
+
+
 SPECS = [
     Spec("top-three", 1, "Fill the top three",
          "In at most two moves, make Precision@3 equal 1 without changing a judgment.",
@@ -256,4 +276,13 @@ SPECS = [
          RANKINGS, _k_decides, ((), (move("F", 6),), ()),
          "Drag document F from rank 4 to the bottom of ranking 2: B and C move up to ranks "
          "4 and 5.", k=5),
+    Spec("libraries-agree", 5, "Make the libraries agree",
+         "Without making it zero, get trec_eval, Kaggle's apk and torchmetrics to agree on "
+         "AP@4 (keep the judgments).",
+         "trec_eval divides by all four relevant cats, apk by min(4, K) = 4, torchmetrics "
+         "only by the relevant cats it found in the top four.",
+         ("cats",), _libraries_agree,
+         ((move("dog", 8), move("empty-box", 8), move("two-cats", 8)),),
+         "Put all four relevant cats in the top four: every library then divides by 4 and "
+         "finds precision 1 at each of them.", k=4),
 ]
