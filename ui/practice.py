@@ -173,8 +173,8 @@ def check() -> Result:
     result = challenge.check(boards)
     s = page_state()
     if result.solved and challenge.id not in s["solved"]:
-        s.set("solved", id_set(all_challenges()).parse(
-            _LIST_SEP.join((*s["solved"], challenge.id))))
+        done = {*s["solved"], challenge.id}
+        s.set("solved", [cid for cid in all_challenges() if cid in done])    # course order
     return result
 
 

@@ -6,10 +6,15 @@ boards the learner makes with :meth:`Challenge.check`, which says in one sentenc
 boards' numbers, why they do or do not solve it. Nothing here draws anything; ``ui/practice.py``
 does. The challenges themselves are declared in :mod:`irlib.challenges._lessons`.
 
+A challenge on a three-item board: put a relevant item first.
+
+>>> from irlib.rank import reciprocal_rank
+>>> def first_hit(boards, start):
+...     return [Condition.compare("RR", reciprocal_rank(boards[0].ranked()), "=", 1)]
+>>> spec = Spec("demo", 1, "Demo", "Put a relevant item first.", "Drag one up.", ("cats",),
+...             first_hit, ((move("b", 1),),), "b first.")
 >>> cats = Board(("a", "b", "c"), {"a": 0, "b": 1, "c": 1})
->>> [c.id for c in build({"cats": cats}, [SPEC])]
-['demo']
->>> demo = build({"cats": cats}, [SPEC])[0]
+>>> (demo,) = build({"cats": cats}, [spec])
 >>> demo.check(demo.start).why
 'Not yet: RR = 0.5, not 1.'
 >>> demo.check(demo.answer).why
@@ -22,7 +27,6 @@ from dataclasses import dataclass, field
 
 from irlib._common import InputError
 from irlib.challenges._board import Board, Condition, moves_between, regrades_between
-from irlib.rank import reciprocal_rank
 
 __all__ = [
     "Board",
@@ -133,13 +137,3 @@ def build(sources: Mapping[str, Board], specs: Sequence[Spec] | None = None) -> 
 def challenges(sources: Mapping[str, Board]) -> dict[str, Challenge]:
     """Every challenge of the course by id, in lesson order."""
     return {c.id: c for c in build(sources)}
-
-
-def _demo_rule(boards, start):
-    rr = reciprocal_rank(boards[0].ranked())
-    return [Condition.compare("RR", rr, "=", 1)]
-
-
-#: A one-board example for the doctest above.
-SPEC = Spec("demo", 1, "Demo", "Put a relevant item first.", "Drag one up.", ("cats",),
-            _demo_rule, ((move("b", 1),),), "b first.")
