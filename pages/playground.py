@@ -9,6 +9,7 @@ import irlib
 from irlib.dcg import GAIN_FORMULAS
 from irlib.measures import MEASURES
 from ui import playground as pg
+from ui import predict
 from ui.board import ranking_board
 from ui.catalog import board_items, load_catalog
 from ui.charts import curves_figure
@@ -42,6 +43,9 @@ with head[1].container(horizontal=True, horizontal_alignment="right", gap="small
     st.button("▼ Worst", key=P + "worst", on_click=pg.sort_by_grade, args=(False,),
               help="Best-judged pictures last.")
     st.button("⤮ Shuffle", key=P + "shuffle", on_click=pg.shuffle)
+    st.toggle("Predict first", **S.bind("predict"),
+              help="Each change waits: say whether a metric goes up, down or stays the same, "
+                   "then see. The link keeps it (predict=on) and your score.")
     st.toggle("Presenter view", **S.bind("present"),
               help="For a projector: no sidebar, no intro, bigger cards and numbers. "
                    "The link keeps it (view=present).")
@@ -90,17 +94,22 @@ def live_part() -> None:
 
     confusion = irlib.confusion_at_k(grades, k, rel=rel)
     tiles, charts = pg.tile_measures(), pg.chart_measures()
-    # Every state one drag or one judgment away, for the browser to show before this reruns.
-    near = neighbour_preview(state.order, judgments, (0, 1) if state.mode == "binary"
-                             else range(5), k=k, rel=rel, gain=state.gain,
-                             tiles=tiles, charts=charts,
-                             note=pg.confusion_note)
-    ranking_board(board_items(), list(state.order), judgments, mode=state.mode, key=P + "board",
-                  k=k, outcomes=list(confusion.outcomes), on_change=pg.on_board_change,
-                  size=size, preview=near.for_board(P + "board"),
+    # Every state one drag or one judgment away, for the browser to show before this reruns;
+    # not while predicting ("Predict first", ui/predict.py): it would give the answer away.
+    predicting = S["predict"]
+    near = None if predicting else neighbour_preview(
+        state.order, judgments, (0, 1) if state.mode == "binary" else range(5), k=k, rel=rel,
+        gain=state.gain, tiles=tiles, charts=charts, note=pg.confusion_note)
+    order, shown = predict.shown(S, judgments)        # a staged change, else the board
+    ranking_board(board_items(), order, shown, mode=state.mode, key=P + "board", k=k,
+                  outcomes=None if (order, shown) != (list(state.order), judgments)
+                  else list(confusion.outcomes), on_change=pg.on_board_change,
+                  size=size, preview=near and near.for_board(P + "board"),
                   # a drag or a badge click reruns only this fragment: the pictures stay
                   send_images=st.session_state.pop(P + "full_run", False))
 
+    if predicting:
+        predict.panel(S)
     curves = irlib.metric_curves(grades, rel=rel, gain=state.gain, measures=tiles)
     height = 270 if state.present else 240
     # One component draws the caption, the tiles and both charts: they change in the same
@@ -115,7 +124,7 @@ def live_part() -> None:
         note=pg.confusion_note(k, confusion.tp, confusion.fp, confusion.fn, confusion.tn),
         tiles=[(MEASURES[name].label_at(k), irlib.fmt(curves[name][k - 1])) for name in tiles],
         footer="Click a point on either chart to set K.", size=size,
-        preview=near.for_charts(P + "board"))
+        preview=near and near.for_charts(P + "board"))
 
     st.subheader("The math, with today's numbers")
     st.segmented_control("Metric", list(pg.url_state.METRICS), **S.bind("metric"), required=True,

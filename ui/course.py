@@ -33,6 +33,9 @@ LESSONS = [
            "Accuracy is one axis: find the systems on the cost/quality Pareto frontier.", "beyond"),
     Lesson("pages/upload.py", "7. Your own judgments", ":material/upload_file:",
            "Upload ratings or TREC files, find the weak queries, compare two systems.", "upload"),
+    Lesson("pages/practice.py", "8. Practice", ":material/task_alt:",
+           "Challenges on the lessons' boards, checked at every move, with hints and answers.",
+           "practice"),
 ]
 
 

@@ -14,6 +14,7 @@ import streamlit as st
 
 from irlib.measures import MEASURES
 from ui import page_state as ps
+from ui import predict
 from ui import state as url_state
 from ui.catalog import load_catalog
 
@@ -47,6 +48,7 @@ def page_state() -> ps.PageState:
         ps.Field("rel", start.rel, ps.whole_number(1, 4)),
         # the presenter view in a link: view=present (or view=learn)
         ps.Field("present", False, ps.switch(on="present", off="learn"), "view"),
+        *predict.fields(),                 # predict, then see (ui/predict.py)
     ])
 
 
@@ -103,6 +105,8 @@ def confusion_note(k: int, tp: int, fp: int, fn: int, tn: int) -> str:
 
 def on_board_change(change: dict) -> None:
     s = page_state()
+    if predict.stage(s, change):          # "Predict first": held back until the guess
+        return
     s.set("order", list(change["order"]))
     s.set("labels" if s["mode"] == "binary" else "grades",
           {i: int(g) for i, g in change["grades"].items()})

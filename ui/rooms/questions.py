@@ -25,11 +25,14 @@ from dataclasses import dataclass
 import numpy as np
 
 import irlib
+from irlib.measures import MEASURES
 from ui.catalog import load_catalog
 from ui.choosing import DOCS, LECTURE_GRADES, LECTURE_ORDERS
 
 #: Metric key (irlib's curve name) -> how the question names it.
-METRICS = {"P": "Precision", "R": "Recall", "F1": "F1", "RR": "RR", "AP": "AP", "nDCG": "NDCG"}
+#: (labels from irlib's registry: the bounded headline measures, the tiles' scores chart)
+METRICS = {name: MEASURES[name].label for name, info in MEASURES.items()
+           if info.tile and info.bounded}
 SAME = "same"
 DIRECTIONS = (("up", "Goes up ▲"), ("down", "Goes down ▼"), (SAME, "Stays the same ="))
 

@@ -1,0 +1,35 @@
+"""Lesson 8, practice: challenges on the lessons' boards, checked by irlib at every move.
+
+Pick a challenge (grouped by lesson), change its board, and the check under the task says at
+once, with the board's numbers, whether it is solved. A hint and a worked answer wait behind
+"Show". Solved challenges are ticked; progress and the open board are in the share link.
+"""
+import streamlit as st
+
+from ui import practice as pr
+from ui.course import lesson_links, through_app_navigation
+from ui.layout import board_page
+
+through_app_navigation()   # first: a deep link on a fresh server (ui/course.py)
+
+S = pr.page_state()
+board_page(compact_metrics=True)
+st.title("Practice: challenges", anchor=False)
+st.caption("Each challenge gives a board from a lesson and a goal. **Drag** the cards and "
+           "**click a badge** to judge them: the check below the task follows every change, "
+           "with the numbers irlib computes.")
+pr.init()
+result = pr.check()                 # before the picker, so a new tick shows at once
+pr.picker()
+challenge, _ = pr.current()
+
+pr.keep_task_in_view()
+with st.container(border=True, key=pr.PREFIX + "task"):
+    st.markdown(f"**{pr.md(challenge.title)}.** {pr.md(challenge.task)}")
+    pr.verdict(result)
+pr.boards()
+st.button("↺ Start this challenge again", key=pr.PREFIX + "restart", on_click=pr.restart)
+pr.help_panels(challenge)
+
+lesson_links("pages/practice.py")
+S.keep_address()

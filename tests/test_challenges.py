@@ -1,0 +1,195 @@
+"""Every challenge: its worked answer solves it, its start and another board do not, and the
+verdict carries the board's numbers (computed here with irlib, independently of the rule)."""
+from __future__ import annotations
+
+import re
+
+import pytest
+
+import irlib
+from irlib.challenges import Board, InputError, challenges, judge, move
+from irlib.challenges._board import moves_between, number
+from irlib.conventions import score_under
+from ui.practice import all_challenges, sources
+
+CHALLENGES = all_challenges()
+
+
+def edit(board: Board, *edits) -> Board:
+    for e in edits:
+        board = e(board)
+    return board
+
+
+def ranked(boards) -> list[list[int]]:
+    return [b.ranked() for b in boards]
+
+
+def start_with(challenge, n, *edits):
+    """The challenge's starting boards with board ``n`` edited."""
+    boards = list(challenge.start)
+    boards[n] = edit(boards[n], *edits)
+    return tuple(boards)
+
+
+#: Per challenge: another board that fails, and the numbers its verdicts must show.
+FAILING = {
+    # P@3 = 1, but in three moves
+    "top-three": lambda c: start_with(c, 0, move("ginger-cat-box", 1),
+                                      move("white-cat-box-2", 2), move("dog", 8)),
+    # the ideal order: AP@8 = 1
+    "first-hit-poor-list": lambda c: start_with(c, 0, move("ginger-cat-box", 1),
+                                                move("white-cat-box-2", 2),
+                                                move("dark-cat-box", 4)),
+    # one relevant cat only: P@4 = 0.25
+    "recall-not-precision": lambda c: start_with(c, 0, judge("ginger-cat-box", 0),
+                                                 judge("white-cat-box-2", 0),
+                                                 judge("dark-cat-box", 0)),
+    # the second white cat to the top pushes the ginger cat out: F1@4 stays 0.5
+    "f1-three-quarters": lambda c: start_with(c, 0, move("white-cat-box-2", 1)),
+    # three relevant in the top four: P@4 = 0.75
+    "order-matters": lambda c: start_with(c, 0, move("white-cat-box", 1),
+                                          move("ginger-cat-box", 2), move("white-cat-box-2", 3)),
+    # MRR 1 by judging query 3's first card relevant
+    "mrr-one": lambda c: (edit(c.start[0], move("white-cat-box", 1)), c.start[1],
+                          edit(c.start[2], judge("white-cat-box", 1))),
+    # MAP up, but query 1's first hit moves to rank 1: MRR changes
+    "map-not-mrr": lambda c: start_with(c, 0, move("white-cat-box", 1)),
+    # query 3 relevant at 2 and 3: MAP a hair under 0.6
+    "one-query-lifts-map": lambda c: start_with(c, 2, move("two-cats", 2), move("dark-cat-box", 3)),
+    # the dog to the bottom: NDCG@3 rises, Recall@3 changes
+    "ndcg-one-move": lambda c: start_with(c, 0, move("dog", 8)),
+    # the ideal order: NDCG@3 = 1 under both gains
+    "gain-matters": lambda c: start_with(c, 0, move("white-cat-box-2", 1), move("white-cat-box", 1),
+                                         move("dog", 8)),
+    # only the dog graded 4: 4, 4, 1 is not the ideal 4, 4, 4
+    "judge-to-ideal": lambda c: start_with(c, 0, judge("dog", 4)),
+    # raising the dog's grade raises NDCG@3 but breaks "only lower"
+    "lower-to-raise": lambda c: start_with(c, 0, judge("dog", 4)),
+    # ranking 1 relevant at 2, 5, 6 ties ranking 2 on P@2
+    "p2-vs-ap": lambda c: start_with(c, 0, move("D", 1), move("E", 3), move("F", 4)),
+    # two relevant cats to the bottom: one is left in the top four, the libraries differ
+    "libraries-agree": lambda c: start_with(c, 0, move("white-cat-box", 8),
+                                            move("ginger-cat-box", 8)),
+    # ranking 2 all three at the top: P@2 = 1 ties ranking 1
+    "k-decides": lambda c: start_with(c, 1, move("A", 1), move("B", 2), move("C", 3)),
+}
+
+
+#: The numbers each verdict names: (label, function of the boards' grades).
+NUMBERS = {
+    "top-three": [("P@3", lambda r: irlib.precision_at_k(r[0], 3))],
+    "first-hit-poor-list": [("RR", lambda r: irlib.reciprocal_rank(r[0])),
+                            ("AP@8", lambda r: irlib.average_precision(r[0], 8))],
+    "recall-not-precision": [("Recall@4", lambda r: irlib.recall_at_k(r[0], 4)),
+                             ("Precision@4", lambda r: irlib.precision_at_k(r[0], 4))],
+    "f1-three-quarters": [("F1@4", lambda r: irlib.f1_at_k(r[0], 4))],
+    "order-matters": [("P@4", lambda r: irlib.precision_at_k(r[0], 4)),
+                      ("AP@4", lambda r: irlib.average_precision(r[0], 4))],
+    "mrr-one": [("MRR@8", lambda r: irlib.mean_reciprocal_rank(r, 8))],
+    "map-not-mrr": [("MAP@8", lambda r: irlib.mean_average_precision(r, 8)),
+                    ("MRR@8", lambda r: irlib.mean_reciprocal_rank(r, 8))],
+    "one-query-lifts-map": [("MAP@8", lambda r: irlib.mean_average_precision(r, 8))],
+    "ndcg-one-move": [("NDCG@3", lambda r: irlib.ndcg_at_k(r[0], 3)),
+                      ("Recall@3", lambda r: irlib.recall_at_k(r[0], 3))],
+    "gain-matters": [("NDCG@3 with gain = grade", lambda r: irlib.ndcg_at_k(r[0], 3)),
+                     ("with gain = 2^grade − 1",
+                      lambda r: irlib.ndcg_at_k(r[0], 3, gain="exponential"))],
+    "judge-to-ideal": [("NDCG@3", lambda r: irlib.ndcg_at_k(r[0], 3))],
+    "lower-to-raise": [("NDCG@3", lambda r: irlib.ndcg_at_k(r[0], 3))],
+    "p2-vs-ap": [("P@2", lambda r: ", ".join(number(irlib.precision_at_k(g, 2)) for g in r)),
+                 ("AP", lambda r: ", ".join(number(irlib.average_precision(g)) for g in r))],
+    "libraries-agree": [("AP@4", lambda r: ", ".join(
+        f"{number(score_under(lib, r[0], 4)['AP'])} ({lib})"
+        for lib in ("trec_eval", "apk", "torchmetrics")))],
+    "k-decides": [("P@5", lambda r: irlib.precision_at_k(r[1], 5)),
+                  ("P@2", lambda r: irlib.precision_at_k(r[1], 2))],
+}
+
+
+def test_the_course_has_a_dozen_challenges_across_four_lessons():
+    assert len(CHALLENGES) >= 12
+    assert {c.lesson for c in CHALLENGES.values()} == {1, 2, 3, 4, 5}
+    assert set(FAILING) == set(CHALLENGES) == set(NUMBERS)
+    lessons = [c.lesson for c in CHALLENGES.values()]
+    assert lessons == sorted(lessons)
+    assert all(c.id.replace("-", "").isalnum() and c.id.islower() for c in CHALLENGES.values())
+
+
+def expected_numbers(cid, boards) -> list[str]:
+    out = []
+    for label, value in NUMBERS[cid]:
+        v = value(ranked(boards))
+        out.append(f"{label} = {v if isinstance(v, str) else number(v)}")
+    return out
+
+
+@pytest.mark.parametrize("cid", list(CHALLENGES))
+def test_the_worked_answer_solves_it_with_its_numbers(cid):
+    c = CHALLENGES[cid]
+    result = c.check(c.answer)
+    assert result.solved, result.why
+    assert result.why.startswith("Solved: ") and result.why.endswith(".")
+    for text in expected_numbers(cid, c.answer):
+        assert text in result.why, (text, result.why)
+    assert c.answer != c.start and c.hint and c.answer_text and c.task
+
+
+@pytest.mark.parametrize("cid", list(CHALLENGES))
+def test_the_start_does_not_solve_it(cid):
+    c = CHALLENGES[cid]
+    result = c.check(c.start)
+    assert not result.solved, result.why
+    assert result.why.startswith("Not yet: ")
+    for text in expected_numbers(cid, c.start):
+        assert text in result.why, (text, result.why)
+
+
+@pytest.mark.parametrize("cid", list(CHALLENGES))
+def test_another_board_fails_and_says_why(cid):
+    c = CHALLENGES[cid]
+    boards = FAILING[cid](c)
+    assert boards != c.start and boards != c.answer
+    result = c.check(boards)
+    assert not result.solved, result.why
+    for text in expected_numbers(cid, boards):
+        assert text in result.why, (text, result.why)
+    # the sentence names what is missing
+    assert re.search(r"\bnot\b|changed|more than|keep|raised", result.why), result.why
+
+
+def test_a_hair_under_the_bar_reads_as_under_it():
+    c = CHALLENGES["one-query-lifts-map"]
+    boards = FAILING["one-query-lifts-map"](c)
+    value = irlib.mean_average_precision(ranked(boards), 8)
+    assert value < 0.6 and irlib.fmt(value) == "0.6"     # two decimals would say 0.6
+    assert f"MAP@8 = {irlib.fmt(value, 3)}, not above 0.6" in c.check(boards).why
+
+
+def test_moves_count_the_fewest_drags():
+    cats = sources()["cats"]
+    assert moves_between(cats, cats) == 0
+    assert moves_between(cats, edit(cats, move("dog", 8))) == 1
+    assert moves_between(cats, edit(cats, move("dog", 8), move("dog", 1))) == 0
+    reverse = Board(tuple(reversed(cats.order)), cats.grades)
+    assert moves_between(cats, reverse) == len(cats.order) - 1
+
+
+def test_boards_of_another_challenge_are_refused():
+    with pytest.raises(InputError, match="starting board"):
+        CHALLENGES["top-three"].check(CHALLENGES["p2-vs-ap"].start)
+    graded = CHALLENGES["ndcg-one-move"].start
+    with pytest.raises(InputError):
+        CHALLENGES["top-three"].check(graded)      # grades 0-4 on a relevant / not board
+
+
+def test_sources_are_the_lessons_boards():
+    from ui import choosing
+    from ui.catalog import load_catalog
+    catalog = load_catalog()
+    s = sources()
+    assert s["cats"].ranked() == catalog.grades_in_order("cat-in-a-box")
+    assert s["query3"].ranked() == catalog.grades_in_order("dark-cats")
+    assert s["white-cats"].top == 4
+    assert list(s["ranking2"].order) == choosing.LECTURE_ORDERS[2]
+    assert challenges(s).keys() == CHALLENGES.keys()

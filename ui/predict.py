@@ -1,0 +1,173 @@
+"""Predict, then see: the playground's mode where a change waits for the learner's guess.
+
+With "Predict first" on, a drag or a judgment is *staged*: the board shows it, but the tiles
+and curves keep the numbers of the board before it (and the live preview is off, it would
+give the answer away). The learner picks a metric and says up, down or same; then the change
+is applied, the page says right or wrong with the before → after numbers (irlib's, the same
+as the tiles), and a running score (right / asked) is kept in the session and the link
+(``predict=on&score=3-4``).
+
+The playground calls four hooks: :func:`fields` (its page state), :func:`stage` (its board's
+``on_change``), :func:`shown` (what its board draws) and :func:`panel` (the questions).
+"""
+from __future__ import annotations
+
+import re
+
+import streamlit as st
+
+import irlib
+from irlib.measures import MEASURES
+from ui import page_state as ps
+
+#: The metrics a learner can predict, named as the tiles name them ...
+#: (labels from irlib's registry: the bounded headline measures, the tiles' scores chart)
+METRICS = {name: MEASURES[name].label for name, info in MEASURES.items()
+           if info.tile and info.bounded}
+#: ... and short, on the buttons (one row with the answers on a laptop).
+SHORT = {**METRICS, "P": "P", "R": "R"}
+DIRECTIONS = {"up": ("Up", ":material/trending_up:"), "down": ("Down", ":material/trending_down:"),
+              "same": ("Same", ":material/trending_flat:")}
+_STAGED, _LAST = "predict_staged", "predict_last"
+
+
+def score_codec() -> ps.Codec:
+    """The running score as ``right-asked``.
+
+    >>> c = score_codec()
+    >>> c.parse("3-4"), c.encode((3, 4))
+    ([3, 4], '3-4')
+    """
+    def parse(text: str) -> list[int]:
+        match = re.fullmatch(r"([0-9]{1,5})-([0-9]{1,5})", text)
+        if not match or int(match[1]) > int(match[2]):
+            raise ValueError(text)
+        return [int(match[1]), int(match[2])]
+    return ps.Codec(parse, lambda score: f"{int(score[0])}-{int(score[1])}",
+                    "right-asked, e.g. 3-4")
+
+
+def fields() -> list[ps.Field]:
+    """The mode's part of the playground's state: the switch, the score, the metric asked."""
+    return [ps.Field("predict", False, ps.switch(on="on", off="off")),
+            ps.Field("score", [0, 0], score_codec()),
+            ps.Field("guess", "nDCG", ps.one_of(tuple(METRICS)))]
+
+
+def _key(state: ps.PageState, name: str) -> str:
+    return state.prefix + name
+
+
+def _committed(state: ps.PageState) -> dict:
+    grades = state["labels"] if state["mode"] == "binary" else state["grades"]
+    return {"mode": state["mode"], "order": list(state["order"]), "grades": dict(grades)}
+
+
+def stage(state: ps.PageState, change: dict) -> bool:
+    """The board's change, held back when predicting (True); False: apply it as usual."""
+    if not state.get("predict"):
+        return False
+    base = st.session_state.get(_key(state, _STAGED), {}).get("base") or _committed(state)
+    st.session_state[_key(state, _STAGED)] = {
+        "base": base, "order": list(change["order"]),
+        "grades": {i: int(g) for i, g in change["grades"].items()}}
+    st.session_state.pop(_key(state, _LAST), None)
+    return True
+
+
+def staged(state: ps.PageState) -> dict | None:
+    """The change waiting for a prediction, if any (dropped once it no longer fits)."""
+    change = st.session_state.get(_key(state, _STAGED))
+    if change and (not state["predict"] or change["base"] != _committed(state)):
+        st.session_state.pop(_key(state, _STAGED))     # mode switched, a button moved the board
+        return None
+    return change
+
+
+def shown(state: ps.PageState, judgments: dict) -> tuple[list[str], dict]:
+    """The order and judgments the board draws: the staged change, else the board's own."""
+    change = staged(state)
+    if change:
+        return change["order"], change["grades"]
+    return list(state["order"]), judgments
+
+
+def _values(state: ps.PageState, order, grades, metric: str) -> float:
+    """The tile's number (irlib.metric_curves, as the tiles use it) for one board."""
+    rel = state["rel"] if state["mode"] == "graded" else 1
+    curves = irlib.metric_curves([grades[i] for i in order], rel=rel, gain=state["gain"])
+    return float(curves[metric][int(state["k"]) - 1])
+
+
+def reveal(state: ps.PageState, guess: str) -> None:
+    """Callback of Up / Down / Same: score the guess, then apply the staged change."""
+    change = staged(state)
+    if not change:
+        return
+    metric = state["guess"]
+    before = _values(state, state["order"], change["base"]["grades"], metric)
+    after = _values(state, change["order"], change["grades"], metric)
+    truth = "up" if after > before + 1e-12 else "down" if after < before - 1e-12 else "same"
+    right, asked = state["score"]
+    state.set("score", [right + (guess == truth), asked + 1])
+    state.set("order", list(change["order"]))
+    state.set("labels" if state["mode"] == "binary" else "grades", dict(change["grades"]))
+    st.session_state.pop(_key(state, _STAGED))
+    st.session_state[_key(state, _LAST)] = {
+        "right": guess == truth, "guess": guess, "truth": truth,
+        "name": f"{METRICS[metric]}@{state['k']}", "before": before, "after": after}
+
+
+def cancel(state: ps.PageState) -> None:
+    st.session_state.pop(_key(state, _STAGED), None)
+
+
+def outcome_text(last: dict) -> str:
+    """``Right: NDCG@2 went up, 0.39 → 0.61.`` (or what was said and what happened).
+
+    >>> outcome_text({"right": False, "guess": "down", "truth": "same", "name": "P@2",
+    ...               "before": 0.5, "after": 0.5})
+    'Not this time: you said down, but P@2 stayed the same, 0.5 → 0.5.'
+    """
+    went = "stayed the same" if last["truth"] == "same" else f"went {last['truth']}"
+    numbers = f"{irlib.fmt(last['before'])} → {irlib.fmt(last['after'])}"
+    if last["right"]:
+        return f"Right: {last['name']} {went}, {numbers}."
+    return f"Not this time: you said {last['guess']}, but {last['name']} {went}, {numbers}."
+
+
+def panel(state: ps.PageState) -> None:
+    """The questions while a change is staged, else the last outcome; the score either way.
+
+    Two lines on a laptop, so the tiles below stay in view: what to do (and the score), then
+    the metric and the three answers.
+    """
+    right, asked = state["score"]
+    score = (f"Score: **{right} right of {asked}**"
+             + (f" ({round(100 * right / asked)} %)." if asked else "."))
+    change = staged(state)
+    last = st.session_state.get(_key(state, _LAST))
+    with st.container(border=True, key=_key(state, "predict_panel"), gap="small"):
+        if change is None:
+            if last:
+                (st.success if last["right"] else st.error)(
+                    outcome_text(last), icon=":material/check:" if last["right"]
+                    else ":material/close:")
+            st.markdown("**Predict first:** make one change — drag a card or click a badge; "
+                        f"the numbers wait for your prediction. · {score}")
+            return
+        st.markdown("**Your change is on the board; the numbers still show the board before "
+                    f"it.** Pick a metric: will it go up, down or stay the same? · {score}")
+        k = int(state["k"])             # not read inside format_func: it runs outside the script
+        # a phone wraps the six metrics instead of scrolling them out of sight
+        st.html(f"<style>.st-key-{_key(state, 'guess')} [role=radiogroup] "
+                "{ flex-wrap: wrap; }</style>")
+        with st.container(horizontal=True, gap="small", vertical_alignment="center"):
+            st.segmented_control("Metric", list(METRICS), **state.bind("guess"), required=True,
+                                 format_func=lambda m: f"{SHORT[m]}@{k}",
+                                 label_visibility="collapsed")
+            for direction, (text, icon) in DIRECTIONS.items():
+                st.button(text, icon=icon, key=_key(state, f"guess_{direction}"),
+                          on_click=reveal, args=(state, direction))
+            st.button("Undo the change", key=_key(state, "guess_cancel"), on_click=cancel,
+                      args=(state,), type="tertiary")
