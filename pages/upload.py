@@ -1,11 +1,12 @@
 """Your own judgments: upload ratings or TREC files, find the weak queries, compare two systems.
 
-Thin page: read state -> call irlib (through ui.upload's cached helpers) -> draw.
+Thin page: read state -> call irlib (through ui.upload's cached model) -> draw.
 """
 import streamlit as st
 
 from ui import upload as ui
 from ui.course import lesson_links
+from ui.texts import md_escape
 
 st.title("Your own judgments")
 st.markdown(
@@ -25,7 +26,7 @@ with st.container(border=True):
 files = ui.parsed_files(kind)
 dataset, missing = ui.build_dataset(kind, files, ui.dataset_key(kind))
 if dataset is None:
-    st.info(ui.md_escape(missing), icon=":material/upload_file:")
+    st.info(md_escape(missing), icon=":material/upload_file:")
     lesson_links("pages/upload.py")
     ui.page_state().keep_address()
     st.stop()
@@ -43,7 +44,7 @@ systems = list(dataset.runs)
 system = systems[0]
 if len(systems) > 1:
     system = st.radio("Scores of", systems, horizontal=True, key="upload_system",
-                      persist_state="session", format_func=ui.md_escape)
+                      persist_state="session", format_func=md_escape)
 table = ui.cached_table(dataset.key, settings, system, include_missing, dataset,
                         evaluations[system])
 ui.table_section(table, settings, system)
