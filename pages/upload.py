@@ -36,9 +36,7 @@ settings = ui.settings_row(dataset)
 n_rows = sum(len(run) for run in dataset.runs.values())
 with st.spinner(f"Scoring {n_rows:,} results…", show_time=True):
     evaluations = ui.cached_score(dataset.key, settings.names, dataset)
-judgments_name = next((files[s][0] for s in ("ratings", "qrels", "judgments") if s in files),
-                      files.get("table_a", ("the judgments",))[0])
-include_missing = ui.data_notes(dataset, evaluations, judgments_name)
+include_missing = ui.data_notes(dataset, evaluations, ui.judgments_name(files))
 
 systems = list(dataset.runs)
 system = systems[0]

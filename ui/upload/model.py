@@ -117,6 +117,11 @@ class LoadedFile:
 
 
 def size_text(nbytes: int) -> str:
+    """A file's size as people say it.
+
+    >>> size_text(512), size_text(3 << 20)
+    ('512 bytes', '3.0 MB')
+    """
     if nbytes < 1024:
         return f"{nbytes} bytes"
     if nbytes < 1 << 20:
@@ -325,6 +330,12 @@ def per_query_table(dataset: Dataset, evaluation: irlib.Evaluation, settings: Se
     table = table.iloc[_id_sort_key(ids)]
     by = settings.label(settings.by)
     return table.sort_values(by, kind="stable").reset_index(drop=True)
+
+
+def judgments_name(files: Mapping[str, tuple[str, pd.DataFrame]]) -> str:
+    """The name of the file the judgments come from (table A when it holds them)."""
+    return next((files[s][0] for s in ("ratings", "qrels", "judgments") if s in files),
+                files.get("table_a", ("the judgments",))[0])
 
 
 def default_k(dataset: Dataset) -> int:
