@@ -44,7 +44,7 @@ def _aggregate_for(reader: str) -> str:
     # Only rating sheets depend on the aggregate; a fixed value for the other readers keeps
     # a big run's cache entry valid when the aggregate changes.
     if reader in ("ratings", "judgments"):
-        return st.session_state.get("upload_agg", DEFAULTS["agg"])
+        return page_state().get("agg")
     return DEFAULTS["agg"]
 
 

@@ -14,6 +14,7 @@ import irlib
 from ui.texts import METRIC_TEXT
 
 MEASURE_KEYS = ("nDCG", "DCG", "AP", "RR", "P", "R")
+DEFAULT_MEASURES = ("nDCG", "DCG", "AP")       # shown first; the first orders the queries
 _USES_K = {"nDCG", "DCG", "P", "R"}
 _USES_GAIN = {"nDCG", "DCG"}
 GAINS = {"exponential": "2^grade − 1", "linear": "grade"}

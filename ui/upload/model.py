@@ -20,7 +20,7 @@ import pandas as pd
 import irlib
 from irlib import io as irio
 from irlib.compare import Comparison, per_query_ranking
-from ui.upload.measures import measure_label, measure_name
+from ui.upload.measures import DEFAULT_MEASURES, measure_label, measure_name
 
 SAMPLES_DIR = Path(__file__).resolve().parents[2] / "assets" / "samples"
 
@@ -78,7 +78,7 @@ SAMPLE_FILES = {
 # --------------------------------------------------------------------------- settings
 
 AGGREGATES = ("median", "mean", "min", "max")
-DEFAULTS = {"input": "ratings", "measures": ("nDCG", "DCG", "AP"), "by": "nDCG", "k": 10,
+DEFAULTS = {"input": "ratings", "measures": DEFAULT_MEASURES, "by": DEFAULT_MEASURES[0], "k": 10,
             "gain": "exponential", "agg": "median"}
 #: TREC files are read as trec_eval reads them (gain = grade); the ratings sheet and the
 #: results table keep the DCG notebook's 2^grade − 1.
