@@ -127,10 +127,18 @@ def _sample_scores(measure: str) -> tuple[pd.Series, pd.Series]:
     return control.per_query[measure], test.per_query[measure]
 
 
-def test_trec_sample_comparison_equals_scipy():
-    # complete=1: query 9, which neither run answers, counts as 0 (trec_eval -c), as in
-    # irlib.evaluate(..., complete=True) below
-    at = load_samples(page(input="trec", measures="AP,nDCG", by="AP", complete="1"), "trec")
+@pytest.fixture(scope="module")
+def trec_compared() -> AppTest:
+    """The TREC samples' two runs compared by AP (read only: shared by the tests below).
+
+    complete=1: query 9, which neither run answers, counts as 0 (trec_eval -c), as in
+    irlib.evaluate(..., complete=True) in _sample_scores.
+    """
+    return load_samples(page(input="trec", measures="AP,nDCG", by="AP", complete="1"), "trec")
+
+
+def test_trec_sample_comparison_equals_scipy(trec_compared):
+    at = trec_compared
     assert not errors(at)
     assert at.radio(key="upload_gain").value == "linear"     # TREC's, as the link names none
     table = per_query(at)
@@ -172,10 +180,10 @@ def unconfigured(at: AppTest) -> dict:
             for i, d in enumerate(at.dataframe) if set(column_config(d)) - set(d.value.columns)}
 
 
-def test_comparison_table_formats_its_own_columns():
+def test_comparison_table_formats_its_own_columns(trec_compared):
     # Its columns are "A: <system>" / "B: <system>": settings keyed by the bare system
     # names (as the table once had) never reach the browser's number formats.
-    at = load_samples(page(input="trec", measures="AP", by="AP"), "trec")
+    at = trec_compared
     (table,) = [d for d in at.dataframe if "difference" in d.value.columns]
     config = column_config(table)
     numbers = table.value.select_dtypes("number").columns
