@@ -3,7 +3,7 @@
     python benchmarks/bench_upload_page.py [--queries 7000] [--docs 100] [--repeat 3]
 
 Times what pages/upload.py does between receiving the files' bytes and drawing the table,
-with the same functions (``ui.upload``), outside Streamlit and without its cache:
+with the same functions (``ui.upload.model``), outside Streamlit and without its cache:
 
 1. SHA-256 of the bytes (the page's cache key),
 2. ``read_upload`` of the qrels and of the run (irlib's readers: every check included),
@@ -39,7 +39,7 @@ for _name in ("streamlit", "streamlit.runtime.caching.cache_data_api"):
     logging.getLogger(_name).setLevel(logging.ERROR)
 from benchmarks.bench_upload import print_ratios, reader_ratios, write_files  # noqa: E402
 from irlib.compare import compare_systems  # noqa: E402
-from ui import upload as ui  # noqa: E402
+from ui.upload import model as ui  # noqa: E402
 
 BUDGET_S = 3.0
 SETTINGS = ui.Settings(("nDCG", "DCG", "AP", "RR", "P", "R"), "nDCG", 10, "exponential")

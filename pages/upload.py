@@ -1,11 +1,12 @@
 """Your own judgments: upload ratings or TREC files, find the weak queries, compare two systems.
 
-Thin page: read state -> call irlib (through ui.upload's cached helpers) -> draw.
+Thin page: read state -> call irlib (through ui.upload's cached model) -> draw.
 """
 import streamlit as st
 
 from ui import upload as ui
 from ui.course import lesson_links, through_app_navigation
+from ui.texts import md_escape
 
 through_app_navigation()   # first: a deep link on a fresh server (ui/course.py)
 
@@ -27,7 +28,7 @@ with st.container(border=True):
 files = ui.parsed_files(kind)
 dataset, missing = ui.build_dataset(kind, files, ui.dataset_key(kind))
 if dataset is None:
-    st.info(ui.md_escape(missing), icon=":material/upload_file:")
+    st.info(md_escape(missing), icon=":material/upload_file:")
     lesson_links("pages/upload.py")
     ui.page_state().keep_address()
     st.stop()
@@ -37,15 +38,13 @@ settings = ui.settings_row(dataset)
 n_rows = sum(len(run) for run in dataset.runs.values())
 with st.spinner(f"Scoring {n_rows:,} results…", show_time=True):
     evaluations = ui.cached_score(dataset.key, settings.names, dataset)
-judgments_name = next((files[s][0] for s in ("ratings", "qrels", "judgments") if s in files),
-                      files.get("table_a", ("the judgments",))[0])
-include_missing = ui.data_notes(dataset, evaluations, judgments_name)
+include_missing = ui.data_notes(dataset, evaluations, ui.judgments_name(files))
 
 systems = list(dataset.runs)
 system = systems[0]
 if len(systems) > 1:
     system = st.radio("Scores of", systems, horizontal=True, key="upload_system",
-                      persist_state="session", format_func=ui.md_escape)
+                      persist_state="session", format_func=md_escape)
 table = ui.cached_table(dataset.key, settings, system, include_missing, dataset,
                         evaluations[system])
 ui.table_section(table, settings, system)

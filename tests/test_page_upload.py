@@ -4,13 +4,16 @@ numbers against scipy, and bad files that must end in a message, never an except
 AppTest cannot drive ``st.file_uploader``, so files reach the page through its two seams:
 the "Load the samples" buttons and ``st.session_state["upload_inject"]``, a list of
 ``(slot, file name, bytes)`` that the page handles exactly like an upload
-(``ui.upload.ingest``). The parsing and table functions are also tested directly.
+(``ui.upload.files.ingest``). The parsing and table functions are also tested directly.
 """
 from __future__ import annotations
 
 import gzip
 import io
+import json
 import re
+import subprocess
+import sys
 from pathlib import Path
 
 import numpy as np
@@ -92,6 +95,8 @@ def test_ratings_selected_query_shows_raters_and_the_formula():
     at.segmented_control(key="upload_view").set_value("cards").run()
     assert not at.exception
     assert any("raters 0 · 0 · 2 (spread 2)" in c.value for c in at.caption)
+    at.segmented_control(key="upload_view").set_value("rows").run()
+    assert unconfigured(at) == {}       # no settings for columns a ratings sheet lacks
 
 
 def test_ratings_aggregate_switch_changes_the_grades():
@@ -122,11 +127,20 @@ def _sample_scores(measure: str) -> tuple[pd.Series, pd.Series]:
     return control.per_query[measure], test.per_query[measure]
 
 
-def test_trec_sample_comparison_equals_scipy():
-    # complete=1: query 9, which neither run answers, counts as 0 (trec_eval -c), as in
-    # irlib.evaluate(..., complete=True) below
-    at = load_samples(page(input="trec", measures="AP,nDCG", by="AP", complete="1"), "trec")
+@pytest.fixture(scope="module")
+def trec_compared() -> AppTest:
+    """The TREC samples' two runs compared by AP (read only: shared by the tests below).
+
+    complete=1: query 9, which neither run answers, counts as 0 (trec_eval -c), as in
+    irlib.evaluate(..., complete=True) in _sample_scores.
+    """
+    return load_samples(page(input="trec", measures="AP,nDCG", by="AP", complete="1"), "trec")
+
+
+def test_trec_sample_comparison_equals_scipy(trec_compared):
+    at = trec_compared
     assert not errors(at)
+    assert at.radio(key="upload_gain").value == "linear"     # TREC's, as the link names none
     table = per_query(at)
     assert len(table) == 25 and table["AP"].is_monotonic_increasing
     control, test = _sample_scores("AP")
@@ -151,6 +165,32 @@ def test_trec_sample_comparison_equals_scipy():
     differences = next(x.value for x in at.dataframe if "difference" in x.value.columns)
     assert differences.set_index("query_id")["difference"].to_dict() == pytest.approx(d.to_dict())
     assert at.get("plotly_chart"), "the chart of the per-query differences is missing"
+
+
+def column_config(frame) -> dict:
+    """The column settings the browser gets with a dataframe (formats, labels, help)."""
+    config = json.loads(frame.proto.columns)
+    config.pop("_index", None)
+    return config
+
+
+def unconfigured(at: AppTest) -> dict:
+    """Per table on the page: the settings keyed by a name that is none of its columns."""
+    return {i: sorted(set(column_config(d)) - set(d.value.columns))
+            for i, d in enumerate(at.dataframe) if set(column_config(d)) - set(d.value.columns)}
+
+
+def test_comparison_table_formats_its_own_columns(trec_compared):
+    # Its columns are "A: <system>" / "B: <system>": settings keyed by the bare system
+    # names (as the table once had) never reach the browser's number formats.
+    at = trec_compared
+    (table,) = [d for d in at.dataframe if "difference" in d.value.columns]
+    config = column_config(table)
+    numbers = table.value.select_dtypes("number").columns
+    assert list(numbers) == ["A: control", "B: test", "difference"]
+    assert {c: config.get(c, {}).get("type_config", {}).get("format") for c in numbers} == {
+        "A: control": "%.4f", "B: test": "%.4f", "difference": "%+.4f"}
+    assert unconfigured(at) == {}
 
 
 def test_trec_unanswered_query_warning_and_toggle():
@@ -406,10 +446,37 @@ def test_settings_codecs():
             fields[name].parse(bad)
 
 
+def test_the_model_imports_no_streamlit():
+    # ui/__init__.py and ui/upload/__init__.py (the views) import Streamlit; the model and
+    # whatever it imports must not. Import it with Streamlit blocked and those two packages
+    # as bare namespaces.
+    script = """if True:
+        import sys, types
+        sys.modules["streamlit"] = None
+        for name in ("ui", "ui.upload"):
+            package = types.ModuleType(name)
+            package.__path__ = [name.replace(".", "/")]
+            sys.modules[name] = package
+        import ui.upload.model
+        print(",".join(sorted(m for m in sys.modules if m.startswith("ui."))))
+    """
+    done = subprocess.run([sys.executable, "-c", script], cwd=ROOT, capture_output=True,
+                          text=True, timeout=120)
+    assert done.returncode == 0, done.stderr
+    assert done.stdout.split() == ["ui.texts,ui.upload,ui.upload.measures,ui.upload.model"]
+
+
+def test_a_link_is_read_by_the_fields_codecs():
+    # init_state picks the gain of the link's input kind from what the codecs accept
+    read = ui.page_state().from_link({"input": "trec", "k": "0", "gain": "cubic",
+                                      "measures": "ap,P", "complete": "1", "other": "x"})
+    assert read == {"input": "trec", "measures": ["AP", "P"], "missing_zero": True}
+
+
 def test_system_names():
     assert ui.system_name("run_control.txt") == "control"
     assert ui.system_name("results-B.csv") == "B"
-    assert ui._two_names("run", "run") == ("run (A)", "run (B)")
+    assert ui.model._two_names("run", "run") == ("run (A)", "run (B)")
 
 
 def test_per_query_table_from_plain_functions():

@@ -189,6 +189,17 @@ class PageState:
             else:
                 del ss[self.prefix + "_notice"]
 
+    def from_link(self, params: Mapping[str, str]) -> dict[str, Any]:
+        """The values ``params`` gives, read by the fields' codecs; a bad one is left out."""
+        found = {}
+        for f in self.fields:
+            if f.url_name in params:
+                try:
+                    found[f.name] = f.codec.parse(str(params[f.url_name]))
+                except ValueError:
+                    pass
+        return found
+
     def __getitem__(self, name: str) -> Any:
         return st.session_state[self.key(name)]
 

@@ -1,0 +1,42 @@
+"""Streamlit's caches in front of the model's slow steps: parsing, scoring, tables, tests.
+
+Each is keyed on what identifies its inputs (a file's SHA-256, the dataset's key), not on
+the frames themselves (the underscore arguments), so a rerun hashes nothing big.
+"""
+from __future__ import annotations
+
+import pandas as pd
+import streamlit as st
+
+from irlib.compare import Comparison, compare_systems
+from ui.upload.model import Dataset, Settings, per_query_table, read_upload, score
+
+#: Parsed uploads and their scores are kept for a while so reruns are instant, then dropped:
+#: a 700,000-line run takes ~230 MB, and a class's uploads must not pile up in the server.
+CACHE_TTL = "20m"
+
+
+@st.cache_data(max_entries=8, ttl=CACHE_TTL, show_spinner=False)
+def cached_read(reader: str, name: str, digest: str, _data: bytes,
+                aggregate: str = "median") -> pd.DataFrame:
+    """read_upload, keyed on the file's SHA-256 (not on the bytes: hashing is done once)."""
+    return read_upload(reader, name, _data, aggregate)
+
+
+@st.cache_data(max_entries=8, ttl=CACHE_TTL, show_spinner=False)
+def cached_score(key: tuple, names: tuple[str, ...], _dataset: Dataset):
+    return score(_dataset, names)
+
+
+@st.cache_data(max_entries=16, ttl=CACHE_TTL, show_spinner=False)
+def cached_table(key: tuple, settings: Settings, system: str, include_missing: bool,
+                 _dataset: Dataset, _evaluation) -> pd.DataFrame:
+    return per_query_table(_dataset, _evaluation, settings, system=system,
+                           include_missing=include_missing)
+
+
+@st.cache_data(max_entries=16, ttl=CACHE_TTL, show_spinner=False)
+def cached_compare(key: tuple, _a: pd.Series, _b: pd.Series) -> Comparison:
+    """compare_systems, keyed on (dataset key, measure, include_missing)."""
+    return compare_systems(_a, _b)
+

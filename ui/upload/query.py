@@ -1,0 +1,109 @@
+"""One query up close: pick it (weakest first), see its ranking as rows or cards, and how
+the ordering measure is computed for it."""
+from __future__ import annotations
+
+import pandas as pd
+import streamlit as st
+
+from ui.formula import show_explanation
+from ui.texts import md_escape
+from ui.upload.measures import explain_measure
+from ui.upload.model import Dataset, Settings, ranking_frame
+from ui.upload.settings import page_state
+
+GRADE_COLORS = {0: "gray", 1: "orange", 2: "blue"}
+
+
+def _query_label(table: pd.DataFrame, by: str):
+    text = table.set_index("query_id")
+    has_text = "query" in text.columns
+
+    def label(qid: str) -> str:
+        row = text.loc[qid]
+        name = f"{qid} · {row['query']}" if has_text and row["query"] else qid
+        return f"{name}  ({by} {row[by]:.3f})"
+    return label
+
+
+def query_picker(table: pd.DataFrame, settings: Settings) -> str | None:
+    options = table["query_id"].tolist()
+    if not options:
+        return None
+    if st.session_state.get("upload_query") not in options:
+        # The weakest query the system answered and that has something relevant to find:
+        # without either it scores 0 whatever happens, and its formula says little.
+        judged = table.loc[(table["relevant"] > 0) & (table["results"] > 0), "query_id"]
+        st.session_state["upload_query"] = judged.iloc[0] if len(judged) else options[0]
+    by = settings.label(settings.by)
+    return st.selectbox("Query (weakest first)", options, key="upload_query",
+                        persist_state="session",
+                        format_func=_query_label(table, by))
+
+
+def query_view(dataset: Dataset, table: pd.DataFrame, settings: Settings, system: str) -> None:
+    query_id = query_picker(table, settings)
+    if query_id is None:
+        st.info("No query to show.")
+        return
+    ranking = ranking_frame(dataset, system, query_id)
+    judged = dataset.qrels.loc[dataset.qrels["query_id"] == query_id, "relevance"].to_numpy()
+    if ranking.empty:
+        st.info(f"{md_escape(system)} returned nothing for this query, so every measure is 0. "
+                f"It has {len(judged)} judged documents.")
+        return
+    view = st.segmented_control("Show the ranking as", ["rows", "cards"],
+                                **page_state().bind("view"), required=True)
+    k = settings.k
+    if view == "cards":
+        _cards(dataset, ranking, k)
+    else:
+        _rows(dataset, ranking, k)
+    label = settings.label(settings.by)
+    st.markdown(f"**How {label} is computed for this query** "
+                f"({'gain 2^grade − 1' if settings.gain == 'exponential' else 'gain = grade'})")
+    expl = explain_measure(settings.by, ranking["relevance"].to_numpy(), judged, settings.k,
+                           settings.gain)
+    show_explanation(expl)
+
+
+def _rows(dataset: Dataset, ranking: pd.DataFrame, k: int) -> None:
+    shown = ranking.head(max(k, 100)).copy()
+    shown.insert(1, f"in top {k}", shown["rank"] <= k)
+    columns = ["rank", f"in top {k}", "doc_id", "relevance"]
+    if dataset.kind != "ratings":     # a ratings sheet judges every row and has no scores
+        columns += ["judged", "score"]
+    columns += [c for c in dataset.rater_columns + ["disagreement"] if c in shown.columns]
+    config = {"doc_id": st.column_config.TextColumn("document"),
+              "relevance": st.column_config.NumberColumn("grade", format="%d"),
+              "score": st.column_config.NumberColumn("score", format="%.4f"),
+              "disagreement": st.column_config.NumberColumn(
+                  "rater spread", format="%g", help="max − min of the raters' grades")}
+    st.dataframe(shown[columns], hide_index=True, width="stretch", key="upload_ranking",
+                 column_config={c: config[c] for c in columns if c in config},
+                 height=min(38 + 35 * len(shown), 400))
+    if len(ranking) > len(shown):
+        st.caption(f"Showing the top {len(shown)} of {len(ranking):,} results.")
+
+
+def _cards(dataset: Dataset, ranking: pd.DataFrame, k: int) -> None:
+    shown = ranking.head(max(k, 8) if k <= 20 else 20)
+    per_row = 4
+    raters = [c for c in dataset.rater_columns if c in shown.columns]
+    for start in range(0, len(shown), per_row):
+        columns = st.columns(per_row)
+        for column, (_, row) in zip(columns, shown.iloc[start:start + per_row].iterrows()):
+            with column, st.container(border=True):
+                in_top = "" if row["rank"] <= k else f" · below the top {k}"
+                st.caption(f"#{int(row['rank'])}{in_top}")
+                st.text(str(row["doc_id"]))
+                grade = row["relevance"]
+                if not row["judged"]:
+                    st.badge("unjudged (grade 0)", color="gray")
+                else:
+                    st.badge(f"grade {grade:g}", color=GRADE_COLORS.get(int(grade), "green"))
+                if raters:
+                    votes = " · ".join(f"{row[c]:g}" for c in raters)
+                    spread = row.get("disagreement", 0)
+                    st.caption(f"raters {votes} (spread {spread:g})")
+    if len(ranking) > len(shown):
+        st.caption(f"Showing the top {len(shown)} of {len(ranking):,} results.")

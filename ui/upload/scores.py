@@ -1,0 +1,145 @@
+"""Scores per query: notes on how the files fit, the means, the table (worst first) and its
+download."""
+from __future__ import annotations
+
+from collections.abc import Mapping
+
+import numpy as np
+import pandas as pd
+import streamlit as st
+
+import irlib
+from ui.downloads import DOWNLOAD_NOTE, csv_bytes
+from ui.texts import md_escape
+from ui.upload.measures import mean_label, measure_help
+from ui.upload.model import Dataset, Settings, file_safe
+from ui.upload.settings import page_state
+
+def data_notes(dataset: Dataset, evaluations: Mapping[str, irlib.Evaluation],
+               qrels_name: str) -> bool:
+    """Warnings about how the files fit together; returns whether to count missing queries."""
+    for note in dataset.notes:
+        st.warning(md_escape(note), icon=":material/warning:")
+    include_missing = True
+    missing_any = False
+    # Systems usually miss the same queries: say it once for all of them.
+    by_missing: dict[tuple, list[str]] = {}
+    for system, ev in evaluations.items():
+        by_missing.setdefault(ev.missing_queries, []).append(system)
+    for system, ev in evaluations.items():
+        if ev.ignored_queries:
+            n = len(ev.ignored_queries)
+            shown = ", ".join(repr(q) for q in ev.ignored_queries[:5])
+            more = f" and {n - 5:,} more" if n > 5 else ""
+            st.warning(f"{md_escape(system)}: {n:,} {'query is' if n == 1 else 'queries are'} "
+                       f"not in {md_escape(qrels_name)} ({md_escape(shown)}{more}); "
+                       "without judgments they are left out.", icon=":material/warning:")
+    for missing, systems in by_missing.items():
+        if not missing:
+            continue
+        who = " and ".join(md_escape(s) for s in systems)
+        verb = "answers" if len(systems) == 1 else "answer"
+        n_qrels = len(evaluations[systems[0]].per_query)
+        if len(missing) == n_qrels:
+            st.error(f"{who} {verb} none of the {n_qrels:,} queries in "
+                     f"{md_escape(qrels_name)}: every score is 0. Are these the right files "
+                     "(same query ids)?", icon=":material/error:")
+            continue
+        missing_any = True
+        n = len(missing)
+        shown = ", ".join(repr(q) for q in missing[:5])
+        more = f" and {n - 5:,} more" if n > 5 else ""
+        st.warning(f"{who} {'does' if len(systems) == 1 else 'do'} not answer {n:,} of the "
+                   f"{n_qrels:,} judged {'query' if n_qrels == 1 else 'queries'} "
+                   f"({md_escape(shown)}{more}).", icon=":material/warning:")
+    if missing_any:
+        include_missing = st.toggle(
+            "Count unanswered queries as 0 (trec_eval -c)", **page_state().bind("missing_zero"),
+            help="On: a query the system does not answer scores 0 and pulls the mean down "
+                 "(ir_measures, trec_eval -c). Off: it is left out of the table and the means "
+                 "(trec_eval's default).")
+        st.caption("Off, as trec_eval by default: the means cover the queries the system "
+                   "answered — how well it ranks what it returns. On, as `trec_eval -c`: an "
+                   "unanswered query counts as 0 — what a stakeholder asking about the whole "
+                   "test set, failures included, needs to see.")
+    return include_missing
+
+
+# --------------------------------------------------------------------------- per-query table
+
+def _number_columns(table: pd.DataFrame, settings: Settings) -> dict:
+    config = {"query_id": st.column_config.TextColumn("query id"),
+              "query": st.column_config.TextColumn("query"),
+              "results": st.column_config.NumberColumn(
+                  "results", help="Documents the system returned for this query", format="%d"),
+              "relevant": st.column_config.NumberColumn(
+                  "relevant", format="%d",
+                  help="Judged documents with grade ≥ 1. With 0, every measure is 0 whatever "
+                       "the system does."),
+              "rater spread": st.column_config.NumberColumn(
+                  "rater spread", format="%g",
+                  help="Largest max − min of the raters' grades over this query's results")}
+    for key in settings.measures:
+        label = settings.label(key)
+        config[label] = st.column_config.NumberColumn(label, format="%.4f",
+                                                      help=measure_help(key))
+    return {c: v for c, v in config.items() if c in table.columns}
+
+
+def _on_table_select() -> None:
+    # A clicked row picks the query shown below (the table is worst first).
+    rows = st.session_state["upload_table"]["selection"]["rows"]
+    order = st.session_state.get("upload_table_order", [])
+    if rows and rows[0] < len(order):
+        st.session_state["upload_query"] = order[rows[0]]
+
+
+def means_row(table: pd.DataFrame, settings: Settings) -> None:
+    with st.container(horizontal=True, gap="small"):
+        for key in settings.measures:
+            label = settings.label(key)
+            value = table[label].mean() if len(table) else float("nan")
+            st.metric(mean_label(key, settings.k, settings.gain),
+                      "–" if np.isnan(value) else f"{value:.4f}",
+                      border=True, help=f"Mean over the {len(table):,} queries in the table",
+                      width="stretch")
+
+
+def table_section(table: pd.DataFrame, settings: Settings, system: str) -> None:
+    by = settings.label(settings.by)
+    means_row(table, settings)
+    st.caption(f"{len(table):,} queries, weakest first by {by}. Click a row to look at that "
+               "query below.")
+    st.session_state["upload_table_order"] = table["query_id"].tolist()
+    st.dataframe(table, hide_index=True, width="stretch", key="upload_table",
+                 column_config=_number_columns(table, settings), on_select=_on_table_select,
+                 selection_mode="single-row", height=min(38 + 35 * len(table), 420))
+    st.download_button("Download the table (CSV)", csv_bytes(table),
+                       file_name=f"per_query_{file_safe(system)}.csv", mime="text/csv",
+                       icon=":material/download:", key="upload_dl_table", on_click="ignore",
+                       help=DOWNLOAD_NOTE)
+    st.caption(DOWNLOAD_NOTE)
+    if (table["relevant"] == 0).any():
+        n = int((table["relevant"] == 0).sum())
+        st.caption(f"{n:,} {'query has' if n == 1 else 'queries have'} no relevant judged "
+                   "document: every measure is 0 there, whatever the system does. That is a "
+                   "gap in the judgments, not (only) in the system.")
+    if settings.by == "DCG":
+        st.caption("DCG grows with the number and grades of good results a query has, so a "
+                   "low DCG can mean 'few good documents exist'. NDCG divides that out.")
+
+
+def control_test_note(table: pd.DataFrame, settings: Settings) -> None:
+    """The DCG notebook compares 'control' and 'test' as two orderings of one query."""
+    if "query" not in table.columns:
+        return
+    texts = table.set_index(table["query"].str.lower())
+    if not {"control", "test"} <= set(texts.index) or texts.index.duplicated().any():
+        return
+    label = settings.label(settings.by)
+    control, test = texts.loc["control", label], texts.loc["test", label]
+    st.info(f"The queries **control** and **test** are the notebook's two orderings of the "
+            f"same documents: {label} {control:.4g} for control, {test:.4g} for test. One "
+            "query is too few to tell whether test is better in general — for that, compare "
+            "two runs over many queries under *TREC qrels + runs*.", icon=":material/science:")
+
