@@ -11,13 +11,19 @@ import dataclasses
 import numpy as np
 
 import irlib
+from irlib.dcg import GAIN_FORMULAS
+from irlib.measures import MEASURES, RUN_MEASURES
 from ui.texts import METRIC_TEXT
 
-MEASURE_KEYS = ("nDCG", "DCG", "AP", "RR", "P", "R")
+#: Every measure irlib.evaluate takes (irlib's registry), graded ones first.
+MEASURE_KEYS = tuple(sorted(RUN_MEASURES, key=lambda m: ("graded", "rank", "set").index(
+    MEASURES[m].family)))
 DEFAULT_MEASURES = ("nDCG", "DCG", "AP")       # shown first; the first orders the queries
-_USES_K = {"nDCG", "DCG", "P", "R"}
-_USES_GAIN = {"nDCG", "DCG"}
-GAINS = {"exponential": "2^grade − 1", "linear": "grade"}
+# The page cuts graded measures and those that need a K at K; AP and RR (and R-precision) look
+# at the whole ranking, as MAP and MRR usually do.
+_USES_K = {m for m in MEASURE_KEYS if MEASURES[m].cutoff == "required" or MEASURES[m].graded}
+_USES_GAIN = {m for m in MEASURE_KEYS if "dcg" in MEASURES[m].params}
+GAINS = {gain: GAIN_FORMULAS[gain] for gain in ("exponential", "linear")}
 GAIN_TAGS = {"exponential": "gain 2^g−1", "linear": "gain g"}
 
 
@@ -42,7 +48,9 @@ def measure_label(key: str, k: int | str, gain: str | None = None) -> str:
     >>> measure_label("nDCG", 10, "linear"), measure_label("P", 5, "linear")
     ('NDCG@10 (gain g)', 'P@5')
     """
-    label = {"nDCG": f"NDCG@{k}", "DCG": f"DCG@{k}", "P": f"P@{k}", "R": f"R@{k}"}.get(key, key)
+    # graded measures by their label (NDCG), the others by their short name (P@5, RR)
+    label = (MEASURES[key].label if MEASURES[key].graded else key) + \
+        (f"@{k}" if key in _USES_K else "")
     if key in _USES_GAIN and gain in GAIN_TAGS:
         label += f" ({GAIN_TAGS[gain]})"
     return label
@@ -76,11 +84,8 @@ def explain_measure(key: str, grades: np.ndarray, judged: np.ndarray, k: int,
     """irlib.explain of measure ``key`` for one ranking, as the page's table scores it."""
     grades = np.maximum(grades.astype(float), 0.0)     # negative grades gain nothing
     judged = np.maximum(judged.astype(float), 0.0)
-    if key in ("AP", "RR"):
+    if key not in _USES_K:
         k = max(len(grades), 1)                          # AP and RR use the whole ranking
-    if key == "P" and len(grades) < k:
-        # P@K divides by K even for shorter rankings: the empty places count as misses.
-        grades = np.concatenate([grades, np.zeros(k - len(grades))])
     gain = "exponential" if gain == "exponential" else "linear"
     return _shorten(irlib.explain(key, grades, k, judged=judged, gain=gain))
 
