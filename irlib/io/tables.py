@@ -156,28 +156,40 @@ def _parse_plain(data: bytes, header_end: int, skip: int, delimiter: str, ncols:
     """The cells as the careful ``pd.read_csv`` call gives them, when that is easy to be
     sure of: no quotes, and every line after the header has ``ncols`` fields.  Else None.
 
-    Id columns come from pyarrow (text as written, no Python object per cell: the slow part
-    of pandas' reader); the other columns from pandas, so their types are inferred exactly
-    as before.
+    One pyarrow parse (no Python object per cell: the slow part of pandas' reader): id
+    columns as text as written; a column pyarrow reads as whole or finite numbers is what
+    pandas would infer too. Any other column (text, empty cells, true/false, dates) comes
+    from pandas, so its type is inferred exactly as the careful path does.
     """
     if ncols < 2 or b'"' in data:              # with 1 column, a blank line is a row
         return None
     names = [str(i) for i in range(ncols)]
     try:
-        ids = pa_csv.read_csv(
+        parsed = pa_csv.read_csv(
             pa.py_buffer(data).slice(min(header_end + 1, len(data))),
             read_options=pa_csv.ReadOptions(column_names=names),
             parse_options=pa_csv.ParseOptions(delimiter=delimiter, quote_char=False,
                                               ignore_empty_lines=False),
             convert_options=pa_csv.ConvertOptions(
-                include_columns=[names[i] for i in id_columns], strings_can_be_null=False,
-                column_types=dict.fromkeys(names, pa.string())))
+                strings_can_be_null=False, null_values=[],
+                column_types={names[i]: pa.string() for i in id_columns}))
     except (pa.ArrowInvalid, pa.ArrowNotImplementedError):
         return None
-    if ids.num_rows == 0:
+    if parsed.num_rows == 0:
         return None
-    others = [i for i in range(ncols) if i not in id_columns]
-    columns = {i: ids.column(names[i]).to_pandas() for i in id_columns}
+    columns, others = {}, []
+    hexadecimal = b"0x" in data or b"0X" in data   # pyarrow reads 0x10 as 16, pandas not
+    for i in range(ncols):
+        column = parsed.column(names[i])
+        if i in id_columns:
+            columns[i] = column.to_pandas()
+        elif hexadecimal:
+            others.append(i)
+        elif pa.types.is_int64(column.type) or (pa.types.is_float64(column.type)
+                                                  and _plain_floats(column)):
+            columns[i] = pd.Series(column.to_numpy())
+        else:
+            others.append(i)
     if others:
         try:
             rest = pd.read_csv(io.BytesIO(data), sep=delimiter, header=0, skiprows=skip,
@@ -185,10 +197,17 @@ def _parse_plain(data: bytes, header_end: int, skip: int, delimiter: str, ncols:
                                skip_blank_lines=False, encoding="utf-8")
         except (ValueError, pd.errors.ParserError, pd.errors.EmptyDataError):
             return None
-        if len(rest) != ids.num_rows:
+        if len(rest) != parsed.num_rows:
             return None
         columns.update({i: rest.iloc[:, k] for k, i in enumerate(others)})
     return pd.DataFrame({i: columns[i] for i in range(ncols)})
+
+
+def _plain_floats(column) -> bool:
+    """Floats as pandas would infer them: finite, and one of them not whole (pandas reads
+    ``+5`` as an integer where pyarrow gives a float; a huge whole number as text)."""
+    values = column.to_numpy()
+    return bool(np.isfinite(values).all()) and bool((values != np.floor(values)).any())
 
 
 def _find_long_row(data: bytes, name: str, delimiter: str, ncols: int, skip: int) -> InputError:

@@ -17,8 +17,9 @@ import pyarrow.compute as pa_compute
 import pyarrow.csv as pa_csv
 
 from .._common import InputError
-from .checks import (Where, check_no_duplicates, check_numbers, repeated_rows, short,
+from .checks import (Where, check_no_duplicates, check_numbers, codes, repeated_rows, short,
                      with_notes)
+from .keys import maybe_repeated
 from .decoding import decode_text
 from .source import load
 
@@ -125,14 +126,23 @@ def _read_trec_fast(data: bytes, layouts: dict, value: str) -> pd.DataFrame | No
         nums = nums.astype(np.int64)
     out = pd.DataFrame({"query_id": queries.to_pandas(), "doc_id": docs.to_pandas(),
                         value: nums})
-    return None if repeated_rows(out, ["query_id", "doc_id"]).any() else out
+    query_codes = codes(out["query_id"])
+    if maybe_repeated(query_codes[0], [out["doc_id"]]) and repeated_rows(
+            out, ["query_id", "doc_id"], {"query_id": query_codes}).any():
+        return None
+    return out
 
 
 def _parse_single_spaced(data: bytes, ncols: int, usecols: list[int]) -> pa.Table | None:
     """Columns ``usecols`` (id, id, value) if every non-empty line has ``ncols`` non-empty
-    fields separated by single spaces, else None."""
+    fields separated by single spaces, else None.
+
+    The columns not used (``Q0``, rank, tag) are read as dictionaries: a file repeats
+    their few values, so each is a lookup, and an empty one shows in the dictionary.
+    """
     names = [str(i) for i in range(ncols)]
     ids, val = [names[usecols[0]], names[usecols[1]]], names[usecols[2]]
+    unused = [n for n in names if n not in (*ids, val)]
     try:
         table = pa_csv.read_csv(
             pa.BufferReader(data),
@@ -141,13 +151,16 @@ def _parse_single_spaced(data: bytes, ncols: int, usecols: list[int]) -> pa.Tabl
                                               ignore_empty_lines=True),
             convert_options=pa_csv.ConvertOptions(
                 strings_can_be_null=False, null_values=[],
-                column_types={**dict.fromkeys(names, pa.string()), val: pa.float64()}))
+                column_types={**dict.fromkeys(ids, pa.string()), val: pa.float64(),
+                              **dict.fromkeys(unused, pa.dictionary(pa.int32(),
+                                                                    pa.string()))}))
     except (pa.ArrowInvalid, pa.ArrowNotImplementedError):
         return None
     # An empty field means two spaces in a row, or one at a line's end: whitespace runs.
-    for col in names:
-        if col != val and pa_compute.min(pa_compute.binary_length(table[col])).as_py() == 0:
-            return None
+    texts = [table[c] for c in ids] + [chunk.dictionary for c in unused
+                                       for chunk in table[c].chunks]
+    if any(len(t) and pa_compute.min(pa_compute.binary_length(t)).as_py() == 0 for t in texts):
+        return None
     return table.select([*ids, val])
 
 
