@@ -7,6 +7,9 @@ from __future__ import annotations
 
 import numpy as np
 import pandas as pd
+import pyarrow as pa
+import pyarrow.compute as pa_compute
+
 from .._common import InputError
 from .._judged import factorize
 from .keys import maybe_repeated
@@ -44,7 +47,14 @@ def check_ids(s: pd.Series, where: Where, label: str, column) -> pd.Series:
                 s = s.astype("Int64")
         s = s.astype("str").where(s.notna(), "")
     s = s.astype("str")
-    bad = (s.isna() | (s.str.strip() == "")).to_numpy()
+    arrow = getattr(s.array, "_pa_array", None)
+    if isinstance(arrow, pa.ChunkedArray) and not arrow.null_count:
+        # whole-column: an empty cell or one of only spaces (no Python string per cell)
+        blank = pa_compute.or_(pa_compute.equal(pa_compute.binary_length(arrow), 0),
+                               pa_compute.utf8_is_space(arrow))
+        bad = blank.to_numpy(zero_copy_only=False)
+    else:
+        bad = (s.isna() | (s.str.strip() == "")).to_numpy()
     if bad.any():
         row = int(np.flatnonzero(bad)[0])
         raise where.err(f"{label} is empty", row, column)

@@ -39,13 +39,8 @@ def _mix(h: np.ndarray) -> np.ndarray:
 
 
 def _hash_strings(chunk: pa.Array) -> np.ndarray:
-    """One uint64 per string of an Arrow string array (no nulls), 8 bytes per pass."""
-    if pa.types.is_string(chunk.type) or pa.types.is_binary(chunk.type):
-        offset_type = np.int32
-    else:
-        chunk = chunk.cast(pa.large_string()) if not pa.types.is_large_string(
-            chunk.type) and not pa.types.is_large_binary(chunk.type) else chunk
-        offset_type = np.int64
+    """One uint64 per string of an Arrow (large_)string array, no nulls, 8 bytes a pass."""
+    offset_type = np.int64 if pa.types.is_large_string(chunk.type) else np.int32
     n = len(chunk)
     _validity, offsets_buf, data_buf = chunk.buffers()[:3]
     offsets = np.frombuffer(offsets_buf, dtype=offset_type, count=n + 1,
@@ -129,7 +124,24 @@ def maybe_repeated(group: np.ndarray, columns: list[pd.Series]) -> bool:
     """
     if len(group) < 2:
         return False
+    group = np.asarray(group, np.int64)
+    if len(columns) == 1 and pd.api.types.is_integer_dtype(columns[0].dtype):
+        repeated = _dense_repeated(group, columns[0].to_numpy())
+        if repeated is not None:
+            return repeated
     key = column_hash(columns[0])
     for s in columns[1:]:
         key = _mix(key * _GOLDEN ^ column_hash(s))
-    return _shares_a_slot(np.asarray(group, np.int64), key)
+    return _shares_a_slot(group, key)
+
+
+def _dense_repeated(group: np.ndarray, values: np.ndarray) -> bool | None:
+    """Exactly, for small whole numbers (positions): one count per (group, value) pair.
+
+    None when the pairs would need more than 8 counts per row.
+    """
+    low, high = int(values.min()), int(values.max())
+    span = high - low + 1
+    if (int(group.max()) + 1) * span > 8 * len(values):
+        return None
+    return bool((np.bincount(group * span + (values - low)) > 1).any())

@@ -13,6 +13,7 @@ import re
 import numpy as np
 import pandas as pd
 import pyarrow as pa
+import pyarrow.compute as pa_compute
 import pyarrow.csv as pa_csv
 
 from .._common import InputError
@@ -171,8 +172,7 @@ def _parse_plain(data: bytes, header_end: int, skip: int, delimiter: str, ncols:
             parse_options=pa_csv.ParseOptions(delimiter=delimiter, quote_char=False,
                                               ignore_empty_lines=False),
             convert_options=pa_csv.ConvertOptions(
-                strings_can_be_null=False, null_values=[],
-                column_types={names[i]: pa.string() for i in id_columns}))
+                strings_can_be_null=False, column_types=dict.fromkeys(names, pa.string())))
     except (pa.ArrowInvalid, pa.ArrowNotImplementedError):
         return None
     if parsed.num_rows == 0:
@@ -181,13 +181,11 @@ def _parse_plain(data: bytes, header_end: int, skip: int, delimiter: str, ncols:
     hexadecimal = b"0x" in data or b"0X" in data   # pyarrow reads 0x10 as 16, pandas not
     for i in range(ncols):
         column = parsed.column(names[i])
+        numbers = None if i in id_columns or hexadecimal else _plain_numbers(column)
         if i in id_columns:
             columns[i] = column.to_pandas()
-        elif hexadecimal:
-            others.append(i)
-        elif pa.types.is_int64(column.type) or (pa.types.is_float64(column.type)
-                                                  and _plain_floats(column)):
-            columns[i] = pd.Series(column.to_numpy())
+        elif numbers is not None:
+            columns[i] = pd.Series(numbers)
         else:
             others.append(i)
     if others:
@@ -203,11 +201,20 @@ def _parse_plain(data: bytes, header_end: int, skip: int, delimiter: str, ncols:
     return pd.DataFrame({i: columns[i] for i in range(ncols)})
 
 
-def _plain_floats(column) -> bool:
-    """Floats as pandas would infer them: finite, and one of them not whole (pandas reads
-    ``+5`` as an integer where pyarrow gives a float; a huge whole number as text)."""
-    values = column.to_numpy()
-    return bool(np.isfinite(values).all()) and bool((values != np.floor(values)).any())
+def _plain_numbers(column) -> np.ndarray | None:
+    """The column's numbers when pandas would infer the same: all whole numbers (int64),
+    or finite floats with one not whole (pandas reads ``+5`` as an integer, a huge whole
+    number as text); else None (pandas infers the column)."""
+    try:
+        return pa_compute.cast(column, pa.int64()).to_numpy()
+    except (pa.ArrowInvalid, pa.ArrowNotImplementedError):
+        pass
+    try:
+        values = pa_compute.cast(column, pa.float64()).to_numpy()
+    except (pa.ArrowInvalid, pa.ArrowNotImplementedError):
+        return None
+    plain = np.isfinite(values).all() and (values != np.floor(values)).any()
+    return values if plain else None
 
 
 def _find_long_row(data: bytes, name: str, delimiter: str, ncols: int, skip: int) -> InputError:
