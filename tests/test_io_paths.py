@@ -102,6 +102,16 @@ def test_random_whitespace_files_agree():
         pd.testing.assert_frame_equal(fast, careful, check_exact=True)
 
 
+@pytest.mark.parametrize("line", [b"q1  d2 2 1 t", b"q1 Q0 d2 2 1 ", b"q1 Q0 d2  1 t",
+                                  b" Q0 d2 2 1 t"])
+def test_fast_path_refuses_a_missing_field_it_does_not_keep(line):
+    """Q0, rank and tag are not kept, yet a line without one is not read as if it had it."""
+    data = b"q1 Q0 d1 1 2 t\n" + line + b"\n"
+    assert trec._parse_single_spaced(data, 6, [0, 2, 4]) is None
+    raises_exactly(lambda: read_run(data, name="r.txt"),
+                   "r.txt, line 2: expected 6 columns (qid Q0 docno rank score tag), found 5")
+
+
 # --------------------------------------------------------------------------- TREC: same errors
 
 @pytest.mark.parametrize("data, line, message", [
@@ -161,6 +171,66 @@ def test_table_plain_path_equals_pandas_path(data, monkeypatch):
     monkeypatch.setattr(tables, "_parse_plain", lambda *a, **k: None)
     careful = read_table(data, name="t.csv")
     pd.testing.assert_frame_equal(fast, careful, check_exact=True)
+
+
+NUMBER_CELLS = ["+5", "-0", "007", ".5", "1e3", "1.5E-2", "inf", "-inf", "nan", "NaN", "",
+                "9223372036854775807", "9223372036854775808", "1e19", "True", "x", " 5",
+                "2024-01-01", "0x10", "1_000"]
+
+
+@pytest.mark.parametrize("cell", NUMBER_CELLS)
+@pytest.mark.parametrize("column", ["score", "position", "relevance", "extra"])
+def test_table_number_columns_agree_or_fail_alike(cell, column, monkeypatch):
+    """pyarrow reads the number columns on the fast path: same frame or same message."""
+    values = {"score": "1", "position": "1", "relevance": "0", "extra": "1", column: cell}
+    header = "query_id,doc_id,score,position,relevance,extra\n"
+    data = (header + "q,a,{score},{position},{relevance},{extra}\nq,b,0.5,2,1,2\n"
+            .format(**values)).encode()
+
+    def outcome():
+        try:
+            return read_table(data, name="t.csv")
+        except InputError as exc:
+            return str(exc)
+
+    fast = outcome()
+    monkeypatch.setattr(tables, "_parse_plain", lambda *a, **k: None)
+    careful = outcome()
+    assert type(fast) is type(careful), (fast, careful)
+    if isinstance(careful, str):
+        assert fast == careful
+    else:
+        pd.testing.assert_frame_equal(fast, careful, check_exact=True)
+
+
+@pytest.mark.parametrize("reader, data, message", [
+    (read_run, b"q1 Q0 d1 1 2 t\nq2 Q0 d1 1 2 t\nq1 Q0 d2 2 1 t\nq1 Q0 d1 3 0 t\n",
+     "r.txt, line 4: document 'd1' is listed twice for query 'q1' (first on line 1)"),
+    (read_qrels, b"1 0 a 1\n2 0 a 1\n1 0 abcdefghijklmnopq 0\n1 0 abcdefghijklmnopq 1\n",
+     "r.txt, line 4: document 'abcdefghijklmnopq' is listed twice for query '1' "
+     "(first on line 3)"),
+    (read_table, b"query_id,doc_id,position\n1,a,1\n2,a,1\n1,b,2\n1,c,2\n",
+     "r.txt, line 5: position 2 is used twice for query '1' (first on line 4)"),
+    (read_ratings, b"queryid,query,document,position,rating_1\n1,x,a,1,0\n1,x,b,2,1\n"
+     b"2,y,a,1,2\n1,x,a,3,1\n",
+     "r.txt, line 5: document 'a' is rated twice for query 'x' (first on line 2)"),
+])
+def test_duplicates_found_by_the_hash_check_are_named(reader, data, message):
+    raises_exactly(lambda: reader(data, name="r.txt"), message)
+
+
+def test_hash_check_agrees_with_pandas_on_random_keys():
+    """Ids that differ only after 8 bytes, in length, or by a NUL-free suffix."""
+    from irlib.io.checks import codes
+    from irlib.io.keys import maybe_repeated
+    rng = np.random.default_rng(5)
+    for _ in range(200):
+        n = int(rng.integers(2, 80))
+        queries = pd.Series(rng.choice(["q", "q1", "query-long-name"], n), dtype="str")
+        docs = pd.Series(["abcdefgh" * int(rng.integers(0, 3)) + str(rng.integers(0, 9))
+                          for _ in range(n)], dtype="str")
+        expected = pd.DataFrame({"q": queries, "d": docs}).duplicated().any()
+        assert maybe_repeated(codes(queries)[0], [docs]) == expected
 
 
 def test_ratings_plain_path_equals_pandas_path(monkeypatch):

@@ -14,7 +14,8 @@ is still read, and the frame says how in ``frame.attrs["notes"]`` (a list of sen
 absent when there is nothing to say) so that the app can show it.
 
 Modules: :mod:`~irlib.io.source` (bytes in, size limit, gzip), :mod:`~irlib.io.decoding`
-(text encodings), :mod:`~irlib.io.checks` (located errors), :mod:`~irlib.io.trec`,
+(text encodings), :mod:`~irlib.io.checks` (located errors), :mod:`~irlib.io.keys`
+(repeated keys, hashed), :mod:`~irlib.io.trec`,
 :mod:`~irlib.io.tables`, :mod:`~irlib.io.ratings`, :mod:`~irlib.io.sniff`.
 """
 from .ratings import read_ratings

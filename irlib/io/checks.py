@@ -11,6 +11,8 @@ import pyarrow as pa
 import pyarrow.compute as pa_compute
 
 from .._common import InputError
+from .._judged import factorize
+from .keys import maybe_repeated
 
 
 class Where:
@@ -45,7 +47,14 @@ def check_ids(s: pd.Series, where: Where, label: str, column) -> pd.Series:
                 s = s.astype("Int64")
         s = s.astype("str").where(s.notna(), "")
     s = s.astype("str")
-    bad = (s.isna() | (s.str.strip() == "")).to_numpy()
+    arrow = getattr(s.array, "_pa_array", None)
+    if isinstance(arrow, pa.ChunkedArray) and not arrow.null_count:
+        # whole-column: an empty cell or one of only spaces (no Python string per cell)
+        blank = pa_compute.or_(pa_compute.equal(pa_compute.binary_length(arrow), 0),
+                               pa_compute.utf8_is_space(arrow))
+        bad = blank.to_numpy(zero_copy_only=False)
+    else:
+        bad = (s.isna() | (s.str.strip() == "")).to_numpy()
     if bad.any():
         row = int(np.flatnonzero(bad)[0])
         raise where.err(f"{label} is empty", row, column)
@@ -102,12 +111,10 @@ def check_numbers(s: pd.Series, where: Where, label: str, column, *, whole: bool
 
 def codes(s: pd.Series) -> tuple[np.ndarray, int]:
     """An int64 code per value (equal values, equal codes) and how many distinct values."""
-    data = s.array
-    arrow = getattr(data, "_pa_array", None)   # pandas' pyarrow-backed strings
-    if isinstance(arrow, pa.ChunkedArray) and not arrow.null_count:
-        # One array first: encoding chunk by chunk makes pyarrow unify the dictionaries.
-        encoded = pa_compute.dictionary_encode(arrow.combine_chunks())
-        return encoded.indices.to_numpy().astype(np.int64), len(encoded.dictionary)
+    if isinstance(s.array, pd.arrays.ArrowStringArray) and not s.hasnans:
+        # a file lists each query's rows together: each run of equal ids is encoded once
+        found, uniques = factorize(s, grouped=True)
+        return found.astype(np.int64), len(uniques)
     found, uniques = pd.factorize(s, use_na_sentinel=False)
     return found.astype(np.int64), len(uniques)
 
@@ -127,7 +134,17 @@ def repeated_rows(frame: pd.DataFrame, keys: list[str], known: dict | None = Non
 
 def check_no_duplicates(frame: pd.DataFrame, keys: list[str], where: Where, describe,
                         known: dict | None = None) -> None:
-    """Raise at the second occurrence of a repeated key, naming the first one's line too."""
+    """Raise at the second occurrence of a repeated key, naming the first one's line too.
+
+    ``known``: column -> :func:`codes` already computed. The first key column is encoded,
+    the others hashed (:func:`~irlib.io.keys.maybe_repeated`); only a "maybe" runs the
+    exact check that names the lines.
+    """
+    known = known or {}
+    group, _ = known.get(keys[0]) or codes(frame[keys[0]])
+    if not maybe_repeated(group, [frame[k] for k in keys[1:]]):
+        return
+    known = {**known, keys[0]: known.get(keys[0]) or (group, int(group.max()) + 1)}
     dup = repeated_rows(frame, keys, known)
     if not dup.any():
         return

@@ -13,6 +13,7 @@ import re
 import numpy as np
 import pandas as pd
 import pyarrow as pa
+import pyarrow.compute as pa_compute
 import pyarrow.csv as pa_csv
 
 from .._common import InputError
@@ -156,28 +157,37 @@ def _parse_plain(data: bytes, header_end: int, skip: int, delimiter: str, ncols:
     """The cells as the careful ``pd.read_csv`` call gives them, when that is easy to be
     sure of: no quotes, and every line after the header has ``ncols`` fields.  Else None.
 
-    Id columns come from pyarrow (text as written, no Python object per cell: the slow part
-    of pandas' reader); the other columns from pandas, so their types are inferred exactly
-    as before.
+    One pyarrow parse (no Python object per cell: the slow part of pandas' reader): id
+    columns as text as written; a column pyarrow reads as whole or finite numbers is what
+    pandas would infer too. Any other column (text, empty cells, true/false, dates) comes
+    from pandas, so its type is inferred exactly as the careful path does.
     """
     if ncols < 2 or b'"' in data:              # with 1 column, a blank line is a row
         return None
     names = [str(i) for i in range(ncols)]
     try:
-        ids = pa_csv.read_csv(
+        parsed = pa_csv.read_csv(
             pa.py_buffer(data).slice(min(header_end + 1, len(data))),
             read_options=pa_csv.ReadOptions(column_names=names),
             parse_options=pa_csv.ParseOptions(delimiter=delimiter, quote_char=False,
                                               ignore_empty_lines=False),
             convert_options=pa_csv.ConvertOptions(
-                include_columns=[names[i] for i in id_columns], strings_can_be_null=False,
-                column_types=dict.fromkeys(names, pa.string())))
+                strings_can_be_null=False, column_types=dict.fromkeys(names, pa.string())))
     except (pa.ArrowInvalid, pa.ArrowNotImplementedError):
         return None
-    if ids.num_rows == 0:
+    if parsed.num_rows == 0:
         return None
-    others = [i for i in range(ncols) if i not in id_columns]
-    columns = {i: ids.column(names[i]).to_pandas() for i in id_columns}
+    columns, others = {}, []
+    hexadecimal = b"0x" in data or b"0X" in data   # pyarrow reads 0x10 as 16, pandas not
+    for i in range(ncols):
+        column = parsed.column(names[i])
+        numbers = None if i in id_columns or hexadecimal else _plain_numbers(column)
+        if i in id_columns:
+            columns[i] = column.to_pandas()
+        elif numbers is not None:
+            columns[i] = pd.Series(numbers)
+        else:
+            others.append(i)
     if others:
         try:
             rest = pd.read_csv(io.BytesIO(data), sep=delimiter, header=0, skiprows=skip,
@@ -185,10 +195,26 @@ def _parse_plain(data: bytes, header_end: int, skip: int, delimiter: str, ncols:
                                skip_blank_lines=False, encoding="utf-8")
         except (ValueError, pd.errors.ParserError, pd.errors.EmptyDataError):
             return None
-        if len(rest) != ids.num_rows:
+        if len(rest) != parsed.num_rows:
             return None
         columns.update({i: rest.iloc[:, k] for k, i in enumerate(others)})
     return pd.DataFrame({i: columns[i] for i in range(ncols)})
+
+
+def _plain_numbers(column) -> np.ndarray | None:
+    """The column's numbers when pandas would infer the same: all whole numbers (int64),
+    or finite floats with one not whole (pandas reads ``+5`` as an integer, a huge whole
+    number as text); else None (pandas infers the column)."""
+    try:
+        return pa_compute.cast(column, pa.int64()).to_numpy()
+    except (pa.ArrowInvalid, pa.ArrowNotImplementedError):
+        pass
+    try:
+        values = pa_compute.cast(column, pa.float64()).to_numpy()
+    except (pa.ArrowInvalid, pa.ArrowNotImplementedError):
+        return None
+    plain = np.isfinite(values).all() and (values != np.floor(values)).any()
+    return values if plain else None
 
 
 def _find_long_row(data: bytes, name: str, delimiter: str, ncols: int, skip: int) -> InputError:
