@@ -29,8 +29,8 @@ from playwright.sync_api import Page, expect
 TIMEOUT_MS = 25_000
 #: Added to every page opened by ``open_app``: follows the app's script runs from its
 #: websocket messages (see the module's docstring). ``window.__stNet``:
-#: ``asked`` / ``started``: sequence numbers of the last rerun request sent and of the last
-#: run start received; ``running``: a run started and has not ended (a run stopped early
+#: ``asked`` / ``started``: sequence numbers of the last rerun request sent (or file upload
+#: request: its rerun follows the upload) and of the last run start received; ``running``: a run started and has not ended (a run stopped early
 #: for a rerun has not ended: another run follows); ``runs``: runs ended; ``drawn``: runs
 #: ended whose end the page has drawn (two animation frames later); ``endedStart``: the
 #: sequence number of the last ended run's start. ``lastSend``/``lastRecv``: times.
@@ -53,6 +53,7 @@ NET_SPY = """(() => {
     }
     return out;
   };
+  // Field numbers from streamlit/proto/BackMsg.proto and ForwardMsg.proto (Streamlit 1.67).
   const RERUN_SCRIPT = 11, FILE_URLS_REQUEST = 16;            // BackMsg
   const NEW_SESSION = 4, SCRIPT_FINISHED = 6, EARLY_FOR_RERUN = 2;   // ForwardMsg
   const Orig = window.WebSocket;
