@@ -167,7 +167,7 @@ def serve(argv: Sequence[str], port: int, *, cwd: Path, env: dict, timeout_s: fl
                 raise RuntimeError(f"{argv[0]} exited with {proc.returncode}:\n{running.log()}")
             if time.monotonic() > deadline:
                 raise TimeoutError(f"{argv[0]} did not become healthy in {timeout_s}s:\n{running.log()}")
-            time.sleep(0.2)
+            time.sleep(0.2)     # a starting server sends no event: ask its health URL again
         yield running
     finally:
         if proc.poll() is None:
