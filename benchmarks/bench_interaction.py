@@ -21,6 +21,7 @@ bare round trip. Run: ``python benchmarks/bench_interaction.py [--n 20]``.
 from __future__ import annotations
 
 import argparse
+import contextlib
 import logging
 import os
 import statistics
@@ -31,6 +32,7 @@ from pathlib import Path
 ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT))
 
+from playwright.sync_api import TimeoutError as PlaywrightTimeout
 from playwright.sync_api import sync_playwright
 
 from tests.browser.helpers import (board_card, hold_card_over, launch_browser, open_app,
@@ -41,9 +43,16 @@ RUNNING = "[data-testid='stApp'][data-test-script-state='running']"
 
 
 def hold_over(page, src: int, dst: int) -> None:
-    """Pick up the card at rank ``src`` and hold it over rank ``dst`` (mouse still down)."""
+    """Pick up the card at rank ``src`` and hold it over rank ``dst`` (mouse still down).
+
+    ``hold_card_over`` (tests/browser/gestures.py) returns once the card has taken its new
+    place and Sortable's swap animation is over: a ``page.mouse.up()`` next drops it there.
+    """
     hold_card_over(page, board_card(page, rank=src), board_card(page, rank=dst))
-    page.wait_for_timeout(400)          # Sortable's swap animation settles before the drop
+
+
+#: True once the tiles have been painted with numbers looked up for the held card's place.
+PREVIEW_PAINTED_JS = "() => window.__tilePainted.some((m) => m.move !== null)"
 
 
 #: Times, on the page's clock, of each change of the tiles' text, of the first frame after it,
@@ -176,6 +185,8 @@ def main() -> None:
                 src, dst = (7, 1) if i % 2 == 0 else (1, 7)
                 page.evaluate("() => { window.__tilePainted = []; }")
                 hold_over(page, src, dst)
+                with contextlib.suppress(PlaywrightTimeout):    # none painted: no (h) sample this round
+                    page.wait_for_function(PREVIEW_PAINTED_JS, timeout=2_000, polling="raf")
                 marks = page.evaluate("() => window.__tilePainted")
                 preview = [m for m in marks if m["move"] is not None]
                 if preview:

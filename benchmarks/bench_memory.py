@@ -30,7 +30,7 @@ def settled_rss(pids: list[int], quiet_s: float = 3.0, timeout_s: float = 60.0) 
     """RSS once it has stopped changing by more than 1 MiB for ``quiet_s``."""
     last, since, deadline = rss_mib(pids), time.monotonic(), time.monotonic() + timeout_s
     while time.monotonic() < deadline:
-        time.sleep(0.5)
+        time.sleep(0.5)     # the sampling interval of the measurement, not a wait for the app
         now = rss_mib(pids)
         if abs(now - last) > 1:
             last, since = now, time.monotonic()

@@ -4,16 +4,11 @@ One module for every browser test (and for ad-hoc scripts such as screenshot or
 timing runs): ``python -c "from tests.browser.helpers import ..."`` works from
 the repo root.
 
-How waiting works (adapted from streamlit/streamlit e2e_playwright/conftest.py):
-Streamlit publishes its status on the root element::
-
-    <div data-testid="stApp" data-test-connection-state="CONNECTED"
-         data-test-script-state="notRunning">
-
-``data-test-script-state`` goes initial -> running -> notRunning on each rerun.
-An interaction only *starts* a rerun after a round trip to the server, so
-``wait_for_app_run`` first gives the run a moment to start (``initial_wait_ms``)
-and then waits for ``notRunning`` and for loading skeletons to disappear.
+Waiting (tests/browser/waiting.py) follows the app's script runs from its websocket
+messages: ``wait_for_app_run`` after an action, ``expect_app_run`` around one that asks
+for its run late, ``assert_stays`` where nothing more may happen, ``wait_until`` for a
+condition; never a fixed sleep. Drags and swipes (tests/browser/gestures.py) move like
+a hand and wait for the board. Both are imported here, so every name comes from this module.
 
 The ranking board is a Components v2 component with ``isolate_styles=True``:
 it renders in the main document (no iframe) inside an open shadow root under
@@ -36,7 +31,33 @@ from collections.abc import Iterator, Sequence
 from dataclasses import dataclass
 from pathlib import Path
 
-from playwright.sync_api import Browser, Locator, Page, Playwright, expect
+from playwright.sync_api import Browser, Locator, Page, Playwright
+
+from tests.browser.gestures import (  # noqa: F401  (this module is the one to import from)
+    CARD_PLACE_JS,
+    drag_card,
+    hold_card_over,
+    swipe,
+    touch_drag,
+)
+from tests.browser.waiting import (  # noqa: F401
+    APP_IDLE,
+    ASSETS_LOADED,
+    INITIAL_WAIT_MS,
+    NET_SETTLED,
+    NET_SPY,
+    NEXT_CHANGE_JS,
+    TIMEOUT_MS,
+    animation_frames,
+    app_runs,
+    assert_stays,
+    expect_app_run,
+    wait_for_app_idle,
+    wait_for_app_loaded,
+    wait_for_app_run,
+    wait_for_assets,
+    wait_until,
+)
 
 REPO_ROOT = Path(__file__).resolve().parents[2]
 APPS_DIR = Path(__file__).resolve().parent / "apps"
@@ -50,30 +71,6 @@ CHROMIUM_ARGS = (
     "--disable-sync",
     "--disable-dev-shm-usage",
 )
-TIMEOUT_MS = 25_000
-#: Added to every page opened by ``open_app``: remembers when the app last sent
-#: on and last heard from its websocket, so ``wait_for_app_run`` can tell a
-#: rerun that was requested but has not started yet from one that finished.
-NET_SPY = """(() => {
-  const net = (window.__stNet = { lastSend: 0, lastRecv: 0 });
-  const Orig = window.WebSocket;
-  const send = Orig.prototype.send;
-  Orig.prototype.send = function (d) { net.lastSend = performance.now(); return send.call(this, d); };
-  window.WebSocket = class extends Orig {
-    constructor(...args) {
-      super(...args);
-      this.addEventListener("message", () => { net.lastRecv = performance.now(); });
-    }
-  };
-})();"""
-NET_SETTLED = """() => {
-  const n = window.__stNet;
-  if (!n) return true;
-  const now = performance.now();
-  return (n.lastRecv >= n.lastSend || now - n.lastSend > 5000) && now - n.lastRecv > 50;
-}"""
-#: Time for an interaction to reach the server and flip the script state.
-INITIAL_WAIT_MS = 210
 
 
 # --------------------------------------------------------------------------- server
@@ -170,7 +167,7 @@ def serve(argv: Sequence[str], port: int, *, cwd: Path, env: dict, timeout_s: fl
                 raise RuntimeError(f"{argv[0]} exited with {proc.returncode}:\n{running.log()}")
             if time.monotonic() > deadline:
                 raise TimeoutError(f"{argv[0]} did not become healthy in {timeout_s}s:\n{running.log()}")
-            time.sleep(0.2)
+            time.sleep(0.2)     # a starting server sends no event: ask its health URL again
         yield running
     finally:
         if proc.poll() is None:
@@ -263,35 +260,6 @@ def open_app(
     return page
 
 
-def wait_for_app_loaded(page: Page) -> None:
-    page.wait_for_selector("[data-testid='stAppViewContainer']", state="attached", timeout=30_000)
-    wait_for_app_run(page, initial_wait_ms=0)
-
-
-def wait_for_app_run(page: Page, initial_wait_ms: int = INITIAL_WAIT_MS, settle_ms: int = 0) -> None:
-    """Block until Streamlit has finished re-running the script.
-
-    Call it after any interaction that reruns the app and before asserting.
-    Like Streamlit's own e2e helper it first waits ``initial_wait_ms`` (a run
-    can be so short that the script state never visibly leaves "notRunning").
-    On pages opened with ``open_app`` it then also waits until the last
-    message the app sent has been answered and the socket is quiet, so a
-    rerun that a busy server starts late is not mistaken for a finished one.
-    """
-    if initial_wait_ms:
-        page.wait_for_timeout(initial_wait_ms)
-    page.wait_for_function(NET_SETTLED, timeout=TIMEOUT_MS, polling=25)
-    page.locator("[data-testid='stApp'][data-test-connection-state='CONNECTED']").wait_for(
-        state="attached", timeout=TIMEOUT_MS
-    )
-    page.locator("[data-testid='stApp'][data-test-script-state='notRunning']").wait_for(
-        state="attached", timeout=TIMEOUT_MS
-    )
-    expect(page.get_by_test_id("stSkeleton")).to_have_count(0, timeout=TIMEOUT_MS)
-    if settle_ms:
-        page.wait_for_timeout(settle_ms)
-
-
 def script_state(page: Page) -> str | None:
     return page.get_attribute("[data-testid='stApp']", "data-test-script-state")
 
@@ -330,94 +298,6 @@ def board_announcement(page: Page, index: int = 0) -> str:
     return (board(page, index).locator("[aria-live]").text_content() or "").strip()
 
 
-def hold_card_over(page: Page, source: Locator, target: Locator | tuple[float, float], *,
-                   steps: int = 12) -> None:
-    """Pick ``source`` up with the mouse and hold it over ``target`` (a locator or a point in
-    the viewport), button still down: a drag in progress. Raw ``page.mouse`` events do not
-    scroll, so the source is scrolled into view first."""
-    source.scroll_into_view_if_needed()
-    sb = source.bounding_box()
-    assert sb, "the card must be visible"
-    if isinstance(target, tuple):
-        tx, ty = target
-    else:
-        tb = target.bounding_box()
-        assert tb, "the target must be visible"
-        tx, ty = tb["x"] + tb["width"] / 2, tb["y"] + tb["height"] / 2
-    sx, sy = sb["x"] + sb["width"] / 2, sb["y"] + sb["height"] / 2
-    page.mouse.move(sx, sy)
-    page.mouse.down()
-    # A few small moves first so the drag starts where it was grabbed.
-    for i in range(1, 4):
-        page.mouse.move(sx + i * 3, sy + i * 3)
-    for i in range(1, steps + 1):
-        page.mouse.move(sx + (tx - sx) * i / steps, sy + (ty - sy) * i / steps)
-        page.wait_for_timeout(16)        # one frame per step, as a hand moves
-
-
-def drag_card(page: Page, source: Locator, target: Locator, *, steps: int = 12) -> None:
-    """Real mouse drag from the middle of ``source`` to the middle of ``target``."""
-    hold_card_over(page, source, target, steps=steps)
-    page.wait_for_timeout(100)           # SortableJS settles its swap before the drop
-    page.mouse.up()
-
-
-def touch_drag(
-    page: Page, source: Locator, target: Locator, *, hold_ms: int = 400, steps: int = 15
-) -> None:
-    """Finger drag (Chrome DevTools touch events): press, hold, move, lift.
-
-    Needs a context made with ``has_touch=True``. ``hold_ms`` must exceed the
-    board's touch delay; with ``hold_ms=0`` this is a swipe, which should scroll.
-    Both points must be inside the viewport.
-    """
-    source.scroll_into_view_if_needed()
-    sb, tb = source.bounding_box(), target.bounding_box()
-    assert sb and tb, "cards must be visible"
-    sx, sy = sb["x"] + sb["width"] / 2, sb["y"] + sb["height"] / 2
-    tx, ty = tb["x"] + tb["width"] / 2, tb["y"] + tb["height"] / 2
-    swipe(page, [(sx, sy)] + [(sx + (tx - sx) * i / steps, sy + (ty - sy) * i / steps) for i in range(1, steps + 1)],
-          hold_ms=hold_ms)
-
-
-def swipe(page: Page, points: Sequence[tuple[float, float]], *, hold_ms: int = 0, step_ms: int = 25) -> None:
-    """One finger along ``points`` (viewport coordinates) via CDP touch events."""
-    cdp = page.context.new_cdp_session(page)
-    try:
-        (x0, y0), rest = points[0], points[1:]
-        cdp.send("Input.dispatchTouchEvent", {"type": "touchStart", "touchPoints": [{"x": x0, "y": y0, "id": 1}]})
-        if hold_ms:
-            page.wait_for_timeout(hold_ms)
-        for x, y in rest:
-            cdp.send("Input.dispatchTouchEvent", {"type": "touchMove", "touchPoints": [{"x": x, "y": y, "id": 1}]})
-            page.wait_for_timeout(step_ms)
-        page.wait_for_timeout(100)
-        cdp.send("Input.dispatchTouchEvent", {"type": "touchEnd", "touchPoints": []})
-    finally:
-        cdp.detach()
-
-
 def main_scroll_top(page: Page) -> float:
     """Scroll offset of Streamlit's main scroll container."""
     return page.evaluate("() => (document.querySelector('[data-testid=stMain]') || document.scrollingElement).scrollTop")
-
-
-def wait_until(page: Page, fn, timeout_ms: int = 10_000, interval_ms: int = 100) -> None:
-    """Retry ``fn`` until it returns truthy (or None without raising AssertionError).
-
-    Use it for assertions on what a rerun prints: on a loaded machine the
-    rerun may start later than ``wait_for_app_run``'s initial wait.
-    """
-    __tracebackhide__ = True
-    deadline = time.monotonic() + timeout_ms / 1000
-    while True:
-        try:
-            result = fn()
-            if result is None or result:
-                return
-            error: AssertionError | None = AssertionError(f"condition still false after {timeout_ms} ms")
-        except AssertionError as exc:
-            error = exc
-        if time.monotonic() > deadline:
-            raise error
-        page.wait_for_timeout(interval_ms)

@@ -21,10 +21,12 @@ from playwright.sync_api import Page, sync_playwright  # noqa: E402
 
 from tests.browser.helpers import (  # noqa: E402
     board_card,
+    hold_card_over,
     launch_browser,
     open_app,
     streamlit_app,
     text_line,
+    wait_for_app_idle,
     wait_for_app_run,
 )
 
@@ -59,7 +61,7 @@ def time_key(page: Page, target, tries: int) -> tuple[list[float], list[int]]:
         t0 = page.evaluate(ARM)
         page.keyboard.press("Space")
         times.append(page.evaluate("() => window.__done") - t0)
-        page.wait_for_timeout(400)  # a second rerun would show up here
+        wait_for_app_idle(page)  # a second rerun would be asked for and waited for here
         reruns.append(_runs(page) - before)
     return times, reruns
 
@@ -68,21 +70,12 @@ def time_drop(page: Page, tries: int) -> tuple[list[float], list[int]]:
     """Mouse-drag rank 2 onto rank 1; time from the mouse-up."""
     times, reruns = [], []
     for _ in range(tries):
-        sb = board_card(page, rank=2).bounding_box()
-        tb = board_card(page, rank=1).bounding_box()
-        sx, sy = sb["x"] + sb["width"] / 2, sb["y"] + sb["height"] / 2
-        tx, ty = tb["x"] + tb["width"] / 2, tb["y"] + tb["height"] / 2
         before = _runs(page)
-        page.mouse.move(sx, sy)
-        page.mouse.down()
-        for i in range(1, 13):
-            page.mouse.move(sx + (tx - sx) * i / 12, sy + (ty - sy) * i / 12)
-            page.wait_for_timeout(16)
-        page.wait_for_timeout(100)
+        hold_card_over(page, board_card(page, rank=2), board_card(page, rank=1))
         t0 = page.evaluate(ARM)
         page.mouse.up()
         times.append(page.evaluate("() => window.__done") - t0)
-        page.wait_for_timeout(400)
+        wait_for_app_idle(page)
         reruns.append(_runs(page) - before)
     return times, reruns
 

@@ -17,7 +17,15 @@ sys.path.insert(0, str(Path(__file__).resolve().parents[2]))
 
 from playwright.sync_api import sync_playwright  # noqa: E402
 
-from tests.browser.helpers import board_card, launch_browser, open_app, streamlit_app, wait_for_app_run  # noqa: E402
+from tests.browser.helpers import (  # noqa: E402
+    animation_frames,
+    board_card,
+    launch_browser,
+    open_app,
+    streamlit_app,
+    wait_for_app_run,
+    wait_for_assets,
+)
 
 SIZES = {
     "desktop": dict(width=1280, height=800),
@@ -33,11 +41,11 @@ def main(out: Path) -> list[Path]:
         for scheme in ("light", "dark"):
             for name, size in SIZES.items():
                 page = open_app(browser, app.url, color_scheme=scheme, **size)
-                page.wait_for_timeout(300)
+                wait_for_assets(page)                    # the cards' pictures and the fonts
                 written.append(out / f"board_{name}_{scheme}.png")
                 page.screenshot(path=written[-1])
                 page.set_viewport_size({"width": size["width"], "height": 2400 if name == "phone" else 1100})
-                page.wait_for_timeout(300)
+                animation_frames(page)                   # laid out again at the new size
                 written.append(out / f"board_{name}_{scheme}_full.png")
                 page.screenshot(path=written[-1])
                 page.context.close()
@@ -50,7 +58,8 @@ def main(out: Path) -> list[Path]:
                     page.keyboard.press(key)
                     wait_for_app_run(page)
                 board_card(page, item_id="i3").locator(".rb-badge").click()
-                page.wait_for_timeout(300)
+                board_card(page, item_id="i3").locator(".rb-picker").wait_for()   # the grade picker
+                wait_for_assets(page)
                 if name == "phone":
                     page.evaluate("() => document.querySelector('[data-testid=stMain]').scrollTop = 150")
                 written.append(out / f"board_graded_{name}_{scheme}.png")

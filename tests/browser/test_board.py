@@ -12,6 +12,7 @@ if os.environ.get("IRLAB_BROWSER_TESTS", "").lower() != "required":
 from playwright.sync_api import Page, expect  # noqa: E402
 
 from tests.browser.helpers import (  # noqa: E402
+    assert_stays,
     board,
     board_announcement,
     board_card,
@@ -86,8 +87,7 @@ def test_mouse_drag_rank2_to_rank1_reorders_with_one_rerun(page: Page) -> None:
     wait_until(page, lambda: board_order(page) == printed_order(page))
     wait_until(page, lambda: text_line(page, "result=") == "change")
     wait_until(page, lambda: runs(page) == before + 1)
-    page.wait_for_timeout(300)
-    assert runs(page) == before + 1, "one action, one rerun"
+    assert_stays(page, lambda: runs(page), before + 1, "one action, one rerun")
     assert board_announcement(page) == "Item 2 moved to rank 1"
     expect(board_card(page, item_id="i2")).to_have_attribute("data-rank", "1")
 
@@ -101,8 +101,7 @@ def test_badge_click_toggles_relevance(page: Page) -> None:
     expect(page.get_by_test_id("stText").filter(has_text="grades=")).to_contain_text("i2:1")
     wait_until(page, lambda: printed_grades(page)["i2"] == 1)
     wait_until(page, lambda: runs(page) == before + 1)
-    page.wait_for_timeout(300)
-    assert runs(page) == before + 1, "one action, one rerun"
+    assert_stays(page, lambda: runs(page), before + 1, "one action, one rerun")
     expect(badge).to_have_text("✓ relevant")
     assert board_announcement(page) == "Item 2 marked relevant"
     # Outcome recomputed by Python: rank 2 is inside top 3 and now relevant.
@@ -151,8 +150,7 @@ def test_down_and_up_buttons_move_one_rank(page: Page) -> None:
     wait_for_app_run(page)
     wait_until(page, lambda: printed_order(page) == ["i2", "i1", "i3", "i4", "i5", "i6", "i7", "i8"])
     wait_until(page, lambda: runs(page) == before + 1)
-    page.wait_for_timeout(300)
-    assert runs(page) == before + 1, "one action, one rerun"
+    assert_stays(page, lambda: runs(page), before + 1, "one action, one rerun")
     assert board_announcement(page) == "Item 1 moved to rank 2"
     # Several reruns later each click still moves exactly one rank (no duplicated listeners).
     down.click()
@@ -249,10 +247,8 @@ def test_touch_hold_drag_reorders_and_swipe_scrolls(app_url, open_page) -> None:
     box = board_card(page, rank=2).bounding_box()
     x, y = box["x"] + box["width"] / 2, box["y"] + box["height"] / 2
     swipe(page, [(x, y - 25 * i) for i in range(10)])
-    page.wait_for_timeout(700)
-    assert main_scroll_top(page) > 50
-    assert runs(page) == before
-    assert board_order(page)[:2] == ["i2", "i1"]
+    wait_until(page, lambda: main_scroll_top(page) > 50)
+    assert_stays(page, lambda: (runs(page), board_order(page)[:2]), (before, ["i2", "i1"]))
 
 
 def test_return_value_path_and_two_boards(start_app, open_page) -> None:

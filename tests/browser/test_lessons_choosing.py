@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import pytest
 
-from tests.browser.helpers import board, wait_for_app_run
+from tests.browser.helpers import board, expect_app_run
 
 pytestmark = pytest.mark.browser
 
@@ -57,9 +57,9 @@ def set_k(page, value: int) -> None:
     current = int(thumb.input_value())
     thumb.focus()
     key = "ArrowRight" if value > current else "ArrowLeft"
-    for _ in range(abs(value - current)):
-        page.keyboard.press(key)
-    wait_for_app_run(page, settle_ms=300)
+    with expect_app_run(page):                         # the slider sends its value a moment later
+        for _ in range(abs(value - current)):
+            page.keyboard.press(key)
     assert int(thumb.input_value()) == value
 
 

@@ -16,7 +16,7 @@ if os.environ.get("IRLAB_BROWSER_TESTS", "").lower() != "required":
 
 from playwright.sync_api import expect  # noqa: E402
 
-from tests.browser.helpers import readme_app  # noqa: E402
+from tests.browser.helpers import readme_app, wait_for_app_idle, wait_for_assets  # noqa: E402
 from ui.course import LESSONS  # noqa: E402
 
 pytestmark = pytest.mark.browser
@@ -44,7 +44,8 @@ def test_no_page_asks_another_host(readme_server, open_page):
     for path in [""] + [lesson.url_path for lesson in LESSONS]:
         page.goto(f"{app.url}/{path}")
         expect(page.locator(DONE)).to_be_attached(timeout=30_000)
-        page.wait_for_timeout(1500)                 # late requests: favicon, fonts, charts
+        wait_for_app_idle(page)                     # the page's run drawn, its components too
+        wait_for_assets(page)                       # late requests: fonts, pictures
     assert foreign(requested, app.url) == []
     assert any("/app/static/vendor/plotly/plotly-basic.min.js" in url for url in requested)
 

@@ -71,8 +71,7 @@ def test_a_swipe_scrolls_the_formula_not_the_page(app_url, open_page):
     box = formula.bounding_box()
     y = box["y"] + box["height"] / 2
     swipe(page, [(box["x"] + box["width"] - 10 - 20 * i, y) for i in range(12)])
-    page.wait_for_timeout(300)
-    assert formula.evaluate("d => d.scrollLeft") > 0
+    wait_until(page, lambda: formula.evaluate("d => d.scrollLeft") > 0, timeout_ms=5_000)
     assert page.evaluate("() => window.scrollX") == 0 and page_width(page) <= 390
     wait_until(page, lambda: "to right" in formula.evaluate(
         "d => getComputedStyle(d).maskImage"), timeout_ms=5_000)     # now the left edge fades

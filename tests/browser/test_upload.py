@@ -12,7 +12,7 @@ if os.environ.get("IRLAB_BROWSER_TESTS", "").lower() != "required":
 
 from playwright.sync_api import Page, expect  # noqa: E402
 
-from tests.browser.helpers import REPO_ROOT, wait_for_app_run  # noqa: E402
+from tests.browser.helpers import REPO_ROOT, expect_app_run, wait_for_app_run  # noqa: E402
 
 pytestmark = pytest.mark.browser
 
@@ -33,8 +33,8 @@ def uploader(page: Page, index: int = 0):
 
 
 def upload(page: Page, index: int, files) -> None:
-    uploader(page, index).set_input_files(files)
-    wait_for_app_run(page, settle_ms=300)
+    with expect_app_run(page):                         # the file goes up first, then the rerun
+        uploader(page, index).set_input_files(files)
 
 
 def per_query_table(page: Page):
