@@ -128,3 +128,37 @@ def test_a_new_kind_is_one_registration(monkeypatch):
     question = qs.make_question("challenge-demo")
     assert question["kind"] == "challenge-demo" and question["correct"] == "y"
     check_payload(question)
+
+
+def _board_of(challenge, ranking: dict):
+    """The board the students see, rebuilt from the question's items alone."""
+    start = challenge.start[0]
+    return type(start)(tuple(i["id"] for i in ranking["items"]),
+                       {i["id"]: i["grade"] for i in ranking["items"]}, start.top, start.label)
+
+
+@pytest.mark.parametrize("seed", range(30))
+def test_challenge_questions_agree_with_the_challenges_own_check(seed):
+    from ui.practice import all_challenges
+
+    question = qs.make_question("challenge", random.Random(seed))
+    challenge = next(c for c in all_challenges().values()
+                     if question["prompt"].startswith(f"{c.title}: {c.task}"))
+    solves = {r["label"]: challenge.check([_board_of(challenge, r)]).solved
+              for r in question["rankings"]}
+    want = ("both" if all(solves.values()) else "neither" if not any(solves.values())
+            else next(label for label, ok in solves.items() if ok))
+    assert question["correct"] == want
+    assert [key for key, _ in question["choices"]] == ["A", "B", "both", "neither"]
+    check_payload(question)          # the store accepts it as it is
+
+
+def test_every_one_board_challenge_can_be_asked():
+    from ui.practice import all_challenges
+
+    one_board = [cid for cid, c in all_challenges().items() if len(c.start) == 1]
+    assert len(one_board) >= 8
+    for cid in one_board:
+        question = qs.make_question("challenge", random.Random(0), {"challenge": cid})
+        assert question["prompt"].startswith(all_challenges()[cid].title)
+        assert question["correct"] in {"A", "B", "both", "neither"}

@@ -195,6 +195,49 @@ def make_predict(rng: random.Random, params: Mapping) -> dict:
     }
 
 
+# --------------------------------------------------------------------------- challenge
+
+
+@register("challenge", "A challenge: which board solves it?",
+          "One of the Practice lesson's challenges and two boards; the class picks the one "
+          "that solves it (or neither). irlib's check of each board decides.")
+def make_challenge(rng: random.Random, params: Mapping) -> dict:
+    """A one-board challenge (``params``: ``challenge``, its id; drawn when missing), shown on
+    two boards: its worked answer and its start, or (a third of the time) its start and
+    another board that fails too. The right answer is what :meth:`Challenge.check` says of
+    each board; the explanation is its sentence, with the numbers."""
+    from ui.practice import all_challenges       # the lessons' boards (imports the widgets)
+
+    pool = {cid: c for cid, c in all_challenges().items() if len(c.start) == 1}
+    challenge = pool.get(params.get("challenge")) or pool[rng.choice(sorted(pool))]
+    (start,), (answer,) = challenge.start, challenge.answer
+    second = answer
+    if rng.random() < 1 / 3:
+        for _ in range(200):              # a shuffled order that fails too: "neither"
+            candidate = type(start)(tuple(rng.sample(list(start.order), len(start.order))),
+                                    start.grades, start.top, start.label)
+            if not challenge.check([candidate]).solved:
+                second = candidate
+                break
+    boards = dict(zip("AB", rng.sample([start, second], 2)))
+    verdicts = {name: challenge.check([board]) for name, board in boards.items()}
+    solving = [name for name, verdict in verdicts.items() if verdict.solved]
+    correct = solving[0] if len(solving) == 1 else ("both" if solving else "neither")
+    titles = {i: item.title for i, item in load_catalog().items.items()}
+    return {
+        "prompt": f"{challenge.title}: {challenge.task} Which board solves it?",
+        "choices": [["A", "Board A"], ["B", "Board B"], ["both", "Both"],
+                    ["neither", "Neither"]],
+        "correct": correct,
+        "explanation": " ".join(f"Board {name}: {verdict.why}"
+                                for name, verdict in verdicts.items()),
+        "context": f"Practice, lesson {challenge.lesson}: {start.label}.",
+        "rankings": [{"label": name, "items": _items(board.order, board.grades,
+                                                     {i: titles.get(i, i) for i in board.order})}
+                     for name, board in boards.items()],
+    }
+
+
 # --------------------------------------------------------------------------- written
 
 
