@@ -43,20 +43,22 @@ with head[1].container(horizontal=True, horizontal_alignment="right", gap="small
     st.button("▼ Worst", key=P + "worst", on_click=pg.sort_by_grade, args=(False,),
               help="Best-judged pictures last.")
     st.button("⤮ Shuffle", key=P + "shuffle", on_click=pg.shuffle)
-    st.toggle("Predict first", **S.bind("predict"),
-              help="Each change waits: say whether a metric goes up, down or stays the same, "
-                   "then see. The link keeps it (predict=on) and your score.")
-    st.toggle("Presenter view", **S.bind("present"),
-              help="For a projector: no sidebar, no intro, bigger cards and numbers. "
-                   "The link keeps it (view=present).")
-if not state.present:
+if not (state.present or S["predict"]):      # predicting: its panel says what to do
     st.caption("**Drag** the pictures, **click a badge** to judge one: every number follows, "
                "even while a card is held. Keyboard: **Alt+↑/↓** moves a focused card, "
                + ("**Space** toggles relevant." if state.mode == "binary"
                   else "**0–4** sets its grade."))
 
-controls = st.columns([2.2, 2, 1.3, 4] if state.mode == "graded" else [2.3, 2.3, 4.9],
-                      vertical_alignment="bottom")
+controls = st.columns([2.4, 2.2, 1.2, 2.9, 1.5] if state.mode == "graded"
+                      else [2.3, 2.3, 4.1, 1.5], vertical_alignment="bottom")
+# The two modes, stacked in the row's last column: the heading keeps one line on a laptop.
+with controls[-1]:
+    st.toggle("Predict first", **S.bind("predict"),
+              help="Each change waits: say whether a metric goes up, down or stays the same, "
+                   "then see. The link keeps it (predict=on) and your score.")
+    st.toggle("Presenter", **S.bind("present"),
+              help="For a projector: no sidebar, no intro, bigger cards and numbers. "
+                   "The link keeps it (view=present).")
 controls[0].segmented_control(
     "Judgments", ["binary", "graded"], **S.bind("mode"), required=True,
     format_func={"binary": "Relevant / not", "graded": "Grades 0–4"}.get,
@@ -76,7 +78,7 @@ if state.mode == "graded":
     controls[2].number_input("Relevant if ≥", 1, 4, **S.bind("rel"),
                              help="Binary metrics (P, R, F1, RR, AP) need a yes/no: a grade "
                                   "at least this counts as relevant.")
-controls[-1].slider("K — how many results the system returns (the cut on the board)", 1,
+controls[-2].slider("K — results returned (the cut on the board)", 1,
                     len(state.order), **S.bind("k"))
 
 

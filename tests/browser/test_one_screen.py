@@ -47,7 +47,7 @@ def test_presenter_view_hides_the_sidebar_and_reads_from_the_back(start_app, ope
     page = open_page(app.url + "/playground", width=1920, height=1080)
     board_card(page, rank=8).wait_for()
     expect(page.get_by_test_id("stSidebar")).to_be_visible()
-    page.get_by_text("Presenter view").click()
+    page.get_by_text("Presenter", exact=True).click()
     expect(page).to_have_url(re.compile("view=present"))
     expect(page.get_by_test_id("stSidebar")).to_be_hidden()
     value = page.locator(".lc-tile-value").first
