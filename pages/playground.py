@@ -27,7 +27,8 @@ S = pg.page_state()
 st.session_state[P + "full_run"] = True     # the board below sends its pictures this time
 pg.init()
 state = pg.current()
-size = "large" if state.present else "normal"
+# predicting adds a panel above the tiles: smaller cards keep the tiles in view
+size = "large" if state.present else "small" if S["predict"] else "normal"
 board_page(state.present)
 catalog = load_catalog()
 query = catalog.queries[pg.BINARY_QUERY if state.mode == "binary" else pg.GRADED_QUERY]
@@ -125,7 +126,7 @@ def live_part() -> None:
     ], key=P + "curves", on_click=pg.set_k_from_chart, address=pg.address(),
         note=pg.confusion_note(k, confusion.tp, confusion.fp, confusion.fn, confusion.tn),
         tiles=[(MEASURES[name].label_at(k), irlib.fmt(curves[name][k - 1])) for name in tiles],
-        footer="Click a point on either chart to set K.", size=size,
+        footer="Click a point on either chart to set K.", size="large" if state.present else "normal",
         preview=near and near.for_charts(P + "board"))
 
     st.subheader("The math, with today's numbers")

@@ -76,14 +76,42 @@ with left:
                 f'<span class="room-url">{html.escape(link)}</span></div>'
                 f'<div class="room-code" aria-label="Room code">{room.code}</div>',
                 unsafe_allow_html=True)
-    st.markdown(view.qr_img(qr_png(link), link), unsafe_allow_html=True)
+    # once a question is up, a smaller QR (latecomers) leaves room for the tally below it
+    st.markdown(view.qr_img(qr_png(link), link, small=room.current is not None),
+                unsafe_allow_html=True)
     if view.is_local(link):
         st.warning("This address only works on this computer. Start the app with "
                    "`--server.address 0.0.0.0` and open it by this machine's network name or "
                    "address (or set `IRLAB_PUBLIC_URL`), so phones can reach it.",
                    icon=":material/wifi_off:")
 
+
+@st.fragment(run_every=view.TEACHER_POLL_S)
+def live_tally() -> None:
+    """Counts only; redrawn every poll. A new question or a reveal (from another tab)
+    redraws the page."""
+    try:
+        question, revealed, members = db.status(room.code)
+    except RoomError:
+        st.rerun()
+    if question != (current.id if current else None) or \
+            (current is not None and revealed != current.revealed):
+        st.rerun()
+    if current is None:
+        st.markdown(f"#### {members} joined")
+        return
+    counts = db.tally(room.code, current.id)
+    st.markdown(f"#### {sum(counts.values())} answered · {members} joined",
+                help="Counts only: the room never shows who answered what.")
+    st.plotly_chart(view.tally_figure(current.payload, counts, current.revealed,
+                                      height=300),
+                    key=P + "tally", config={"displayModeBar": False, "staticPlot": True})
+
+
 current = room.current
+if current is not None:            # the vote in view beside the question, under the code
+    with left:
+        live_tally()
 with right, st.container(key=P + "stage"):
     if message:
         st.error(message, icon=":material/block:")
@@ -105,29 +133,9 @@ with right, st.container(key=P + "stage"):
                        icon=":material/check_circle:")
         else:
             st.info("A poll: no right answer.", icon=":material/ballot:")
+    if current is None:
+        live_tally()
 
-    @st.fragment(run_every=view.TEACHER_POLL_S)
-    def live_tally() -> None:
-        """Counts only; redrawn every poll. A new question or a reveal (from another tab)
-        redraws the page."""
-        try:
-            question, revealed, members = db.status(room.code)
-        except RoomError:
-            st.rerun()
-        if question != (current.id if current else None) or \
-                (current is not None and revealed != current.revealed):
-            st.rerun()
-        if current is None:
-            st.markdown(f"#### {members} joined")
-            return
-        counts = db.tally(room.code, current.id)
-        st.markdown(f"#### {sum(counts.values())} answered · {members} joined",
-                    help="Counts only: the room never shows who answered what.")
-        st.plotly_chart(view.tally_figure(current.payload, counts, current.revealed,
-                                          height=300),
-                        key=P + "tally", config={"displayModeBar": False, "staticPlot": True})
-
-    live_tally()
 
 st.divider()
 st.subheader("Ask the next question" if current else "Ask a question")

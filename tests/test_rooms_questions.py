@@ -143,7 +143,8 @@ def test_challenge_questions_agree_with_the_challenges_own_check(seed):
 
     question = qs.make_question("challenge", random.Random(seed))
     challenge = next(c for c in all_challenges().values()
-                     if question["prompt"].startswith(f"{c.title}: {c.task}"))
+                     if question["context"].startswith(
+                         f"Practice, lesson {c.lesson}: “{c.title}”"))
     solves = {r["label"]: challenge.check([_board_of(challenge, r)]).solved
               for r in question["rankings"]}
     want = ("both" if all(solves.values()) else "neither" if not any(solves.values())
@@ -160,5 +161,5 @@ def test_every_one_board_challenge_can_be_asked():
     assert len(one_board) >= 8
     for cid in one_board:
         question = qs.make_question("challenge", random.Random(0), {"challenge": cid})
-        assert question["prompt"].startswith(all_challenges()[cid].title)
+        assert question["prompt"].startswith(all_challenges()[cid].task)
         assert question["correct"] in {"A", "B", "both", "neither"}

@@ -149,12 +149,13 @@ def panel(state: ps.PageState) -> None:
     last = st.session_state.get(_key(state, _LAST))
     with st.container(border=True, key=_key(state, "predict_panel"), gap="small"):
         if change is None:
-            if last:
+            if last:              # one line: the outcome, the score, what next
                 (st.success if last["right"] else st.error)(
-                    outcome_text(last), icon=":material/check:" if last["right"]
-                    else ":material/close:")
-            st.markdown("**Predict first:** make one change — drag a card or click a badge; "
-                        f"the numbers wait for your prediction. · {score}")
+                    f"{outcome_text(last)} {score.replace('**', '')} Make the next change.",
+                    icon=":material/check:" if last["right"] else ":material/close:")
+            else:
+                st.markdown("**Predict first:** make one change — drag a card or click a "
+                            f"badge; the numbers wait for your prediction. · {score}")
             return
         st.markdown("**Your change is on the board; the numbers still show the board before "
                     f"it.** Pick a metric: will it go up, down or stay the same? · {score}")

@@ -225,13 +225,13 @@ def make_challenge(rng: random.Random, params: Mapping) -> dict:
     correct = solving[0] if len(solving) == 1 else ("both" if solving else "neither")
     titles = {i: item.title for i, item in load_catalog().items.items()}
     return {
-        "prompt": f"{challenge.title}: {challenge.task} Which board solves it?",
+        "prompt": f"{challenge.task} Which board solves it?",
         "choices": [["A", "Board A"], ["B", "Board B"], ["both", "Both"],
                     ["neither", "Neither"]],
         "correct": correct,
         "explanation": " ".join(f"Board {name}: {verdict.why}"
                                 for name, verdict in verdicts.items()),
-        "context": f"Practice, lesson {challenge.lesson}: {start.label}.",
+        "context": f"Practice, lesson {challenge.lesson}: “{challenge.title}”, {start.label}.",
         "rankings": [{"label": name, "items": _items(board.order, board.grades,
                                                      {i: titles.get(i, i) for i in board.order})}
                      for name, board in boards.items()],

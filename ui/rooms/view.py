@@ -44,6 +44,7 @@ STYLE = """<style>
   .room-card .doc { font-size: 1.1rem; }
 }
 .room-qr { margin: .5rem 0; width: min(300px, 100%); text-align: center; }
+.room-qr.small { width: min(170px, 100%); }
 .room-qr img { width: 100%; image-rendering: pixelated; border-radius: .3rem; }
 .room-qr figcaption { font-size: .95rem; opacity: .8; }
 .st-key-room_stage h3 { font-size: clamp(1.6rem, 2.3vw, 2.6rem); line-height: 1.2; }
@@ -98,11 +99,12 @@ def refuse(title: str, error: Exception, button: str, on_click, state) -> None:
     st.stop()
 
 
-def qr_img(png: bytes, link: str) -> str:
-    """The QR code as an ``<img>`` with its alt text (``st.image`` gives it none) and a caption."""
+def qr_img(png: bytes, link: str, *, small: bool = False) -> str:
+    """The QR code as an ``<img>`` with its alt text (``st.image`` gives it none) and a caption;
+    ``small`` while a question is up (the tally goes below it)."""
     import base64
     source = "data:image/png;base64," + base64.b64encode(png).decode("ascii")
-    return (f'<figure class="room-qr"><img src="{source}" alt="QR code of the join link '
+    return (f'<figure class="room-qr{" small" if small else ""}"><img src="{source}" alt="QR code of the join link '
             f'{html.escape(link)}"><figcaption>Scan to join</figcaption></figure>')
 
 
@@ -110,7 +112,7 @@ def style() -> None:
     st.html(STYLE)
 
 
-def _card(item: Mapping, rank: int) -> str:
+def _card(item: Mapping, rank: int, graded: bool) -> str:
     title = html.escape(str(item.get("title", "")))
     relevant = int(item.get("grade", 0)) > 0
     try:
@@ -120,9 +122,8 @@ def _card(item: Mapping, rank: int) -> str:
         picture = None
     if picture is None:
         picture = f'<div class="doc" aria-hidden="true">{title}</div>'
-    mark = f"✓ {item['grade']}" if relevant else "✗"
-    if relevant and int(item["grade"]) == 1:
-        mark = "✓"
+    # graded boards show every grade (a plain ✓ would hide grade 1); binary ones just ✓
+    mark = (f"✓ {item['grade']}" if graded else "✓") if relevant else "✗"
     word = "relevant" if relevant else "not relevant"
     return (f'<div class="room-card{" rel" if relevant else ""}" title="{title}: {word}">'
             f'<span class="rank">#{rank}</span>{picture}'
@@ -132,10 +133,12 @@ def _card(item: Mapping, rank: int) -> str:
 def rankings(question: Mapping) -> None:
     """The question's rankings (if any) as strips of small cards, relevance marked by ✓/✗
     and a green frame (never by colour alone)."""
-    for ranking in question.get("rankings") or []:
+    shown = question.get("rankings") or []
+    graded = any(int(item.get("grade", 0)) > 1 for r in shown for item in r["items"])
+    for ranking in shown:
         label = html.escape(str(ranking.get("label", "")))
         items = ranking["items"]
-        cards = "".join(_card(item, n) for n, item in enumerate(items, start=1))
+        cards = "".join(_card(item, n, graded) for n, item in enumerate(items, start=1))
         # one row whatever the screen: the cards share the width, at most 5.5rem each
         grid = f"grid-template-columns: repeat({len(items)}, minmax(0, 5.5rem))"
         st.markdown(f'<div class="room-strip"><div class="lbl">{label}</div>'

@@ -59,8 +59,7 @@ def query_view(dataset: Dataset, table: pd.DataFrame, settings: Settings, system
     else:
         _rows(dataset, ranking, k)
     label = settings.label(settings.by)
-    st.markdown(f"**How {label} is computed for this query** "
-                f"({'gain 2^grade − 1' if settings.gain == 'exponential' else 'gain = grade'})")
+    st.markdown(f"**How {label} is computed for this query**")     # the label names the gain
     expl = explain_measure(settings.by, ranking["relevance"].to_numpy(), judged, settings.k,
                            settings.gain)
     show_explanation(expl)
