@@ -82,7 +82,7 @@ class Student:
 
     async def _poll(self, fragment: str, interval: float) -> None:
         while True:
-            await asyncio.sleep(interval)
+            await asyncio.sleep(interval)     # the page's own poll period (run_every)
             # This client sends no widget states with a poll (a browser sends them all), so a
             # poll must not overtake a click's rerun: the server would take the empty states.
             if not self.busy:

@@ -17,6 +17,7 @@ from ui import page_state as ps
 from ui import predict
 from ui import state as url_state
 from ui.catalog import load_catalog
+from ui.texts import SCORES
 
 PREFIX = "pg_"
 BINARY_QUERY, GRADED_QUERY = "cat-in-a-box", "white-cat-in-a-box"
@@ -81,9 +82,7 @@ def tile_measures() -> list[str]:
 
 def chart_measures() -> tuple[list[str], list[str]]:
     """The tiles' curves, split by scale: scores between 0 and 1, then DCG-like sums."""
-    names = tile_measures()
-    return ([n for n in names if MEASURES[n].bounded],
-            [n for n in names if not MEASURES[n].bounded])
+    return list(SCORES), [n for n in tile_measures() if not MEASURES[n].bounded]
 
 
 def chart_title(names) -> str:

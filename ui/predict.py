@@ -17,13 +17,11 @@ import re
 import streamlit as st
 
 import irlib
-from irlib.measures import MEASURES
 from ui import page_state as ps
+from ui.texts import SCORES
 
 #: The metrics a learner can predict, named as the tiles name them ...
-#: (labels from irlib's registry: the bounded headline measures, the tiles' scores chart)
-METRICS = {name: MEASURES[name].label for name, info in MEASURES.items()
-           if info.tile and info.bounded}
+METRICS = SCORES          # labels from irlib's registry (ui/texts.py)
 #: ... and short, on the buttons (one row with the answers on a laptop).
 SHORT = {**METRICS, "P": "P", "R": "R"}
 DIRECTIONS = {"up": ("Up", ":material/trending_up:"), "down": ("Down", ":material/trending_down:"),

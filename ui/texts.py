@@ -77,6 +77,10 @@ def metric_text(name: str) -> MetricText:
 
 METRIC_TEXT = {name: metric_text(name) for name in MEASURES}
 
+#: The headline scores between 0 and 1 (the registry's bounded tile measures), by label: the
+#: playground's scores chart, what predict mode and the class rooms ask about.
+SCORES = {name: info.label for name, info in MEASURES.items() if info.tile and info.bounded}
+
 OUTCOME_TEXT = {
     "TP": "true positive (p·p̂): returned and relevant",
     "FP": "false positive (n·p̂): returned, not relevant",

@@ -25,14 +25,12 @@ from dataclasses import dataclass
 import numpy as np
 
 import irlib
-from irlib.measures import MEASURES
 from ui.catalog import load_catalog
 from ui.choosing import DOCS, LECTURE_GRADES, LECTURE_ORDERS
+from ui.texts import SCORES
 
 #: Metric key (irlib's curve name) -> how the question names it.
-#: (labels from irlib's registry: the bounded headline measures, the tiles' scores chart)
-METRICS = {name: MEASURES[name].label for name, info in MEASURES.items()
-           if info.tile and info.bounded}
+METRICS = SCORES          # labels from irlib's registry (ui/texts.py)
 SAME = "same"
 DIRECTIONS = (("up", "Goes up ▲"), ("down", "Goes down ▼"), (SAME, "Stays the same ="))
 
