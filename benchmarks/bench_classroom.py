@@ -11,6 +11,11 @@ Reported: the server's CPU time per interaction (from /proc of the app processes
 of event -> numbers painted (the tiles show new values) and event -> last DOM change, errors,
 and whether every session's address bar holds exactly its own actions.
 
+The reference, in the same run: the same sessions clicking at the same moment on a page that
+holds one st.toggle (tests/browser/apps/toggle_app.py), so each click is one bare Streamlit
+rerun. Its p95 is the floor of any page that answers a click with a rerun, on this machine
+with these browsers; the playground's cost is read as the ratio to it.
+
 Target on the 2-core machine, browsers included: p95 <= 1 s at 30 simultaneous clicks,
 server CPU <= 8 ms per badge click. tests/browser/test_classroom.py runs a short version.
 """
@@ -18,6 +23,7 @@ from __future__ import annotations
 
 import argparse
 import contextlib
+import json
 import os
 import statistics
 import sys
@@ -37,20 +43,20 @@ N_CARDS = 8
 #: In-page tools: find elements through open shadow roots, read the numbers the
 #: playground shows, and time one interaction. The only place that knows how "numbers
 #: painted" is detected: the tiles' values (``.lc-tile-value``) differ from before.
-PAGE_TOOLS = """(() => {
+PAGE_TOOLS = """((SHOWN) => {
   const deepAll = (sel, root = document) => {
     const found = [...root.querySelectorAll(sel)];
     for (const el of root.querySelectorAll("*")) if (el.shadowRoot) found.push(...deepAll(sel, el.shadowRoot));
     return found;
   };
-  const numbers = () => deepAll(".lc-tile-value").map(e => e.textContent).join("|");
+  const numbers = () => deepAll(SHOWN).map(e => e.textContent).join("|");
   const roots = (root = document) => {
     const out = [];
     for (const el of root.querySelectorAll("*")) if (el.shadowRoot) out.push(el.shadowRoot, ...roots(el.shadowRoot));
     return out;
   };
   window.__class = {deepAll, numbers, roots, t: null};
-})()"""
+})"""
 #: Arm one measurement: note the event, every DOM change (document and shadow roots) and
 #: the first moment the numbers differ from now.
 ARM = """() => {
@@ -72,10 +78,23 @@ ARM = """() => {
     for (const type of ["click", "pointerup", "drop", "dragend"]) window.addEventListener(type, mark, true);
   }
 }"""
-CLICK_AT = """(at) => {
-  const badge = window.__class.deepAll('.rb-card[data-rank="1"] .rb-badge')[0];
+CLICK_AT = """([at, target]) => {
+  const badge = window.__class.deepAll(target)[0];
   setTimeout(() => badge.click(), Math.max(0, at - Date.now()));
 }"""
+
+
+@dataclass(frozen=True)
+class Target:
+    """What the sessions open, what they click, and where the click's result shows."""
+    path: str            # after the server's address
+    click: str           # CSS selector (through shadow roots) of what every session clicks
+    shown: str           # CSS selector of the text that changes once the result is painted
+
+
+PLAYGROUND = Target("/playground", '.rb-card[data-rank="1"] .rb-badge', ".lc-tile-value")
+#: Streamlit's own floor: the bare toggle page of bench_interaction.py, a rerun per click.
+REFERENCE = Target("", "[data-testid=stCheckbox] input", "[data-testid=stText]")
 SETTLED = """(quiet) => {
   const t = window.__class.t;
   const app = document.querySelector("[data-testid=stApp]");
@@ -246,27 +265,27 @@ def open_many(browser, urls: list[str]) -> list:
 
 
 def run_class(browser, server: Server, sessions: int = 30, rounds: int = 6, drag: bool = True,
-              quiet_ms: int = 400) -> ClassResult:
-    """Open ``sessions`` sessions, run the rounds, check the address bars."""
+              quiet_ms: int = 400, target: Target = PLAYGROUND) -> ClassResult:
+    """Open ``sessions`` sessions, run the rounds, check the address bars (the playground's)."""
     result = ClassResult(sessions, rounds)
     links = [with_different_top_two(session_link(i), rounds) for i in range(sessions)]
     pages = []
     try:
-        urls = [server.url + "/playground?" + "&".join(f"{k}={v}" for k, v in link.items())
+        urls = [server.url + target.path + "?" + "&".join(f"{k}={v}" for k, v in link.items())
                 for link in links]
         pages = open_many(browser, urls)
         for i, page in enumerate(pages):
             page.on("pageerror", lambda exc, i=i: result.errors.append(f"session {i}: page error {exc}"))
-            page.evaluate(PAGE_TOOLS)
-            page.locator(".lc-tile-value").first.wait_for()
-            page.locator('.rb-card[data-rank="1"] .rb-badge').wait_for()
+            page.evaluate(f"{PAGE_TOOLS}({json.dumps(target.shown)})")
+            page.locator(target.shown).first.wait_for()
+            page.locator(target.click).first.wait_for(state="attached")
         for round_ in range(rounds):
             for page in pages:
                 page.evaluate(ARM)
             cpu0 = cpu_seconds(server.pids)
             at = page.evaluate("() => Date.now()") + 300 + 10 * sessions
             for page in pages:
-                page.evaluate(CLICK_AT, at)
+                page.evaluate(CLICK_AT, [at, target.click])
             timings = wait_all(pages, result, f"click round {round_ + 1}", quiet_ms)
             result.click_cpu_ms.append((cpu_seconds(server.pids) - cpu0) * 1000 / sessions)
             for t in filter(None, timings):
@@ -286,7 +305,7 @@ def run_class(browser, server: Server, sessions: int = 30, rounds: int = 6, drag
             for t in filter(None, timings):
                 result.drag_painted.append((t["painted"] - t["start"]) / 1000)
                 result.drag_last.append((t["last"] - t["start"]) / 1000)
-        for i, (page, link) in enumerate(zip(pages, links)):
+        for i, (page, link) in enumerate(zip(pages, links) if target == PLAYGROUND else ()):
             want = expected_state(link, rounds, drag)
             got = address_state(page.evaluate("() => location.href"))
             if got != want:
@@ -301,7 +320,7 @@ def run_class(browser, server: Server, sessions: int = 30, rounds: int = 6, drag
     return result
 
 
-def report(result: ClassResult, processes: int) -> None:
+def report(result: ClassResult, processes: int, targets: bool = True) -> None:
     def ms(values, q):
         return f"{quantile(values, q) * 1000:6.0f}" if values else "     -"
     print(f"{result.sessions} sessions x {result.rounds} click rounds"
@@ -325,7 +344,7 @@ def report(result: ClassResult, processes: int) -> None:
           f"{len(result.wrong_state)}")
     for line in (result.errors + result.wrong_state)[:10]:
         print("  ", line)
-    if result.click_last:
+    if targets and result.click_last:
         p95 = quantile(result.click_last, .95)
         cpu = statistics.median(result.click_cpu_ms)
         print(f"targets: click p95 {p95 * 1000:.0f} ms (<= 1000: {'met' if p95 <= 1 else 'NOT met'}), "
@@ -339,13 +358,28 @@ def main() -> None:
     parser.add_argument("--no-drag", action="store_true")
     parser.add_argument("--processes", type=int, default=1,
                         help="app processes; >1 runs deploy/run_class.py (HAProxy, sticky sessions)")
+    parser.add_argument("--no-reference", action="store_true",
+                        help="skip the reference class (the same clicks on a bare st.toggle page)")
     args = parser.parse_args()
     from playwright.sync_api import sync_playwright
-    with sync_playwright() as pw, class_server(args.processes) as server:
+    with sync_playwright() as pw:
         browser = launch_browser(pw)
-        result = run_class(browser, server, args.sessions, args.rounds, drag=not args.no_drag)
+        with class_server(args.processes) as server:
+            result = run_class(browser, server, args.sessions, args.rounds, drag=not args.no_drag)
+        reference = None
+        if not args.no_reference:
+            with streamlit_app("toggle_app.py") as app:
+                reference = run_class(browser, Server(app.url, [app.process.pid]), args.sessions,
+                                      args.rounds, drag=False, target=REFERENCE)
         browser.close()
     report(result, args.processes)
+    if reference is not None:
+        print("\nReference, the same class on a bare st.toggle page (Streamlit's floor per rerun):")
+        report(reference, 1, targets=False)
+        if result.click_last and reference.click_last:
+            print(f"playground / reference: click -> last change p95 "
+                  f"{quantile(result.click_last, .95) / quantile(reference.click_last, .95):.2f}x, "
+                  f"server CPU {statistics.median(result.click_cpu_ms) / statistics.median(reference.click_cpu_ms):.2f}x")
 
 
 if __name__ == "__main__":

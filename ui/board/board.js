@@ -23,6 +23,18 @@ function el(tag, cls, attrs) {
   return e;
 }
 
+// Writes only what changed: a rerun repaints every card, and each attribute or text written
+// again is style and layout work for the browser (a class of 30 shares the machine's cores).
+function setAttr(node, name, value) {
+  if (node.getAttribute(name) !== value) node.setAttribute(name, value);
+}
+function setText(node, text) {
+  if (node.textContent !== text) node.textContent = text;
+}
+function setHidden(node, hidden) {
+  if (node.hidden !== hidden) node.hidden = hidden;
+}
+
 function gradeWords(s, grade) {
   if (s.mode === "binary") return grade > 0 ? "relevant" : "not relevant";
   return `grade ${grade}`;
@@ -73,7 +85,7 @@ function paint(s) {
     if (s.k != null && i + 1 === s.k && s.k < n) wanted.push(divider);
   });
   if (s.k == null || s.k >= n) divider.remove();
-  divider.firstChild.textContent = s.k != null ? `top K = ${s.k}` : "";
+  setText(divider.firstChild, s.k != null ? `top K = ${s.k}` : "");
   wanted.forEach((node, i) => {
     if (list.children[i] !== node) list.insertBefore(node, list.children[i] || null);
   });
@@ -92,47 +104,48 @@ function paintCard(s, id, i) {
   const rank = i + 1;
   const words = gradeWords(s, grade);
   const oc = s.outcomes.get(id) || "";
-  card.dataset.rank = String(rank);
-  card.dataset.grade = String(grade);
-  card.classList.toggle("rb-below", s.k != null && rank > s.k);
+  setAttr(card, "data-rank", String(rank));
+  setAttr(card, "data-grade", String(grade));
+  const below = s.k != null && rank > s.k;
+  if (card.classList.contains("rb-below") !== below) card.classList.toggle("rb-below", below);
   let label = `Rank ${rank}: ${item.title}, ${words}`;
   if (OUTCOMES[oc]) label += `, ${OUTCOMES[oc].replace(" · ", ": ")}`;
-  card.setAttribute("aria-label", label);
-  p.rank.textContent = String(rank);
-  if (p.title.textContent !== item.title) p.title.textContent = item.title;
+  setAttr(card, "aria-label", label);
+  setText(p.rank, String(rank));
+  setText(p.title, item.title);
   if (item.image) {
-    if (p.img.getAttribute("src") !== item.image) p.img.setAttribute("src", item.image);
-    p.img.setAttribute("alt", item.alt || item.title);
-    p.img.hidden = false;
-    p.ph.hidden = true;
+    setAttr(p.img, "src", item.image);
+    setAttr(p.img, "alt", item.alt || item.title);
+    setHidden(p.img, false);
+    setHidden(p.ph, true);
   } else {
     p.img.removeAttribute("src");
-    p.img.hidden = true;
-    p.ph.hidden = false;
-    p.ph.textContent = ((item.title || "").match(/[\p{L}\p{N}]/u) || ["?"])[0].toUpperCase();
+    setHidden(p.img, true);
+    setHidden(p.ph, false);
+    setText(p.ph, ((item.title || "").match(/[\p{L}\p{N}]/u) || ["?"])[0].toUpperCase());
   }
-  p.up.disabled = rank === 1;
-  p.down.disabled = rank === n;
-  p.up.setAttribute("aria-label", `Move ${item.title} up`);
-  p.down.setAttribute("aria-label", `Move ${item.title} down`);
+  if (p.up.disabled !== (rank === 1)) p.up.disabled = rank === 1;
+  if (p.down.disabled !== (rank === n)) p.down.disabled = rank === n;
+  setAttr(p.up, "aria-label", `Move ${item.title} up`);
+  setAttr(p.down, "aria-label", `Move ${item.title} down`);
   const b = p.badge;
-  b.dataset.grade = String(grade);
+  setAttr(b, "data-grade", String(grade));
   if (s.mode === "binary") {
-    b.textContent = grade > 0 ? "✓ relevant" : "✗ not relevant";
-    b.setAttribute("aria-label", `${item.title}: ${words}. Click to toggle.`);
+    setText(b, grade > 0 ? "✓ relevant" : "✗ not relevant");
+    setAttr(b, "aria-label", `${item.title}: ${words}. Click to toggle.`);
     b.removeAttribute("aria-expanded");
-    p.picker.hidden = true;
+    setHidden(p.picker, true);
   } else {
-    b.textContent = `grade ${grade}`;
-    b.setAttribute("aria-label", `${item.title}: grade ${grade} of 4. Click to change.`);
-    b.setAttribute("aria-expanded", String(!p.picker.hidden));
+    setText(b, `grade ${grade}`);
+    setAttr(b, "aria-label", `${item.title}: grade ${grade} of 4. Click to change.`);
+    setAttr(b, "aria-expanded", String(!p.picker.hidden));
   }
-  b.className = `rb-badge rb-g${s.mode === "binary" ? (grade > 0 ? 4 : 0) : grade}`;
-  p.picker.setAttribute("aria-label", `Grade for ${item.title}`);
-  for (const gb of p.picker.children) gb.setAttribute("aria-pressed", String(Number(gb.dataset.grade) === grade));
-  p.outcome.hidden = !OUTCOMES[oc];
-  p.outcome.textContent = OUTCOMES[oc] || "";
-  p.outcome.className = `rb-outcome rb-o-${oc || "none"}`;
+  setAttr(b, "class", `rb-badge rb-g${s.mode === "binary" ? (grade > 0 ? 4 : 0) : grade}`);
+  setAttr(p.picker, "aria-label", `Grade for ${item.title}`);
+  for (const gb of p.picker.children) setAttr(gb, "aria-pressed", String(Number(gb.dataset.grade) === grade));
+  setHidden(p.outcome, !OUTCOMES[oc]);
+  setText(p.outcome, OUTCOMES[oc] || "");
+  setAttr(p.outcome, "class", `rb-outcome rb-o-${oc || "none"}`);
 }
 
 function announce(s, msg) {
@@ -165,12 +178,13 @@ function paintOutcomes(s, order, tags) {
   order.forEach((id, i) => {
     const card = s.cards.get(id);
     if (!card) return;
-    card._rb.rank.textContent = String(i + 1);
+    setText(card._rb.rank, String(i + 1));
     const oc = tags[i] || "";
-    card._rb.outcome.hidden = !OUTCOMES[oc];
-    card._rb.outcome.textContent = OUTCOMES[oc] || "";
-    card._rb.outcome.className = `rb-outcome rb-o-${oc || "none"}`;
-    card.classList.toggle("rb-below", s.k != null && i + 1 > s.k);
+    setHidden(card._rb.outcome, !OUTCOMES[oc]);
+    setText(card._rb.outcome, OUTCOMES[oc] || "");
+    setAttr(card._rb.outcome, "class", `rb-outcome rb-o-${oc || "none"}`);
+    const below = s.k != null && i + 1 > s.k;
+    if (card.classList.contains("rb-below") !== below) card.classList.toggle("rb-below", below);
   });
 }
 
@@ -355,10 +369,11 @@ function apply(s, data) {
   s.outcomes = new Map(Object.entries(data.outcomes || {}));
   s.preview = data.preview || null;
   for (const id of s.order) if (!s.cards.has(id)) s.cards.set(id, makeCard(id));
-  s.root.dataset.mode = s.mode;
-  s.root.classList.toggle("rb-fixed", Boolean(data.fixedHeight));
-  s.root.classList.toggle("rb-large", data.size === "large");
-  s.root.classList.toggle("rb-small", data.size === "small");
+  setAttr(s.root, "data-mode", s.mode);
+  for (const [name, on] of [["rb-fixed", Boolean(data.fixedHeight)], ["rb-large", data.size === "large"],
+                            ["rb-small", data.size === "small"]]) {
+    if (s.root.classList.contains(name) !== on) s.root.classList.toggle(name, on);
+  }
   paint(s);
 }
 

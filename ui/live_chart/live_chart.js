@@ -138,8 +138,8 @@ function setText(node, text) {
 function drawText(s, shown) {
   const tiles = Array.isArray(s.data.tiles) ? s.data.tiles : [];
   const values = shown ? shown.tiles : tiles.map((t) => t.value);
-  s.root.classList.toggle("lc-large", s.data.size === "large");
-  s.root.classList.toggle("lc-preview", Boolean(shown));
+  toggleClass(s.root, "lc-large", s.data.size === "large");
+  toggleClass(s.root, "lc-preview", Boolean(shown));
   s.note.hidden = !setText(s.note, shown ? shown.note : s.data.note);
   s.footer.hidden = !setText(s.footer, s.data.footer);
   s.tiles.hidden = tiles.length === 0;
@@ -207,6 +207,14 @@ function showPreview(s, detail) {
 // (the vendored 4.1.1; tests/browser/test_playground.py compares the result with a fresh
 // plot): anything else, such as a curve hidden from the legend or a y axis without a fixed
 // range, returns false before changing anything, and the caller lets plotly.js do it.
+function setIfChanged(node, name, value) {
+  if (node.getAttribute(name) !== value) node.setAttribute(name, value);
+}
+
+function toggleClass(node, name, on) {
+  if (node.classList.contains(name) !== on) node.classList.toggle(name, on);
+}
+
 function moveValues(gd, traces) {
   const { _fullData: full, _fullLayout: layout, calcdata } = gd;
   const xa = layout && layout.xaxis;
@@ -234,8 +242,10 @@ function moveValues(gd, traces) {
     gd.data[i].y = y;
     full[i].y = y;
     cd.forEach((point, j) => { point.y = y[j]; });
-    line.setAttribute("d", `M${xy.map(at).join("L")}`);
-    points.forEach((node, j) => node.setAttribute("transform", `translate(${at(xy[j])})`));
+    // Only what moved: after a preview the rerun mostly brings the same pixels, and every
+    // attribute written is style, layout and paint work again (30 browsers on one machine).
+    setIfChanged(line, "d", `M${xy.map(at).join("L")}`);
+    points.forEach((node, j) => setIfChanged(node, "transform", `translate(${at(xy[j])})`));
   }
   return true;
 }
@@ -253,7 +263,7 @@ function moveOrAnimate(Plotly, cell, traces) {
 function drawOne(Plotly, s, cell, chart) {
   const { figure, label } = chart;
   if (!cell.width) cell.width = Math.round(cell.plot.clientWidth) || 600;
-  cell.plot.setAttribute("aria-label", label || "chart");
+  setIfChanged(cell.plot, "aria-label", label || "chart");
   cell.plot.style.height = `${figure.layout.height || 380}px`;
   // Most updates (a drag, a badge click) change only the curves' values; chart.look digests
   // all the rest (ui/live_chart.py: figure_look). Then the axes, legend and labels stay: move
@@ -306,7 +316,7 @@ export default function (component) {
   const src = new URL(s.data.src, window.location.href).href;
   loadPlotly(src)
     .then((Plotly) => {
-      s.message.hidden = true;
+      if (!s.message.hidden) s.message.hidden = true;
       draw(Plotly, s);
     })
     .catch(() => {
