@@ -29,7 +29,9 @@ def component_data(at: AppTest, name: str) -> list[dict]:
         for child in getattr(node, "children", {}).values():
             if getattr(child, "type", None) == "bidi_component" and \
                     child.proto.component_name == name:
-                yield json.loads(child.proto.json)
+                data = json.loads(child.proto.json)
+                # our components send [data] (ui/live_chart.py) and read its one item
+                yield data[0] if isinstance(data, list) and len(data) == 1 else data
             yield from walk(child)
     return list(walk(at._tree))
 

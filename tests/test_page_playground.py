@@ -1,10 +1,9 @@
 """The playground page, driven as a person would through AppTest: state in, numbers out."""
-import json
 from urllib.parse import parse_qsl
 
 import pytest
 
-from tests.apptest import run_page
+from tests.apptest import component_data, run_page
 from ui.playground import defaults, page_state
 
 
@@ -57,14 +56,7 @@ def test_dragging_rank_2_to_the_top_makes_rr_one():
 
 def live_data(at):
     """What the live-chart component gets, as the browser gets it (ui/live_chart.py)."""
-    def walk(node):
-        for child in getattr(node, "children", {}).values():
-            if getattr(child, "type", None) == "bidi_component" and \
-                    child.proto.component_name == "irlab_live_chart":
-                yield json.loads(child.proto.json)
-            yield from walk(child)
-
-    (data,) = walk(at._tree)
+    (data,) = component_data(at, "irlab_live_chart")
     return data
 
 

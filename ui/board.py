@@ -203,7 +203,7 @@ def ranking_board(
     }
     _mount()(
         key=key,
-        data=data,
+        data=[data],      # a list: Streamlit scans a dict's every key for dataframes (ui/live_chart.py)
         height=height if height is not None else "content",
         **{f"on_{_EVENT}_change": _on_event},
     )

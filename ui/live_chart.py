@@ -142,7 +142,9 @@ def live_charts(charts: Sequence[tuple[str, dict]], *, key: str,
         if x is not None and on_click is not None:
             on_click(x)
 
-    _mount()(key=key, data={"charts": [{"label": label, "figure": figure,
+    # One list item, not a dict: Streamlit would check each of a dict's keys for a dataframe
+    # (a fifth of this fragment's server time on a badge click).
+    _mount()(key=key, data=[{"charts": [{"label": label, "figure": figure,
                                         "look": figure_look(figure)}
                                        for label, figure in charts],
                             "src": plotly_url(), "themeKey": _theme_key(),
@@ -150,5 +152,5 @@ def live_charts(charts: Sequence[tuple[str, dict]], *, key: str,
                             "tileWidth": COMPACT_TILE_WIDTH * (1.5 if size == "large" else 1),
                             "size": size, "preview": preview,
                             "tiles": [{"label": str(label), "value": str(value)}
-                                      for label, value in tiles]},
+                                      for label, value in tiles]}],
              height="content", **{f"on_{_EVENT}_change": _on_event})

@@ -241,7 +241,8 @@ class PageState:
     def query(self) -> dict[str, str]:
         """The whole state as URL parameters."""
         ss = st.session_state
-        return {f.url_name: f.codec.encode(ss.get(self.prefix + f.name, f.fresh_default()))
+        return {f.url_name: f.codec.encode(ss[key] if (key := self.prefix + f.name) in ss
+                                           else f.fresh_default())
                 for f in self.fields}
 
     def address(self) -> str:

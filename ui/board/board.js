@@ -380,7 +380,9 @@ function apply(s, data) {
 // Streamlit calls this again on every data change without running the
 // previous cleanup, so all state lives on the root element and is reused.
 export default function (component) {
-  const { data, parentElement, setTriggerValue } = component;
+  const { parentElement, setTriggerValue } = component;
+  // Python sends [data] (a list skips Streamlit's dataframe scan of every key)
+  const data = Array.isArray(component.data) ? component.data[0] : component.data;
   let root = parentElement.querySelector(".rb-root");
   const s = root && root._rbState ? root._rbState : setup(parentElement);
   s.setTriggerValue = setTriggerValue;

@@ -301,7 +301,9 @@ function draw(Plotly, s) {
 // keepAddress(query): ui/address/address.js, prepended by ui/live_chart.py.
 
 export default function (component) {
-  const { data, parentElement, setTriggerValue } = component;
+  const { parentElement, setTriggerValue } = component;
+  // Python sends [data] (a list skips Streamlit's dataframe scan of every key)
+  const data = Array.isArray(component.data) ? component.data[0] : component.data;
   const root = parentElement.querySelector(".lc-root");
   const s = root && root._lcState ? root._lcState : setup(parentElement);
   s.setTriggerValue = setTriggerValue;
