@@ -137,6 +137,9 @@ class Field:
         return self.default() if callable(self.default) else _copy(self.default)
 
 
+_UNSET = object()    # a field not in the session yet (PageState.query)
+
+
 def _copy(value):
     if isinstance(value, dict):
         return dict(value)
@@ -240,10 +243,10 @@ class PageState:
 
     def query(self) -> dict[str, str]:
         """The whole state as URL parameters."""
-        ss = st.session_state
-        return {f.url_name: f.codec.encode(ss[key] if (key := self.prefix + f.name) in ss
-                                           else f.fresh_default())
-                for f in self.fields}
+        ss = st.session_state       # one read per field: each costs a lock and a lookup
+        values = [(f, ss.get(self.prefix + f.name, _UNSET)) for f in self.fields]
+        return {f.url_name: f.codec.encode(f.fresh_default() if v is _UNSET else v)
+                for f, v in values}
 
     def address(self) -> str:
         """The query string of a link that reopens this page as it is now."""
