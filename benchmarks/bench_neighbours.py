@@ -7,6 +7,8 @@ median per call over ``--repeat`` calls, in one process:
   neighbours one_move_neighbours + the lookup keys alone (the table's part that is no metric)
   batch      metric_curves_batch on the neighbours' grades alone
   loop       metric_curves called once per neighbour (what the batch replaces)
+  page       what the playground sends for a state it has not seen yet (ui/preview.py,
+             uncached): the table, its tiles' numbers formatted, the caption, the JSON
   reference  one metric_curves call on the current 8 cards (what a rerun already does)
 and prints each against the reference and batch against loop.
 Run: ``python benchmarks/bench_neighbours.py [--repeat 2000]``.
@@ -45,6 +47,17 @@ def table(grades, levels, gain):
             irlib.outcomes_at_k_batch(neighbours.grades, K))
 
 
+def page_preview(grades, levels, gain):
+    from ui import playground, preview
+    order = [str(i) for i in range(len(grades))]
+    tiles = playground.tile_measures()
+    charts = tuple(tuple(chart) for chart in playground.chart_measures())
+    table = preview._neighbour_preview.__wrapped__(
+        tuple(order), tuple(grades), tuple(levels), K, 1, gain, tuple(tiles), charts,
+        playground.confusion_note)
+    return preview._charts_json.__wrapped__(table, "board"), table.for_board("board")
+
+
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__)
     parser.add_argument("--repeat", type=int, default=2000)
@@ -62,6 +75,7 @@ def main() -> None:
                                     args.repeat),
             "loop": median_seconds(lambda: [irlib.metric_curves(r, gain=gain) for r in rows],
                                    loop_repeat),
+            "page": median_seconds(lambda: page_preview(grades, levels, gain), loop_repeat),
         }
         reference = timings["reference"]
         print(f"{mode}: {len(rows)} neighbours of {len(grades)} cards ({gain} gain)")

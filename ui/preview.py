@@ -17,6 +17,8 @@ import zlib
 from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass
 
+import numpy as np
+
 import irlib
 
 #: Curve values travel rounded: a quarter of a pixel on a 240 px chart of 0..1, the hover
@@ -47,12 +49,11 @@ def _charts_json(preview: "Preview", board: str) -> str:
     # keys point at it: about half the bytes.
     entries, index = [], {}
     keys = {}
-    for key, entry in preview.numbers.items():
-        text = json.dumps(entry, separators=(",", ":"))
-        if text not in index:
-            index[text] = len(entries)
+    for key, entry in preview.numbers.items():      # keys with equal numbers share the entry
+        if id(entry) not in index:
+            index[id(entry)] = len(entries)
             entries.append(entry)
-        keys[key] = index[text]
+        keys[key] = index[id(entry)]
     text = json.dumps({"board": board, "base": preview.base, "keys": keys, "entries": entries},
                       separators=(",", ":"))
     # deflated (~4x smaller): bytes are most of what a rerun costs the server (hashing,
@@ -103,14 +104,22 @@ def _neighbour_preview(order: tuple[str, ...], current: tuple[int, ...],
     curves = irlib.metric_curves_batch(near.grades, rel=rel, gain=gain, measures=shown)
     counts = irlib.confusion_curves_batch(near.grades, rel=rel)
     tags = irlib.outcomes_at_k_batch(near.grades, k, rel=rel).tolist()
-    at_k = {name: curves[name][:, k - 1].tolist() for name in tiles}
-    cut = [counts[name][:, k - 1].tolist() for name in irlib.CONFUSION_NAMES]
-    rounded = {name: curves[name].round(DECIMALS).tolist()
-               for chart in charts for name in chart}
+    n = len(near.grades)
+    at_k = np.array([curves[name][:, k - 1] for name in tiles]).reshape(len(tiles), n).T
+    cut = np.array([counts[name][:, k - 1] for name in irlib.CONFUSION_NAMES]).T
+    lines = [np.stack([curves[name].round(DECIMALS) for name in chart], axis=1) for chart in charts]
+    # Many neighbours show the same numbers (two cards of one grade swapped): each distinct
+    # row is formatted once, and its entry is shared by every key that leads to it.
+    rows = np.concatenate([at_k, cut, *(line.reshape(n, -1) for line in lines)], axis=1)
+    _, first, inverse = np.unique(rows, axis=0, return_index=True, return_inverse=True)
+    values, where = np.unique(at_k, return_inverse=True)        # each number formatted once
+    texts = np.array([irlib.fmt(v) for v in values.tolist()] or [""], dtype=object)
+    texts = texts[where.reshape(at_k.shape)].tolist()
+    cut_rows, line_rows = cut.tolist(), [line.tolist() for line in lines]
+    entries = [{"tiles": texts[r], "note": note(k, *cut_rows[r]),
+                "charts": [rows_of_chart[r] for rows_of_chart in line_rows]} for r in first.tolist()]
     numbers, outcomes = {}, {}
-    for r, key in enumerate(near.keys()):
-        numbers[key] = {"tiles": [irlib.fmt(at_k[name][r]) for name in tiles],
-                        "note": note(k, *(column[r] for column in cut)),
-                        "charts": [[rounded[name][r] for name in chart] for chart in charts]}
-        outcomes[key] = tags[r]
+    for key, entry, tag in zip(near.keys(), inverse.reshape(-1).tolist(), tags):
+        numbers[key] = entries[entry]
+        outcomes[key] = tag
     return Preview(signature(order, dict(zip(order, current))), numbers, outcomes)
