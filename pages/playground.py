@@ -29,7 +29,7 @@ pg.init()
 state = pg.current()
 # predicting adds a panel above the tiles: smaller cards keep the tiles in view
 size = "large" if state.present else "small" if S["predict"] else "normal"
-board_page(state.present)
+board_page(state.present, steady=not S["predict"])   # predicting: no preview
 catalog = load_catalog()
 query = catalog.queries[pg.BINARY_QUERY if state.mode == "binary" else pg.GRADED_QUERY]
 

@@ -35,7 +35,18 @@ COMPACT_METRICS_CSS = """<style>
 </style>"""
 
 
-def board_page(present: bool = False, *, compact_metrics: bool = False) -> None:
-    """Tighten the page around its boards; ``present`` hides the sidebar for a projector."""
+#: Streamlit fades every element of a running fragment to a third after 0.5 s (``data-stale``,
+#: a 1 s opacity transition). The playground's live part shows the new numbers before the
+#: rerun (ui/preview.py), so the fade would mark the right numbers as outdated; with a class
+#: on one server it also makes every student's browser animate the whole part while waiting.
+STEADY_CSS = """<style>
+[data-testid="stElementContainer"][data-stale="true"] { opacity: 1; transition: none; }
+</style>"""
+
+
+def board_page(present: bool = False, *, compact_metrics: bool = False,
+               steady: bool = False) -> None:
+    """Tighten the page around its boards; ``present`` hides the sidebar for a projector;
+    ``steady`` keeps elements from fading while a rerun runs (:data:`STEADY_CSS`)."""
     st.html((PRESENT_CSS if present else COMPACT_CSS)
-            + (COMPACT_METRICS_CSS if compact_metrics else ""))
+            + (COMPACT_METRICS_CSS if compact_metrics else "") + (STEADY_CSS if steady else ""))

@@ -92,13 +92,20 @@ def test_a_badge_click_moves_the_curves_in_place(playground):
     # the hover label reads the new value: the chart's data moved with its points
     recall_at_2.hover(force=True)
     expect(chart.locator(".hoverlayer")).to_contain_text("Recall@K: 0.400")
-    # and every line and marker sits exactly where plotly.js itself draws it from scratch
+    # and every line and marker sits where plotly.js itself draws it from scratch, within
+    # half a pixel: the preview showed values rounded to a fraction of a pixel (ui/preview.py),
+    # and the rerun leaves what is already in place (moveValues in ui/live_chart/live_chart.js)
     moved = drawn_curves(page)
     page.reload()
     board_card(page, rank=8).wait_for()
     wait_for_app_run(page)
     expect(page.locator(".lc-root .js-plotly-plot .scatterlayer .trace")).to_have_count(8)
-    assert drawn_curves(page) == moved
+    fresh = drawn_curves(page)
+    assert [[len(curve) for curve in chart] for chart in fresh] == \
+        [[len(curve) for curve in chart] for chart in moved]
+    offsets = [abs(a - b) for chart_f, chart_m in zip(fresh, moved)
+               for curve_f, curve_m in zip(chart_f, chart_m) for a, b in zip(curve_f, curve_m)]
+    assert max(offsets) <= 0.5 + 0.05, max(offsets)    # + the 0.1 px rounding of drawn_curves
 
 
 def test_the_curves_follow_a_badge_click_with_a_curve_hidden_from_the_legend(playground):
