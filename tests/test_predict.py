@@ -131,3 +131,33 @@ def test_the_outcome_sentence():
     text = outcome_text({"right": True, "guess": "up", "truth": "up", "name": "NDCG@2",
                          "before": 0.387, "after": 0.613})
     assert text == "Right: NDCG@2 went up, 0.39 → 0.61."
+
+
+def test_the_board_buttons_wait_for_the_guess_too():
+    # ★ Ideal while predicting: the board shows the ideal order, the numbers and the link
+    # keep the old one until the guess; then it is applied and scored like a drag.
+    at = run_page("playground", query={"predict": "on", "k": "2"})
+    start, labels = list(defaults().order), dict(defaults().labels)
+    ideal = sorted(start, key=lambda i: (-labels[i], start.index(i)))
+    before = tiles(at)["Precision@2"]
+    at.button(key=P + "ideal").click().run()
+    assert board(at)["order"] == ideal and at.session_state[P + "order"] == start
+    assert tiles(at)["Precision@2"] == before == "0.5"
+    at.button_group(key=P + "guess").set_value("P").run()
+    at.button(key=P + "guess_up").click().run()
+    assert at.session_state[P + "order"] == ideal and address(at)["score"] == "1-1"
+    assert tiles(at)["Precision@2"] == "1"
+    # ↺ Sources is a change to predict as well, and Undo drops it
+    at.button(key=P + "reset").click().run()
+    assert board(at)["order"] == start and at.session_state[P + "order"] == ideal
+    at.button(key=P + "guess_cancel").click().run()
+    assert board(at)["order"] == ideal
+
+
+def test_outside_predict_mode_the_buttons_apply_at_once():
+    at = run_page("playground", query={"k": "2"})
+    at.button(key=P + "worst").click().run()
+    labels = dict(defaults().labels)
+    assert [labels[i] for i in at.session_state[P + "order"]] == [0, 0, 0, 0, 1, 1, 1, 1]
+    at.button(key=P + "reset").click().run()
+    assert at.session_state[P + "order"] == list(defaults().order)

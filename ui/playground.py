@@ -111,22 +111,47 @@ def on_board_change(change: dict) -> None:
           {i: int(g) for i, g in change["grades"].items()})
 
 
+def _board_shown() -> tuple[list[str], dict[str, int]]:
+    """The order and judgments on the board: a change waiting for a prediction, else the state."""
+    s = page_state()
+    current_grades = current().current_grades()
+    order, grades = predict.shown(s, current_grades)
+    return list(order), dict(grades)
+
+
+def _put_order(order: list[str], grades: dict[str, int] | None = None) -> None:
+    """A button's new board: applied, or while predicting held back like a drag."""
+    s = page_state()
+    shown_grades = _board_shown()[1]
+    if predict.stage(s, {"order": order, "grades": grades if grades is not None else shown_grades}):
+        return
+    s.set("order", order)
+
+
 def reset() -> None:
-    """Back to the sources' order and judgments (mode, K and the chosen metric stay)."""
-    page_state().reset("order", "labels", "grades")
+    """Back to the sources' order and judgments (mode, K and the chosen metric stay).
+
+    While predicting, the sources' board of the current mode waits for the guess like a drag.
+    """
+    s = page_state()
+    if s.get("predict"):
+        start = defaults()
+        _put_order(list(start.order), dict(start.labels if s["mode"] == "binary" else start.grades))
+        return
+    s.reset("order", "labels", "grades")
 
 
 def sort_by_grade(best_first: bool) -> None:
-    """Ideal (best first) or worst order by the current judgments; ties keep picture order."""
-    grades, ids = current().current_grades(), item_ids()
+    """Ideal (best first) or worst order by the judgments shown; ties keep picture order."""
+    grades, ids = _board_shown()[1], item_ids()
     sign = -1 if best_first else 1
-    page_state().set("order", sorted(ids, key=lambda i: (sign * grades[i], ids.index(i))))
+    _put_order(sorted(ids, key=lambda i: (sign * grades[i], ids.index(i))))
 
 
 def shuffle() -> None:
     order = item_ids()
     random.shuffle(order)
-    page_state().set("order", order)
+    _put_order(order)
 
 
 def set_k_from_chart(x: float) -> None:
