@@ -80,7 +80,8 @@ if current is None:
     st.subheader("You are in!")
     st.info("Waiting for your teacher's first question…", icon=":material/hourglass_top:")
 else:
-    view.question_text(current.payload)
+    with st.container(key=P + "question"):
+        view.question_text(current.payload)
     view.rankings(current.payload)
     mine = db.my_answer(current.id, S["me"])
     right = current.payload.get("correct")
@@ -103,7 +104,9 @@ else:
         st.success(f"Your answer: **{yours}**. Waiting for the reveal…",
                    icon=":material/how_to_vote:")
     else:
-        with st.container(key=P + "answers"):
+        # four or more short answers ("Board A" … "Neither") two a row: all in one phone screen
+        pairs = len(current.choices) >= 4 and max(len(t) for _, t in current.choices) <= 12
+        with st.container(key=P + "answers"), st.container(key=P + "pairs" if pairs else None):
             for key, text in current.choices:
                 st.button(text, key=f"{P}choice_{current.id}_{key}", width="stretch",
                           on_click=answer, args=(current.id, key))

@@ -4,7 +4,6 @@ questions, watch the tally come in (counts only), reveal the right answer, close
 The room and the teacher's key live in this page's address (``?room=…&key=…``): a refresh or a
 bookmark keeps the room; without the key nobody can run it (``ui/rooms/store.py``)."""
 import functools
-import html
 
 import streamlit as st
 
@@ -73,17 +72,13 @@ board_page()
 left, right = st.columns([2, 3], gap="large")
 with left:
     st.markdown(f'<div class="room-link">Join on your phone: '
-                f'<span class="room-url">{html.escape(link)}</span></div>'
+                f'<span class="room-url">{view.link_html(link)}</span></div>'
                 f'<div class="room-code" aria-label="Room code">{room.code}</div>',
                 unsafe_allow_html=True)
-    # once a question is up, a smaller QR (latecomers) leaves room for the tally below it
+    # once a question is up, a smaller QR (latecomers) leaves room for the tally below it;
+    # a link only this computer can open says so beside the QR code
     st.markdown(view.qr_img(qr_png(link), link, small=room.current is not None),
                 unsafe_allow_html=True)
-    if view.is_local(link):
-        st.warning("This address only works on this computer. Start the app with "
-                   "`--server.address 0.0.0.0` and open it by this machine's network name or "
-                   "address (or set `IRLAB_PUBLIC_URL`), so phones can reach it.",
-                   icon=":material/wifi_off:")
 
 
 @st.fragment(run_every=view.TEACHER_POLL_S)

@@ -70,6 +70,9 @@ def test_letting_go_outside_the_board_takes_the_numbers_back(playground):
     assert "order=12345678" in page.url
 
 
+FOCUSED_JS = "c => c.getRootNode().activeElement === c"
+
+
 def test_a_keyboard_move_shows_its_numbers_at_once(playground):
     page = playground(ONE_RELEVANT)
     card = board_card(page, rank=7)
@@ -82,6 +85,28 @@ def test_a_keyboard_move_shows_its_numbers_at_once(playground):
         page.keyboard.press("Alt+ArrowUp")
     wait_for_app_run(page)
     assert tile(page, "Recall@2") == "1"                    # now at rank 2
+    # all five moves reached Python (the address is its state), and the card kept the focus
+    expect(page).to_have_url(re.compile("order=17234568"))
+    assert board_card(page, rank=2).evaluate(FOCUSED_JS)
+
+
+def test_keys_pressed_while_the_board_redraws_are_not_lost(playground):
+    """Two quick moves, so two reruns' data reach the board back to back: Streamlit then runs
+    the cleanup of the call the second one superseded (ui/board/board.js, its default export).
+    The board must stay as it is, focus and all, or the next keys go nowhere."""
+    page = playground(ONE_RELEVANT)
+    board_card(page, item_id="dog-box").focus()             # rank 8
+    rank = 8
+    for cycle in range(7):
+        key, step = ("Alt+ArrowUp", -1) if cycle % 2 == 0 else ("Alt+ArrowDown", 1)
+        page.keyboard.press(key)
+        page.keyboard.press(key)
+        rank += 2 * step
+        wait_for_app_run(page)
+        card = board_card(page, item_id="dog-box")
+        assert card.get_attribute("data-rank") == str(rank), f"cycle {cycle}: a key was lost"
+        assert card.evaluate(FOCUSED_JS), f"cycle {cycle}: the card lost the focus"
+    expect(page).to_have_url(re.compile("order=12345867"))   # Python has every move: rank 6
 
 
 ARM_JS = """(label) => { window.__frame = null;

@@ -132,6 +132,34 @@ def test_a_forged_teacher_link_is_refused(rooms, open_page):
     expect(teacher.get_by_role("button", name="Reveal the answer")).to_be_visible()
 
 
+def in_view(page: Page, locator) -> bool:
+    box = locator.bounding_box()
+    return box is not None and 0 <= box["y"] and box["y"] + box["height"] <= page.viewport_size["height"]
+
+
+def test_a_challenge_fits_a_phone_and_the_projector(rooms, open_page):
+    """From a lecturer's walk: a four-answer challenge shows every answer on a 390x844 phone
+    without scrolling; a 1366x768 projector shows the whole tally (the app listens on
+    127.0.0.1 here, so the note about that is up too) and breaks the join address only
+    between its parts, never inside one."""
+    url, _ = rooms
+    teacher, code = open_room(open_page, url, "A challenge: which board solves it?")
+    student = open_page(f"{url}/join?code={code}", **PHONE)
+    expect(answers(student)).to_have_count(4)
+    assert [in_view(student, answers(student).nth(n)) for n in range(4)] == [True] * 4
+
+    answers(student).first.click()
+    expect(teacher.get_by_text("1 answered")).to_be_visible(timeout=POLL_TIMEOUT_MS)
+    expect(teacher.get_by_role("note")).to_contain_text("Only this computer can open")
+    tally = teacher.locator(".stPlotlyChart")
+    tally.locator(".main-svg").first.wait_for()
+    assert in_view(teacher, tally)
+    parts = teacher.locator(".room-url > span")
+    assert "".join(parts.all_inner_texts()) == f"{url}/join?code={code}"
+    heights = parts.evaluate_all("spans => spans.map((s) => s.getBoundingClientRect().height)")
+    assert max(heights) - min(heights) < 2, heights       # each part on one line
+
+
 @pytest.mark.parametrize("scheme", ["light", "dark"])
 def test_no_serious_accessibility_violation_in_a_room(rooms, open_page, scheme):
     """axe-core, as for every lesson (test_accessibility.py): the projector and a phone."""

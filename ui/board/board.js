@@ -377,8 +377,13 @@ function apply(s, data) {
   paint(s);
 }
 
-// Streamlit calls this again on every data change without running the
-// previous cleanup, so all state lives on the root element and is reused.
+// Streamlit calls this again on every data change, so all state lives on the root element
+// and is reused. The cleanup we return is not only run when the board leaves the page: when
+// new data comes while the previous call is still loading (two reruns' data in quick
+// succession), Streamlit runs that superseded call's cleanup at once, with the board still
+// on the page. Taking the board down then dropped the focused card — and with it every key
+// pressed next (tests/browser/test_preview.py, the keyboard test). So the board is taken
+// down only once it has really left the page.
 export default function (component) {
   const { parentElement, setTriggerValue } = component;
   // Python sends [data] (a list skips Streamlit's dataframe scan of every key)
@@ -388,5 +393,5 @@ export default function (component) {
   s.setTriggerValue = setTriggerValue;
   if (s.dragging) s.queued = data || {};
   else apply(s, data || {});
-  return () => s.destroy();
+  return () => setTimeout(() => { if (!s.root.isConnected) s.destroy(); }, 0);
 }

@@ -27,7 +27,13 @@ STYLE = """<style>
 .room-code { font-size: clamp(2.5rem, 5.2vw, 7.5rem); font-weight: 800; letter-spacing: .12em;
   font-family: ui-monospace, "DejaVu Sans Mono", monospace; line-height: 1.1;
   white-space: nowrap; }
-.room-link { font-size: clamp(1rem, 1.4vw, 1.6rem); word-break: break-all; font-weight: 600; }
+.room-link { font-size: clamp(1rem, 1.4vw, 1.6rem); font-weight: 600; }
+/* the address wraps between its parts (before "/", "?", "&"), never inside one unless a
+   single part is wider than the column */
+.room-url { display: block; }
+.room-url > span { display: inline-block; max-width: 100%; overflow-wrap: anywhere; }
+.room-qr-row { display: flex; flex-wrap: wrap; align-items: center; gap: 0 1rem; }
+.room-local { flex: 1 1 9rem; margin: 0; font-size: .85rem; line-height: 1.3; opacity: .9; }
 .room-strip { margin: .1rem 0 .5rem; }
 .room-strip .lbl { font-weight: 700; font-size: 1.1rem; }
 .room-cards { display: grid; gap: .3rem; }
@@ -52,6 +58,11 @@ STYLE = """<style>
 .st-key-room_stage [data-testid="stMarkdownContainer"] p { font-size: 1.25rem; }
 .st-key-room_stage .room-strip .lbl { font-size: 1.4rem; }
 .st-key-join_answers button { min-height: 3.2rem; }
+.st-key-join_pairs { display: grid; grid-template-columns: repeat(2, minmax(0, 1fr)); }
+@media (max-width: 640px) {   /* a phone: the question, its boards and every answer in view */
+  .st-key-join_question h3 { font-size: 1.3rem; line-height: 1.25; padding: 0 0 .25rem; }
+  .st-key-join_answers button { min-height: 2.8rem; }
+}
 .st-key-join_answers button p, .st-key-join_form button p { font-size: 1.2rem; }
 </style>"""
 
@@ -99,13 +110,39 @@ def refuse(title: str, error: Exception, button: str, on_click, state) -> None:
     st.stop()
 
 
+def link_html(link: str) -> str:
+    """The join address as HTML whose line breaks fall between its parts only: the origin,
+    then each ``/…``, ``?…`` and ``&…`` (a projector's narrow column broke it mid-word).
+
+    >>> link_html("http://10.0.0.5:8501/join?code=K7Q2MX")
+    '<span>http://10.0.0.5:8501</span><span>/join</span><span>?code=K7Q2MX</span>'
+    """
+    import re
+    url = urlsplit(link)
+    origin = f"{url.scheme}://{url.netloc}" if url.scheme else ""
+    rest = link[len(origin):]
+    parts = [origin, *re.findall(r"[/?&#][^/?&#]*|[^/?&#]+", rest)]
+    return "".join(f"<span>{html.escape(part)}</span>" for part in parts if part)
+
+
+#: Beside the QR code when the app listens on this computer only: one compact note instead
+#: of a warning box (that pushed the tally below the fold of a 1366x768 projector).
+LOCAL_NOTE = ("<b>⚠ Only this computer can open this address.</b> For phones, start the app "
+              "with <code>--server.address 0.0.0.0</code> and open it by this machine's "
+              "network name or address (or set <code>IRLAB_PUBLIC_URL</code>).")
+
+
 def qr_img(png: bytes, link: str, *, small: bool = False) -> str:
     """The QR code as an ``<img>`` with its alt text (``st.image`` gives it none) and a caption;
-    ``small`` while a question is up (the tally goes below it)."""
+    ``small`` while a question is up (the tally goes below it). A link phones cannot open
+    (:func:`is_local`) gets :data:`LOCAL_NOTE` beside the code (below it when it is large)."""
     import base64
     source = "data:image/png;base64," + base64.b64encode(png).decode("ascii")
-    return (f'<figure class="room-qr{" small" if small else ""}"><img src="{source}" alt="QR code of the join link '
-            f'{html.escape(link)}"><figcaption>Scan to join</figcaption></figure>')
+    figure = (f'<figure class="room-qr{" small" if small else ""}"><img src="{source}" '
+              f'alt="QR code of the join link {html.escape(link)}">'
+              f'<figcaption>Scan to join</figcaption></figure>')
+    note = f'<p class="room-local" role="note">{LOCAL_NOTE}</p>' if is_local(link) else ""
+    return f'<div class="room-qr-row">{figure}{note}</div>'
 
 
 def style() -> None:

@@ -139,7 +139,8 @@ def control_test_note(table: pd.DataFrame, settings: Settings) -> None:
     label = settings.label(settings.by)
     control, test = texts.loc["control", label], texts.loc["test", label]
     st.info(f"The queries **control** and **test** are the notebook's two orderings of the "
-            f"same documents: {label} {control:.4g} for control, {test:.4g} for test. One "
-            "query is too few to tell whether test is better in general — for that, compare "
-            "two runs over many queries under *TREC qrels + runs*.", icon=":material/science:")
+            f"same documents: {label} {control:.4g} for control, {test:.4g} for test. That "
+            "compares the two systems on a single query: it cannot show that test ranks "
+            "better than control in general. For that, compare two runs over many queries "
+            "under *TREC qrels + runs*.", icon=":material/science:")
 
