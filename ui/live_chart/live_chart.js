@@ -316,6 +316,13 @@ function draw(Plotly, s) {
 
 // keepAddress(query): ui/address/address.js, prepended by ui/live_chart.py.
 
+// Streamlit also runs a superseded call's cleanup while the charts are still on the page (two
+// reruns' data in quick succession; see the board, ui/board/board.js): take them down only
+// once they have left it, or the next call would draw both charts again from scratch.
+function destroyIfGone(s) {
+  setTimeout(() => { if (!s.root.isConnected) s.destroy(); }, 0);
+}
+
 export default function (component) {
   const { parentElement, setTriggerValue } = component;
   // Python sends [data] (a list skips Streamlit's dataframe scan of every key)
@@ -329,7 +336,7 @@ export default function (component) {
   drawText(s);
   if (!Array.isArray(s.data.charts) || s.data.charts.length === 0) {
     while (s.cells.length) dropCell(s.cells.pop());
-    return () => s.destroy();
+    return () => destroyIfGone(s);
   }
   const src = new URL(s.data.src, window.location.href).href;
   loadPlotly(src)
@@ -342,5 +349,5 @@ export default function (component) {
       s.message.textContent = `The chart library did not load from ${src}. Start the app with ` +
         "`streamlit run app.py` so that .streamlit/config.toml turns on static file serving.";
     });
-  return () => s.destroy();
+  return () => destroyIfGone(s);
 }
