@@ -200,6 +200,9 @@ def judged_ranks(run_q, score, run_d, doc_names: pd.Index, hits: np.ndarray) -> 
     """
     if not hits.size:
         return np.empty(0, np.int64)
+    ranked = _ranks_of_sorted_run(run_q, score, run_d, doc_names, hits)
+    if ranked is not None:
+        return ranked
     hit_q = run_q[hits]
     n_queries = int(run_q.max()) + 1
     n_per_query = np.bincount(hit_q, minlength=n_queries)
@@ -230,11 +233,68 @@ def judged_ranks(run_q, score, run_d, doc_names: pd.Index, hits: np.ndarray) -> 
         crowded_slots = np.unique(hit_slot[crowded])
         tied_rows = np.flatnonzero(tied)
         tied_rows = tied_rows[np.isin(slot[tied_rows], crowded_slots)]
-        ties = pd.DataFrame({"slot": slot[tied_rows],
-                             "doc": doc_names.take(run_d[tied_rows]).astype(str),
-                             "row": tied_rows})
-        ties = ties.sort_values(["slot", "doc"], ascending=[True, False], kind="stable")
-        ahead = ties.groupby("slot", sort=False).cumcount().to_numpy()
-        before = pd.Series(ahead, index=ties["row"].to_numpy())
-        rank = rank + before.reindex(hits).fillna(0).to_numpy(dtype=np.int64)
+        rank = rank + _larger_docs_ahead(slot[tied_rows], tied_rows, run_d, doc_names, hits)
+    return rank
+
+
+def _larger_docs_ahead(group, rows, run_d, doc_names: pd.Index, hits) -> np.ndarray:
+    """Per hit: how many of ``rows`` in its tie ``group`` have a larger doc id (0 if none)."""
+    ties = pd.DataFrame({"group": group, "doc": doc_names.take(run_d[rows]).astype(str),
+                         "row": rows})
+    ties = ties.sort_values(["group", "doc"], ascending=[True, False], kind="stable")
+    ahead = ties.groupby("group", sort=False).cumcount().to_numpy()
+    before = pd.Series(ahead, index=ties["row"].to_numpy())
+    return before.reindex(hits).fillna(0).to_numpy(dtype=np.int64)
+
+
+_MAX_TIE_STEPS = 64                   # longer runs of equal scores: the general search
+
+
+def _ranks_of_sorted_run(run_q, score, run_d, doc_names: pd.Index, hits):
+    """:func:`judged_ranks` for a run that lists each query's rows together, best score
+    first (as TREC run files do), else None.
+
+    Then the rows above a hit are those before its block of equal scores, so its rank is
+    its block's place in the query plus the larger doc ids in its block: two whole-run
+    comparisons to check the order, and work on the hits only. Codes are given in
+    first-seen order, so "each query's rows together" is "codes never decrease".
+    """
+    later = slice(1, None)
+    same_query = run_q[later] == run_q[:-1]
+    if not (same_query | (run_q[later] > run_q[:-1])).all() or \
+            not (~same_query | (score[later] <= score[:-1])).all():
+        return None
+    # a row starts a block when its query or its score differs from the row before
+    tie_before = np.zeros(len(hits), bool)
+    inner = hits > 0
+    tie_before[inner] = same_query[hits[inner] - 1] & (score[hits[inner] - 1] == score[hits[inner]])
+    tie_after = np.zeros(len(hits), bool)
+    inner = hits < len(run_q) - 1
+    tie_after[inner] = same_query[hits[inner]] & (score[hits[inner] + 1] == score[hits[inner]])
+    query_start = np.searchsorted(run_q, run_q[hits])
+    rank = hits - query_start + 1
+    tied = np.flatnonzero(tie_before | tie_after)
+    if not tied.size:
+        return rank
+    start, end = hits[tied].copy(), hits[tied].copy()
+    for edge, step in ((start, -1), (end, 1)):
+        moving = np.arange(len(edge))
+        for _ in range(_MAX_TIE_STEPS):
+            nxt = edge[moving] + step
+            inside = (nxt >= 0) & (nxt < len(run_q))
+            moving, nxt = moving[inside], nxt[inside]
+            pair = np.minimum(nxt, nxt - step)          # same_query[i]: rows i and i + 1
+            keep = same_query[pair] & (score[nxt] == score[edge[moving]])
+            moving, nxt = moving[keep], nxt[keep]
+            if not moving.size:
+                break
+            edge[moving] = nxt
+        else:
+            return None
+    rank[tied] = start - query_start[tied] + 1
+    blocks, first = np.unique(start, return_index=True)
+    lengths = end[first] - blocks + 1
+    rows = np.repeat(blocks - (np.cumsum(lengths) - lengths), lengths) + np.arange(lengths.sum())
+    rank[tied] += _larger_docs_ahead(np.repeat(blocks, lengths), rows, run_d, doc_names,
+                                     hits[tied])
     return rank
