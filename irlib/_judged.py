@@ -10,49 +10,6 @@ from __future__ import annotations
 
 import numpy as np
 import pandas as pd
-import pyarrow as pa
-import pyarrow.compute as pc
-
-
-def factorize(ids: pd.Series, *, grouped: bool = False) -> tuple[np.ndarray, pd.Index]:
-    """Codes (int32, one per row) and the distinct ids (strings) in first-seen order.
-
-    Arrow strings (pandas' ``str`` dtype) go through ``pyarrow.compute.dictionary_encode``.
-    ``grouped``: ids usually come in runs (a run file lists each query's rows together);
-    then each run is encoded once.
-    """
-    values = ids.array
-    if isinstance(values, pd.arrays.ArrowStringArray) and len(values):
-        arrow = values.__arrow_array__()
-        if grouped:
-            change = np.empty(len(arrow), bool)
-            change[0] = True
-            change[1:] = pc.not_equal(arrow[1:], arrow[:-1]).to_numpy(zero_copy_only=False)
-            starts = np.flatnonzero(change)
-            if len(starts) * 8 < len(arrow):
-                head_codes, names = _dictionary_encode(_take(arrow, starts))
-                return np.repeat(head_codes, np.diff(np.append(starts, len(arrow)))), names
-        return _dictionary_encode(arrow)
-    codes, names = pd.factorize(ids)
-    return codes.astype(np.int32), pd.Index(np.asarray(names, dtype=object))
-
-
-def _take(arrow: pa.ChunkedArray, rows: np.ndarray) -> pa.ChunkedArray:
-    """``arrow.take(rows)`` (sorted rows), chunk by chunk: a reader's table has hundreds
-    of chunks, and a take across all of them was the slowest step of grouped encoding."""
-    bounds = np.cumsum([0] + [len(chunk) for chunk in arrow.chunks])
-    which = np.searchsorted(bounds, rows, side="right") - 1
-    cuts = np.searchsorted(which, np.arange(arrow.num_chunks + 1))
-    pieces = [arrow.chunk(i).take(pa.array(rows[a:b] - bounds[i]))
-              for i, (a, b) in enumerate(zip(cuts[:-1], cuts[1:])) if b > a]
-    return pa.chunked_array([pa.concat_arrays(pieces)])
-
-
-def _dictionary_encode(arrow) -> tuple[np.ndarray, pd.Index]:
-    encoded = pc.dictionary_encode(arrow).combine_chunks()
-    codes = encoded.indices.to_numpy(zero_copy_only=False).astype(np.int32, copy=False)
-    return codes, pd.Index(encoded.dictionary.to_pylist(), dtype=object)
-
 
 _MAX_ROUNDS = 40                      # ~5x fewer rows each round: 40 is never reached
 _GOLDEN = 0x9E3779B1                   # 2^32 / golden ratio, odd: Fibonacci hashing

@@ -25,7 +25,8 @@ import numpy as np
 import pandas as pd
 
 from irlib._batch_measures import Context
-from irlib._judged import factorize, judged_ranks, match_judged
+from irlib._codes import factorize
+from irlib._judged import judged_ranks, match_judged
 from irlib.measures import MEASURES, parse_measure
 
 QRELS_COLUMNS = ("query_id", "doc_id", "relevance")

@@ -117,7 +117,8 @@ def test_run_in_file_order_ranks_like_the_general_search(monkeypatch, longest_ti
     path; its ranks equal the general search's, with ties inside and across query edges,
     and a tie longer than the walk allows falls back to the general search."""
     import irlib._judged
-    from irlib._judged import _ranks_of_sorted_run, factorize, judged_ranks
+    from irlib._codes import factorize
+    from irlib._judged import _ranks_of_sorted_run, judged_ranks
     rng = np.random.default_rng(15)
     rows = []
     for qi in range(40):

@@ -1,0 +1,52 @@
+"""Id codes remembered between reading a run and evaluating it (irlib/_codes.py)."""
+import numpy as np
+import pandas as pd
+
+import irlib
+import irlib._codes
+from irlib.io import read_qrels, read_run
+
+
+def _files(n_queries=30, n_docs=500):
+    rng = np.random.default_rng(21)
+    run_lines, qrels_lines = [], []
+    for q in range(n_queries):
+        docs = rng.permutation(5000)[:n_docs]
+        scores = np.sort(rng.integers(0, 200, n_docs))[::-1] / 8    # ties
+        run_lines += [f"q{q} Q0 d{d} {i + 1} {s} t\n" for i, (d, s) in
+                      enumerate(zip(docs, scores))]
+        qrels_lines += [f"q{q} 0 d{d} {rng.integers(0, 3)}\n" for d in docs[::7]]
+    return "".join(qrels_lines).encode(), "".join(run_lines).encode()
+
+
+def test_evaluating_a_read_run_reuses_the_readers_codes(monkeypatch):
+    qrels_bytes, run_bytes = _files()
+    qrels, run = read_qrels(qrels_bytes), read_run(run_bytes)
+    encoded = []
+    real = irlib._codes._dictionary_encode
+    monkeypatch.setattr(irlib._codes, "_dictionary_encode",
+                        lambda arrow: encoded.append(len(arrow)) or real(arrow))
+    reused = irlib.evaluate(qrels, run, ["AP", "nDCG@10", "RR"]).per_query
+    assert len(run) not in encoded          # the run's 15,000 ids were not encoded again
+    fresh = irlib.evaluate(qrels.astype({"doc_id": object}).astype({"doc_id": "str"}),
+                           run.astype(object).astype({"query_id": "str", "doc_id": "str",
+                                                      "score": float}),
+                           ["AP", "nDCG@10", "RR"]).per_query
+    assert len(run) in encoded              # new columns: encoded
+    pd.testing.assert_frame_equal(reused, fresh)
+
+
+def test_a_changed_column_is_encoded_afresh():
+    qrels_bytes, run_bytes = _files()
+    qrels, run = read_qrels(qrels_bytes), read_run(run_bytes)
+    before = irlib.evaluate(qrels, run, ["P@5"]).per_query["P@5"]
+    top = run.groupby("query_id").head(1).index
+    changed = run.copy()
+    changed.loc[top, "doc_id"] = "not-judged"          # every query loses its top document
+    after = irlib.evaluate(qrels, changed, ["P@5"]).per_query["P@5"]
+    codes, names = irlib._codes.factorize(changed["doc_id"])
+    assert names[codes[top[0]]] == "not-judged"
+    relevant_top = run.loc[top].merge(qrels[qrels["relevance"] > 0])["query_id"]
+    assert len(relevant_top) > 0
+    assert (after[relevant_top] < before[relevant_top]).all()
+    assert (after.drop(relevant_top) <= before.drop(relevant_top)).all()
