@@ -98,8 +98,33 @@ def _take(arrow: pa.ChunkedArray, rows: np.ndarray) -> pa.ChunkedArray:
 
 
 def _dictionary_encode(arrow) -> tuple[np.ndarray, pd.Index]:
+    """Codes and the distinct ids as an Arrow-backed ``str`` Index (no Python string per
+    id: a run may hold millions of distinct documents)."""
     encoded = pc.dictionary_encode(arrow).combine_chunks()
     codes = encoded.indices.to_numpy(zero_copy_only=False).astype(np.int32, copy=False)
-    return codes, pd.Index(encoded.dictionary.to_pylist(), dtype=object)
+    return codes, pd.Index(encoded.dictionary.to_pandas())
+
+
+def positions_in(names: pd.Index, wanted: pd.Index) -> np.ndarray:
+    """Where each of ``wanted`` is among ``names`` (-1: absent); both hold distinct ids.
+
+    ``names`` may be a run's millions of documents and ``wanted`` a few thousand judged
+    ones: with Arrow text on both sides only ``wanted`` is put in a hash table.
+    """
+    have, want = _arrow_of(names), _arrow_of(wanted)
+    if have is None or want is None:
+        return names.get_indexer(wanted)
+    at = pc.index_in(have, value_set=want.cast(have.type))
+    found = np.flatnonzero(at.is_valid().to_numpy(zero_copy_only=False))
+    out = np.full(len(wanted), -1, np.int64)
+    out[at.to_numpy(zero_copy_only=False)[found].astype(np.int64)] = found
+    return out
+
+
+def _arrow_of(index: pd.Index):
+    values = index.array
+    if isinstance(values, pd.arrays.ArrowStringArray):
+        return values.__arrow_array__().combine_chunks()
+    return None
 
 
