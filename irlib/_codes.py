@@ -1,11 +1,11 @@
-"""Integer codes for id columns, remembered for the id columns the readers return.
+"""Integer codes for id columns, remembered for the last few Arrow text columns.
 
-Reading a run and evaluating it both need the run's id codes (the reader to find repeated
-(query, document) pairs, :func:`irlib.evaluate` to match judgments): encoding 7 million
-document ids was the largest single step of ``evaluate`` on a freshly read run. Arrow
-text columns are immutable, so the codes of one are valid as long as its buffers live:
-the last few encodings are kept, keyed by the buffers' addresses, holding a reference to
-the column so that those addresses cannot be reused by other data meanwhile.
+Reading a run and evaluating it both encode its query ids (the reader to find repeated
+(query, document) pairs, :func:`irlib.evaluate` to group rows). Arrow text columns are
+immutable, so the codes of one stay valid as long as its buffers live: the last few
+encodings are kept, keyed by the buffers' addresses, holding a reference to the column so
+that those addresses cannot be reused by other data meanwhile. (The readers only hash
+document ids: encoding millions of distinct ones costs more than hashing them.)
 
 Examples
 --------
@@ -31,7 +31,7 @@ import pandas as pd
 import pyarrow as pa
 import pyarrow.compute as pc
 
-_KEEP = 4                       # a run's and its qrels' two id columns
+_KEEP = 4                       # a few frames' id columns
 _MIN_ROWS = 10_000              # below this, encoding is cheaper than remembering
 _lock = threading.Lock()
 _remembered: OrderedDict = OrderedDict()    # fingerprint -> (column, codes, names)
@@ -100,7 +100,9 @@ def _take(arrow: pa.ChunkedArray, rows: np.ndarray) -> pa.ChunkedArray:
 def _dictionary_encode(arrow) -> tuple[np.ndarray, pd.Index]:
     """Codes and the distinct ids as an Arrow-backed ``str`` Index (no Python string per
     id: a run may hold millions of distinct documents)."""
-    encoded = pc.dictionary_encode(arrow).combine_chunks()
+    if isinstance(arrow, pa.ChunkedArray):
+        arrow = arrow.combine_chunks()       # one dictionary, not one per chunk to unify
+    encoded = pc.dictionary_encode(arrow)
     codes = encoded.indices.to_numpy(zero_copy_only=False).astype(np.int32, copy=False)
     return codes, pd.Index(encoded.dictionary.to_pandas())
 

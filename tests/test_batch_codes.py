@@ -19,20 +19,24 @@ def _files(n_queries=30, n_docs=500):
     return "".join(qrels_lines).encode(), "".join(run_lines).encode()
 
 
-def test_evaluating_a_read_run_reuses_the_readers_codes(monkeypatch):
+def test_evaluating_a_read_run_reuses_the_readers_query_codes(monkeypatch):
     qrels_bytes, run_bytes = _files()
     qrels, run = read_qrels(qrels_bytes), read_run(run_bytes)
     encoded = []
-    real = irlib._codes._dictionary_encode
-    monkeypatch.setattr(irlib._codes, "_dictionary_encode",
-                        lambda arrow: encoded.append(len(arrow)) or real(arrow))
-    reused = irlib.evaluate(qrels, run, ["AP", "nDCG@10", "RR"]).per_query
-    assert len(run) not in encoded          # the run's 15,000 ids were not encoded again
-    fresh = irlib.evaluate(qrels.astype({"doc_id": object}).astype({"doc_id": "str"}),
-                           run.astype(object).astype({"query_id": "str", "doc_id": "str",
-                                                      "score": float}),
-                           ["AP", "nDCG@10", "RR"]).per_query
-    assert len(run) in encoded              # new columns: encoded
+    real = irlib._codes._encode
+    monkeypatch.setattr(irlib._codes, "_encode", lambda arrow, grouped: encoded.append(
+        irlib._codes._fingerprint(arrow)) or real(arrow, grouped))
+    measures = ["AP", "nDCG@10", "RR"]
+    reused = irlib.evaluate(qrels, run, measures).per_query
+
+    def fingerprint(column):
+        return irlib._codes._fingerprint(column.array.__arrow_array__())
+    assert fingerprint(run["query_id"]) not in encoded     # the reader's codes
+    assert fingerprint(run["doc_id"]) in encoded           # the reader only hashed these
+    copied = run.astype({"query_id": object}).astype({"query_id": "str"})
+    assert fingerprint(copied["query_id"]) != fingerprint(run["query_id"])
+    fresh = irlib.evaluate(qrels, copied, measures).per_query
+    assert fingerprint(copied["query_id"]) in encoded      # new buffers: encoded
     pd.testing.assert_frame_equal(reused, fresh)
 
 

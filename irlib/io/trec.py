@@ -16,11 +16,18 @@ import pyarrow as pa
 import pyarrow.compute as pa_compute
 import pyarrow.csv as pa_csv
 
-from .._codes import factorize
 from .._common import InputError
-from .._judged import match_judged
-from .checks import Where, check_no_duplicates, check_numbers, short, with_notes
+from .checks import (
+    Where,
+    check_no_duplicates,
+    check_numbers,
+    codes,
+    repeated_rows,
+    short,
+    with_notes,
+)
 from .decoding import decode_text
+from .keys import maybe_repeated
 from .parsing import as_text, block_size
 from .source import load
 
@@ -127,11 +134,11 @@ def _read_trec_fast(data: bytes, layouts: dict, value: str) -> pd.DataFrame | No
         nums = nums.astype(np.int64)
     out = pd.DataFrame({"query_id": queries.to_pandas(), "doc_id": docs.to_pandas(),
                         value: nums})
-    # Exact codes (remembered: evaluating this frame next reuses them, irlib._codes).
-    query_codes, query_names = factorize(out["query_id"], grouped=True)
-    doc_codes, _ = factorize(out["doc_id"])
-    if match_judged(query_codes, doc_codes, query_codes[:0], doc_codes[:0],
-                    len(query_names))[0] >= 0:
+    # Query codes are remembered (irlib._codes: evaluating this frame reuses them); the
+    # documents are only hashed: encoding millions of distinct ids costs more.
+    query_codes = codes(out["query_id"])
+    if maybe_repeated(query_codes[0], [out["doc_id"]]) and repeated_rows(
+            out, ["query_id", "doc_id"], {"query_id": query_codes}).any():
         return None
     return out
 
