@@ -98,13 +98,24 @@ def _shares_a_slot(group: np.ndarray, keys: np.ndarray) -> bool:
     bits = np.ceil(np.log2(np.maximum(2 * counts, 2))).astype(np.int64)
     base = np.concatenate([[0], np.cumsum(np.left_shift(1, bits))])
     shift = (64 - bits).astype(np.uint64)
-    table = np.empty(int(base[-1]), np.int32)             # only written slots are read
+    # Groups of similar sizes (a run's queries): one region size for all, so a slot is
+    # group << bits | hash bits, without looking up each row's region.
+    same_bits = int(bits.max())
+    uniform = len(counts) << same_bits <= 2 * int(base[-1])
+    table = np.empty(len(counts) << same_bits if uniform else int(base[-1]), np.int32)
     multiplier = int(_GOLDEN)
     for _ in range(_MAX_ROUNDS):
         if len(keys) < 2:
             return False
-        slot = ((keys * np.uint64(multiplier)) >> shift[group]).astype(np.int64)
-        slot += base[group]
+        slot = keys * np.uint64(multiplier)
+        if uniform:
+            slot >>= np.uint64(64 - same_bits)
+            slot = slot.view(np.int64)
+            slot |= group << same_bits
+        else:
+            slot >>= shift[group]
+            slot = slot.view(np.int64)
+            slot += base[group]
         positions = np.arange(len(keys), dtype=np.int32)
         table[slot] = positions
         winner = table[slot]
