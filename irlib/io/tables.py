@@ -109,6 +109,7 @@ def load_table(src, name, *, ids: tuple[str, ...]) -> Table:
         seen[key] = 1
     id_columns = [i for i, h in enumerate(header) if h.strip().lower() in ids]
     frame = _parse_plain(data, end, skip, delimiter, len(header), id_columns)
+    one_row_a_line = frame is not None         # the plain parse refuses blank lines
     if frame is None:
         try:
             frame = pd.read_csv(io.BytesIO(data), sep=delimiter, header=0, skiprows=skip,
@@ -120,8 +121,8 @@ def load_table(src, name, *, ids: tuple[str, ...]) -> Table:
             raise InputError(f"cannot be parsed as a table ({exc})", source=name) from None
     frame.columns = [str(c) for c in header]
     # Map rows to physical lines. The common case is one record per line.
-    n_phys = data.count(b"\n") + (0 if data.endswith(b"\n") else 1)
-    if len(frame) == n_phys - skip - 1:
+    if one_row_a_line or len(frame) == data.count(b"\n") + (
+            0 if data.endswith(b"\n") else 1) - skip - 1:
         lines = np.arange(skip + 2, skip + 2 + len(frame))
     else:  # quoted fields spanning lines: ask the csv module where each record starts
         starts = []
