@@ -1,10 +1,12 @@
-"""Where a run's judged documents sit: id codes, duplicate rows, judged rows and their ranks.
+"""Where a run's judged documents sit: duplicate rows, judged rows and their ranks.
 
 Every batch measure needs only the ranks of the *judged* documents (and per-query counts),
 so nothing here sorts the run. A judged document's rank is 1 + the number of the query's
 documents that outrank it in trec_eval's order (score descending, then doc id descending):
 one search of every row's (query, score) among the few judged (query, score) pairs, one
-histogram, and a string comparison only inside groups of tied scores.
+histogram, and a string comparison only inside groups of tied scores. A run already in
+that order, query by query (as TREC files are written), skips the search: a hit's rank
+is its position, corrected inside its block of tied scores.
 """
 from __future__ import annotations
 

@@ -17,15 +17,8 @@ import pyarrow.compute as pa_compute
 import pyarrow.csv as pa_csv
 
 from .._common import InputError
-from .checks import (
-    Where,
-    check_no_duplicates,
-    check_numbers,
-    codes,
-    repeated_rows,
-    short,
-    with_notes,
-)
+from .checks import (Where, check_no_duplicates, check_numbers, codes, repeated_rows, short,
+                     with_notes)
 from .decoding import decode_text
 from .keys import maybe_repeated
 from .parsing import as_text, block_size
