@@ -45,3 +45,25 @@ def test_ratings_fast_path_matches_quoted_careful_path():
     careful = read_ratings((head + rows.replace("query ", '"query ')
                             .replace(",doc", '",doc')).encode(), name="r.csv")
     pd.testing.assert_frame_equal(fast, careful)
+
+
+@pytest.mark.parametrize("sizes", [(700,) * 300, (5, 150_000, 7) + (300,) * 200])
+def test_duplicate_check_piece_by_piece_finds_a_repeat_anywhere(sizes):
+    """Grouped rows are checked a few groups at a time; a repeat in any piece, in a group
+    larger than a piece, or at a piece's edge is found, and none is invented."""
+    from irlib.io.keys import _PIECE_ROWS, _mix, _shares_a_slot
+    group = np.repeat(np.arange(len(sizes)), sizes)
+    keys = _mix(np.arange(len(group), dtype=np.uint64) * np.uint64(0x9E3779B97F4A7C15))
+    assert len(group) > 2 * _PIECE_ROWS
+    assert not _shares_a_slot(group, keys)
+    starts = np.concatenate([[0], np.cumsum(sizes)[:-1]])
+    for row in (1, _PIECE_ROWS, _PIECE_ROWS + 1, len(group) // 2, len(group) - 1):
+        first = starts[group[row]]
+        if row == first:
+            continue
+        repeated = keys.copy()
+        repeated[row] = repeated[first]                   # same group, same key
+        assert _shares_a_slot(group, repeated), row
+    across = keys.copy()
+    across[starts[1]] = across[0]                          # same key, other group: fine
+    assert not _shares_a_slot(group, across)
