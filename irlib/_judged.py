@@ -10,10 +10,13 @@ is its position, corrected inside its block of tied scores.
 """
 from __future__ import annotations
 
+from itertools import pairwise
+
 import numpy as np
 import pandas as pd
 
 _MAX_ROUNDS = 40                      # ~5x fewer rows each round: 40 is never reached
+_PIECE_ROWS = 1 << 16                 # rows matched together: in the CPU's cache
 _GOLDEN = 0x9E3779B1                   # 2^32 / golden ratio, odd: Fibonacci hashing
 
 
@@ -48,6 +51,36 @@ class _Regions:
 
 
 def match_judged(run_q, run_d, judged_q, judged_d, n_queries: int, counts=None):
+    """Find a duplicated run row and the run rows that are judged, without sorting.
+
+    See :func:`_match_judged_at_once`. A run that lists each query's rows together (codes
+    never decrease) is matched a few queries at a time, so that each piece's temporaries
+    stay in the CPU's cache.
+    """
+    n = len(run_q)
+    if n <= 2 * _PIECE_ROWS or not (run_q[1:] >= run_q[:-1]).all():
+        return _match_judged_at_once(run_q, run_d, judged_q, judged_d, n_queries, counts)
+    cuts = np.unique(np.concatenate(
+        [[0], np.searchsorted(run_q, run_q[_PIECE_ROWS::_PIECE_ROWS]), [n]]))
+    live = np.flatnonzero(judged_d >= 0)
+    live = live[np.argsort(judged_q[live], kind="stable")]
+    live_q = judged_q[live]
+    rows, judgments = [], []
+    for a, b in pairwise(cuts):
+        first, end = int(run_q[a]), int(run_q[b - 1]) + 1
+        lo, hi = np.searchsorted(live_q, [first, end])
+        mine = live[lo:hi]
+        duplicate, hit_rows, found = _match_judged_at_once(
+            run_q[a:b] - first, run_d[a:b], judged_q[mine] - first, judged_d[mine],
+            end - first, None if counts is None else counts[first:end])
+        if duplicate >= 0:
+            return duplicate + a, None, None
+        rows.append(hit_rows + a)
+        judgments.append(mine[found])
+    return -1, np.concatenate(rows), np.concatenate(judgments)
+
+
+def _match_judged_at_once(run_q, run_d, judged_q, judged_d, n_queries: int, counts=None):
     """Find a duplicated run row and the run rows that are judged, without sorting.
 
     ``run_q, run_d``: the run's (query, doc) codes; ``judged_q, judged_d``: the qrels' in
