@@ -33,8 +33,10 @@ def test_rater_aggregates_equal_numpy_row_wise(how):
     for raters in range(1, 20):
         columns = [rng.integers(0, 4, 500).astype(float) if raters % 2 else
                    rng.random(500) * 3 for _ in range(raters)]
-        expected = getattr(np, how)(np.column_stack(columns), axis=1)
-        np.testing.assert_array_equal(_aggregate(columns, how), expected)
+        grid = np.column_stack(columns)
+        combined, spread = _aggregate(columns, how)
+        np.testing.assert_array_equal(combined, getattr(np, how)(grid, axis=1))
+        np.testing.assert_array_equal(spread, grid.max(axis=1) - grid.min(axis=1))
 
 
 def test_ratings_fast_path_matches_quoted_careful_path():
