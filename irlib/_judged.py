@@ -1,60 +1,22 @@
-"""Where a run's judged documents sit: id codes, duplicate rows, judged rows and their ranks.
+"""Where a run's judged documents sit: duplicate rows, judged rows and their ranks.
 
 Every batch measure needs only the ranks of the *judged* documents (and per-query counts),
 so nothing here sorts the run. A judged document's rank is 1 + the number of the query's
 documents that outrank it in trec_eval's order (score descending, then doc id descending):
 one search of every row's (query, score) among the few judged (query, score) pairs, one
-histogram, and a string comparison only inside groups of tied scores.
+histogram, and a string comparison only inside groups of tied scores. A run already in
+that order, query by query (as TREC files are written), skips the search: a hit's rank
+is its position, corrected inside its block of tied scores.
 """
 from __future__ import annotations
 
+from itertools import pairwise
+
 import numpy as np
 import pandas as pd
-import pyarrow as pa
-import pyarrow.compute as pc
-
-
-def factorize(ids: pd.Series, *, grouped: bool = False) -> tuple[np.ndarray, pd.Index]:
-    """Codes (int32, one per row) and the distinct ids (strings) in first-seen order.
-
-    Arrow strings (pandas' ``str`` dtype) go through ``pyarrow.compute.dictionary_encode``.
-    ``grouped``: ids usually come in runs (a run file lists each query's rows together);
-    then each run is encoded once.
-    """
-    values = ids.array
-    if isinstance(values, pd.arrays.ArrowStringArray) and len(values):
-        arrow = values.__arrow_array__()
-        if grouped:
-            change = np.empty(len(arrow), bool)
-            change[0] = True
-            change[1:] = pc.not_equal(arrow[1:], arrow[:-1]).to_numpy(zero_copy_only=False)
-            starts = np.flatnonzero(change)
-            if len(starts) * 8 < len(arrow):
-                head_codes, names = _dictionary_encode(_take(arrow, starts))
-                return np.repeat(head_codes, np.diff(np.append(starts, len(arrow)))), names
-        return _dictionary_encode(arrow)
-    codes, names = pd.factorize(ids)
-    return codes.astype(np.int32), pd.Index(np.asarray(names, dtype=object))
-
-
-def _take(arrow: pa.ChunkedArray, rows: np.ndarray) -> pa.ChunkedArray:
-    """``arrow.take(rows)`` (sorted rows), chunk by chunk: a reader's table has hundreds
-    of chunks, and a take across all of them was the slowest step of grouped encoding."""
-    bounds = np.cumsum([0] + [len(chunk) for chunk in arrow.chunks])
-    which = np.searchsorted(bounds, rows, side="right") - 1
-    cuts = np.searchsorted(which, np.arange(arrow.num_chunks + 1))
-    pieces = [arrow.chunk(i).take(pa.array(rows[a:b] - bounds[i]))
-              for i, (a, b) in enumerate(zip(cuts[:-1], cuts[1:])) if b > a]
-    return pa.chunked_array([pa.concat_arrays(pieces)])
-
-
-def _dictionary_encode(arrow) -> tuple[np.ndarray, pd.Index]:
-    encoded = pc.dictionary_encode(arrow).combine_chunks()
-    codes = encoded.indices.to_numpy(zero_copy_only=False).astype(np.int32, copy=False)
-    return codes, pd.Index(encoded.dictionary.to_pylist(), dtype=object)
-
 
 _MAX_ROUNDS = 40                      # ~5x fewer rows each round: 40 is never reached
+_PIECE_ROWS = 1 << 16                 # rows matched together: in the CPU's cache
 _GOLDEN = 0x9E3779B1                   # 2^32 / golden ratio, odd: Fibonacci hashing
 
 
@@ -89,6 +51,36 @@ class _Regions:
 
 
 def match_judged(run_q, run_d, judged_q, judged_d, n_queries: int, counts=None):
+    """Find a duplicated run row and the run rows that are judged, without sorting.
+
+    See :func:`_match_judged_at_once`. A run that lists each query's rows together (codes
+    never decrease) is matched a few queries at a time, so that each piece's temporaries
+    stay in the CPU's cache.
+    """
+    n = len(run_q)
+    if n <= 2 * _PIECE_ROWS or not (run_q[1:] >= run_q[:-1]).all():
+        return _match_judged_at_once(run_q, run_d, judged_q, judged_d, n_queries, counts)
+    cuts = np.unique(np.concatenate(
+        [[0], np.searchsorted(run_q, run_q[_PIECE_ROWS::_PIECE_ROWS]), [n]]))
+    live = np.flatnonzero(judged_d >= 0)
+    live = live[np.argsort(judged_q[live], kind="stable")]
+    live_q = judged_q[live]
+    rows, judgments = [], []
+    for a, b in pairwise(cuts):
+        first, end = int(run_q[a]), int(run_q[b - 1]) + 1
+        lo, hi = np.searchsorted(live_q, [first, end])
+        mine = live[lo:hi]
+        duplicate, hit_rows, found = _match_judged_at_once(
+            run_q[a:b] - first, run_d[a:b], judged_q[mine] - first, judged_d[mine],
+            end - first, None if counts is None else counts[first:end])
+        if duplicate >= 0:
+            return duplicate + a, None, None
+        rows.append(hit_rows + a)
+        judgments.append(mine[found])
+    return -1, np.concatenate(rows), np.concatenate(judgments)
+
+
+def _match_judged_at_once(run_q, run_d, judged_q, judged_d, n_queries: int, counts=None):
     """Find a duplicated run row and the run rows that are judged, without sorting.
 
     ``run_q, run_d``: the run's (query, doc) codes; ``judged_q, judged_d``: the qrels' in
@@ -200,6 +192,9 @@ def judged_ranks(run_q, score, run_d, doc_names: pd.Index, hits: np.ndarray) -> 
     """
     if not hits.size:
         return np.empty(0, np.int64)
+    ranked = _ranks_of_sorted_run(run_q, score, run_d, doc_names, hits)
+    if ranked is not None:
+        return ranked
     hit_q = run_q[hits]
     n_queries = int(run_q.max()) + 1
     n_per_query = np.bincount(hit_q, minlength=n_queries)
@@ -230,11 +225,68 @@ def judged_ranks(run_q, score, run_d, doc_names: pd.Index, hits: np.ndarray) -> 
         crowded_slots = np.unique(hit_slot[crowded])
         tied_rows = np.flatnonzero(tied)
         tied_rows = tied_rows[np.isin(slot[tied_rows], crowded_slots)]
-        ties = pd.DataFrame({"slot": slot[tied_rows],
-                             "doc": doc_names.take(run_d[tied_rows]).astype(str),
-                             "row": tied_rows})
-        ties = ties.sort_values(["slot", "doc"], ascending=[True, False], kind="stable")
-        ahead = ties.groupby("slot", sort=False).cumcount().to_numpy()
-        before = pd.Series(ahead, index=ties["row"].to_numpy())
-        rank = rank + before.reindex(hits).fillna(0).to_numpy(dtype=np.int64)
+        rank = rank + _larger_docs_ahead(slot[tied_rows], tied_rows, run_d, doc_names, hits)
+    return rank
+
+
+def _larger_docs_ahead(group, rows, run_d, doc_names: pd.Index, hits) -> np.ndarray:
+    """Per hit: how many of ``rows`` in its tie ``group`` have a larger doc id (0 if none)."""
+    ties = pd.DataFrame({"group": group, "doc": doc_names.take(run_d[rows]).astype(str),
+                         "row": rows})
+    ties = ties.sort_values(["group", "doc"], ascending=[True, False], kind="stable")
+    ahead = ties.groupby("group", sort=False).cumcount().to_numpy()
+    before = pd.Series(ahead, index=ties["row"].to_numpy())
+    return before.reindex(hits).fillna(0).to_numpy(dtype=np.int64)
+
+
+_MAX_TIE_STEPS = 64                   # longer runs of equal scores: the general search
+
+
+def _ranks_of_sorted_run(run_q, score, run_d, doc_names: pd.Index, hits):
+    """:func:`judged_ranks` for a run that lists each query's rows together, best score
+    first (as TREC run files do), else None.
+
+    Then the rows above a hit are those before its block of equal scores, so its rank is
+    its block's place in the query plus the larger doc ids in its block: two whole-run
+    comparisons to check the order, and work on the hits only. Codes are given in
+    first-seen order, so "each query's rows together" is "codes never decrease".
+    """
+    later = slice(1, None)
+    same_query = run_q[later] == run_q[:-1]
+    if not (same_query | (run_q[later] > run_q[:-1])).all() or \
+            not (~same_query | (score[later] <= score[:-1])).all():
+        return None
+    # a row starts a block when its query or its score differs from the row before
+    tie_before = np.zeros(len(hits), bool)
+    inner = hits > 0
+    tie_before[inner] = same_query[hits[inner] - 1] & (score[hits[inner] - 1] == score[hits[inner]])
+    tie_after = np.zeros(len(hits), bool)
+    inner = hits < len(run_q) - 1
+    tie_after[inner] = same_query[hits[inner]] & (score[hits[inner] + 1] == score[hits[inner]])
+    query_start = np.searchsorted(run_q, run_q[hits])
+    rank = hits - query_start + 1
+    tied = np.flatnonzero(tie_before | tie_after)
+    if not tied.size:
+        return rank
+    start, end = hits[tied].copy(), hits[tied].copy()
+    for edge, step in ((start, -1), (end, 1)):
+        moving = np.arange(len(edge))
+        for _ in range(_MAX_TIE_STEPS):
+            nxt = edge[moving] + step
+            inside = (nxt >= 0) & (nxt < len(run_q))
+            moving, nxt = moving[inside], nxt[inside]
+            pair = np.minimum(nxt, nxt - step)          # same_query[i]: rows i and i + 1
+            keep = same_query[pair] & (score[nxt] == score[edge[moving]])
+            moving, nxt = moving[keep], nxt[keep]
+            if not moving.size:
+                break
+            edge[moving] = nxt
+        else:
+            return None
+    rank[tied] = start - query_start[tied] + 1
+    blocks, first = np.unique(start, return_index=True)
+    lengths = end[first] - blocks + 1
+    rows = np.repeat(blocks - (np.cumsum(lengths) - lengths), lengths) + np.arange(lengths.sum())
+    rank[tied] += _larger_docs_ahead(np.repeat(blocks, lengths), rows, run_d, doc_names,
+                                     hits[tied])
     return rank

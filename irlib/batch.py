@@ -25,7 +25,8 @@ import numpy as np
 import pandas as pd
 
 from irlib._batch_measures import Context
-from irlib._judged import factorize, judged_ranks, match_judged
+from irlib._codes import factorize, positions_in
+from irlib._judged import judged_ranks, match_judged
 from irlib.measures import MEASURES, parse_measure
 
 QRELS_COLUMNS = ("query_id", "doc_id", "relevance")
@@ -192,7 +193,7 @@ def evaluate(qrels: pd.DataFrame, run: pd.DataFrame, measures: Iterable, *,
     if match_judged(qrels_q, qrels_doc_codes, qrels_q[:0], qrels_q[:0], len(q_ids))[0] >= 0:
         _raise_duplicate(qrels, "qrels")
     run_d, doc_names = factorize(run_doc)
-    qrels_d = doc_names.get_indexer(qrels_doc_names)[qrels_doc_codes]
+    qrels_d = positions_in(doc_names, qrels_doc_names)[qrels_doc_codes]
     qrels_to_run = pd.Index(run_q_names).get_indexer(q_ids)[qrels_q]
     rows_per_query = np.bincount(run_codes, minlength=len(run_q_names))
     duplicate, hit_rows, judged_row = match_judged(

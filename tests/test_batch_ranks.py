@@ -109,3 +109,41 @@ def test_fallback_after_the_last_round_agrees(monkeypatch, rounds):
     dup = run_d.copy()
     dup[1] = dup[0]
     assert match_judged(run_q, dup, judged_q, judged_d, 30)[0] in (0, 1)
+
+
+@pytest.mark.parametrize("longest_tie", [3, 200])
+def test_run_in_file_order_ranks_like_the_general_search(monkeypatch, longest_tie):
+    """A run listed query by query, best first (a TREC file's order), takes the sorted-run
+    path; its ranks equal the general search's, with ties inside and across query edges,
+    and a tie longer than the walk allows falls back to the general search."""
+    import irlib._judged
+    from irlib._codes import factorize
+    from irlib._judged import _ranks_of_sorted_run, judged_ranks
+    rng = np.random.default_rng(15)
+    rows = []
+    for qi in range(40):
+        n = int(rng.integers(1, 300))
+        scores = np.sort(rng.integers(0, 12, n) / 4.0)[::-1]     # many ties
+        if qi == 7:
+            scores = np.full(longest_tie, 1.0)                    # one long tie
+        docs = rng.permutation(1000)[:len(scores)]
+        rows += [(f"q{qi}", f"d{d}", s) for d, s in zip(docs, scores)]
+    run = pd.DataFrame(rows, columns=["query_id", "doc_id", "score"])
+    run_q, _ = factorize(run["query_id"], grouped=True)
+    run_d, names = factorize(run["doc_id"])
+    score = run["score"].to_numpy()
+    hits = np.sort(rng.choice(len(run), len(run) // 3, replace=False))
+    sorted_path = _ranks_of_sorted_run(run_q, score, run_d, names, hits)
+    assert (sorted_path is None) == (longest_tie > irlib._judged._MAX_TIE_STEPS)
+    monkeypatch.setattr(irlib._judged, "_ranks_of_sorted_run", lambda *args: None)
+    general = judged_ranks(run_q, score, run_d, names, hits)
+    if sorted_path is not None:
+        np.testing.assert_array_equal(sorted_path, general)
+    # trec_eval's order by hand: score descending, then doc id descending
+    ranked = run.assign(doc=run["doc_id"]).sort_values(
+        ["query_id", "score", "doc"], ascending=[True, False, False])
+    expected = ranked.groupby("query_id").cumcount().add(1).reindex(run.index).to_numpy()
+    np.testing.assert_array_equal(general, expected[hits])
+    shuffled = run.sample(frac=1, random_state=4).reset_index(drop=True)
+    assert _ranks_of_sorted_run(*factorize(shuffled["query_id"], grouped=True)[:1],
+                                shuffled["score"].to_numpy(), run_d, names, hits) is None

@@ -10,8 +10,8 @@ import pandas as pd
 import pyarrow as pa
 import pyarrow.compute as pa_compute
 
+from .._codes import factorize
 from .._common import InputError
-from .._judged import factorize
 from .keys import maybe_repeated
 
 

@@ -19,6 +19,7 @@ import pyarrow.csv as pa_csv
 from .._common import InputError
 from .checks import Where, check_ids, codes, check_no_duplicates, check_numbers, short, with_notes
 from .decoding import decode_text
+from .parsing import as_text, block_size
 from .source import load
 
 # Common other spellings, only used to suggest the right column name.
@@ -108,6 +109,7 @@ def load_table(src, name, *, ids: tuple[str, ...]) -> Table:
         seen[key] = 1
     id_columns = [i for i, h in enumerate(header) if h.strip().lower() in ids]
     frame = _parse_plain(data, end, skip, delimiter, len(header), id_columns)
+    one_row_a_line = frame is not None         # the plain parse refuses blank lines
     if frame is None:
         try:
             frame = pd.read_csv(io.BytesIO(data), sep=delimiter, header=0, skiprows=skip,
@@ -119,8 +121,8 @@ def load_table(src, name, *, ids: tuple[str, ...]) -> Table:
             raise InputError(f"cannot be parsed as a table ({exc})", source=name) from None
     frame.columns = [str(c) for c in header]
     # Map rows to physical lines. The common case is one record per line.
-    n_phys = data.count(b"\n") + (0 if data.endswith(b"\n") else 1)
-    if len(frame) == n_phys - skip - 1:
+    if one_row_a_line or len(frame) == data.count(b"\n") + (
+            0 if data.endswith(b"\n") else 1) - skip - 1:
         lines = np.arange(skip + 2, skip + 2 + len(frame))
     else:  # quoted fields spanning lines: ask the csv module where each record starts
         starts = []
@@ -158,32 +160,28 @@ def _parse_plain(data: bytes, header_end: int, skip: int, delimiter: str, ncols:
     sure of: no quotes, and every line after the header has ``ncols`` fields.  Else None.
 
     One pyarrow parse (no Python object per cell: the slow part of pandas' reader): id
-    columns as text as written; a column pyarrow reads as whole or finite numbers is what
-    pandas would infer too. Any other column (text, empty cells, true/false, dates) comes
-    from pandas, so its type is inferred exactly as the careful path does.
+    columns as bytes viewed as text (:mod:`~irlib.io.parsing`); the other columns typed by
+    pyarrow, and kept when it finds whole or finite numbers, which pandas would infer too.
+    Any other column (text, empty cells, true/false, dates) comes from pandas, so its type
+    is inferred exactly as the careful path does.
     """
     if ncols < 2 or b'"' in data:              # with 1 column, a blank line is a row
         return None
     names = [str(i) for i in range(ncols)]
-    try:
-        parsed = pa_csv.read_csv(
-            pa.py_buffer(data).slice(min(header_end + 1, len(data))),
-            read_options=pa_csv.ReadOptions(column_names=names),
-            parse_options=pa_csv.ParseOptions(delimiter=delimiter, quote_char=False,
-                                              ignore_empty_lines=False),
-            convert_options=pa_csv.ConvertOptions(
-                strings_can_be_null=False, column_types=dict.fromkeys(names, pa.string())))
-    except (pa.ArrowInvalid, pa.ArrowNotImplementedError):
-        return None
-    if parsed.num_rows == 0:
+    # pyarrow reads 0x10 as 16, pandas not (one-byte searches first: far cheaper)
+    hexadecimal = (b"x" in data and b"0x" in data) or (b"X" in data and b"0X" in data)
+    body = pa.py_buffer(data).slice(min(header_end + 1, len(data)))
+    parsed = _parse_body(body, delimiter, names, id_columns, typed=not hexadecimal)
+    if parsed is None and not hexadecimal:     # typing refused: every column as bytes
+        parsed = _parse_body(body, delimiter, names, id_columns, typed=False)
+    if parsed is None or parsed.num_rows == 0:
         return None
     columns, others = {}, []
-    hexadecimal = b"0x" in data or b"0X" in data   # pyarrow reads 0x10 as 16, pandas not
     for i in range(ncols):
         column = parsed.column(names[i])
         numbers = None if i in id_columns or hexadecimal else _plain_numbers(column)
         if i in id_columns:
-            columns[i] = column.to_pandas()
+            columns[i] = as_text(column).to_pandas()
         elif numbers is not None:
             columns[i] = pd.Series(numbers)
         else:
@@ -201,18 +199,41 @@ def _parse_plain(data: bytes, header_end: int, skip: int, delimiter: str, ncols:
     return pd.DataFrame({i: columns[i] for i in range(ncols)})
 
 
+def _parse_body(body, delimiter: str, names: list[str], id_columns: list[int], *,
+                typed: bool) -> pa.Table | None:
+    """pyarrow's parse of the lines after the header: id columns as bytes, the others
+    typed by pyarrow (``typed``) or as bytes; None if a line does not fit."""
+    types = dict.fromkeys(names if not typed else [names[i] for i in id_columns], pa.binary())
+    try:
+        return pa_csv.read_csv(
+            body,
+            read_options=pa_csv.ReadOptions(column_names=names, block_size=block_size(body)),
+            parse_options=pa_csv.ParseOptions(delimiter=delimiter, quote_char=False,
+                                              ignore_empty_lines=False),
+            convert_options=pa_csv.ConvertOptions(
+                strings_can_be_null=False, null_values=[], true_values=[], false_values=[],
+                column_types=types))
+    except (pa.ArrowInvalid, pa.ArrowNotImplementedError):
+        return None
+
+
 def _plain_numbers(column) -> np.ndarray | None:
     """The column's numbers when pandas would infer the same: all whole numbers (int64),
     or finite floats with one not whole (pandas reads ``+5`` as an integer, a huge whole
     number as text); else None (pandas infers the column)."""
-    try:
-        return pa_compute.cast(column, pa.int64()).to_numpy()
-    except (pa.ArrowInvalid, pa.ArrowNotImplementedError):
-        pass
-    try:
-        values = pa_compute.cast(column, pa.float64()).to_numpy()
-    except (pa.ArrowInvalid, pa.ArrowNotImplementedError):
-        return None
+    if pa.types.is_integer(column.type):
+        return column.to_numpy()
+    if pa.types.is_floating(column.type):
+        values = column.to_numpy()
+    else:
+        try:
+            return pa_compute.cast(column, pa.int64()).to_numpy()
+        except (pa.ArrowInvalid, pa.ArrowNotImplementedError):
+            pass
+        try:
+            values = pa_compute.cast(column, pa.float64()).to_numpy()
+        except (pa.ArrowInvalid, pa.ArrowNotImplementedError):
+            return None
     plain = np.isfinite(values).all() and (values != np.floor(values)).any()
     return values if plain else None
 

@@ -19,8 +19,9 @@ import pyarrow.csv as pa_csv
 from .._common import InputError
 from .checks import (Where, check_no_duplicates, check_numbers, codes, repeated_rows, short,
                      with_notes)
-from .keys import maybe_repeated
 from .decoding import decode_text
+from .keys import maybe_repeated
+from .parsing import as_text, block_size
 from .source import load
 
 
@@ -126,6 +127,8 @@ def _read_trec_fast(data: bytes, layouts: dict, value: str) -> pd.DataFrame | No
         nums = nums.astype(np.int64)
     out = pd.DataFrame({"query_id": queries.to_pandas(), "doc_id": docs.to_pandas(),
                         value: nums})
+    # Query codes are remembered (irlib._codes: evaluating this frame reuses them); the
+    # documents are only hashed: encoding millions of distinct ids costs more.
     query_codes = codes(out["query_id"])
     if maybe_repeated(query_codes[0], [out["doc_id"]]) and repeated_rows(
             out, ["query_id", "doc_id"], {"query_id": query_codes}).any():
@@ -137,27 +140,31 @@ def _parse_single_spaced(data: bytes, ncols: int, usecols: list[int]) -> pa.Tabl
     """Columns ``usecols`` (id, id, value) if every non-empty line has ``ncols`` non-empty
     fields separated by single spaces, else None.
 
-    The columns not kept (``Q0``, rank, tag) are parsed too, as text, to see that none is
-    empty (dictionaries instead of text cost more CPU, measured on a 700,000-line run).
+    The columns not kept (``Q0``, rank, tag) are parsed too, to see that none is empty.
+    Every text column is parsed as bytes: the text is valid UTF-8 already
+    (:func:`~irlib.io.decoding.decode_text`) and a space never splits a UTF-8 character, so
+    pyarrow's UTF-8 check would only cost time; the id columns are then viewed as text.
+    Large blocks: fewer, larger chunks for the whole-column steps that follow.
     """
     names = [str(i) for i in range(ncols)]
     ids, val = [names[usecols[0]], names[usecols[1]]], names[usecols[2]]
     try:
         table = pa_csv.read_csv(
             pa.BufferReader(data),
-            read_options=pa_csv.ReadOptions(column_names=names),
+            read_options=pa_csv.ReadOptions(column_names=names, block_size=block_size(data)),
             parse_options=pa_csv.ParseOptions(delimiter=" ", quote_char=False,
                                               ignore_empty_lines=True),
             convert_options=pa_csv.ConvertOptions(
                 strings_can_be_null=False, null_values=[],
-                column_types={**dict.fromkeys(names, pa.string()), val: pa.float64()}))
+                column_types={**dict.fromkeys(names, pa.binary()), val: pa.float64()}))
     except (pa.ArrowInvalid, pa.ArrowNotImplementedError):
         return None
     # An empty field means two spaces in a row, or one at a line's end: whitespace runs.
     for col in names:
         if col != val and pa_compute.min(pa_compute.binary_length(table[col])).as_py() == 0:
             return None
-    return table.select([*ids, val])
+    return pa.table([as_text(table[ids[0]]), as_text(table[ids[1]]), table[val]],
+                    names=[*ids, val])
 
 
 def _read_trec_located(data: bytes, name: str, *, layouts: dict, value: str,

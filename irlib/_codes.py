@@ -1,0 +1,132 @@
+"""Integer codes for id columns, remembered for the last few Arrow text columns.
+
+Reading a run and evaluating it both encode its query ids (the reader to find repeated
+(query, document) pairs, :func:`irlib.evaluate` to group rows). Arrow text columns are
+immutable, so the codes of one stay valid as long as its buffers live: the last few
+encodings are kept, keyed by the buffers' addresses, holding a reference to the column so
+that those addresses cannot be reused by other data meanwhile. (The readers only hash
+document ids: encoding millions of distinct ones costs more than hashing them.)
+
+Examples
+--------
+>>> ids = pd.Series(["q2", "q2", "q1", "q2"] * 5000, dtype="str")
+>>> codes, names = factorize(ids)
+>>> codes[:4].tolist(), names.tolist()
+([0, 0, 1, 0], ['q2', 'q1'])
+>>> factorize(ids)[0] is codes           # the same column again: remembered
+True
+>>> factorize(ids.copy())[0] is codes    # a copy shares the (immutable) buffers
+True
+>>> factorize(ids.str.upper())[0] is codes
+False
+"""
+from __future__ import annotations
+
+import threading
+from collections import OrderedDict
+from itertools import pairwise
+
+import numpy as np
+import pandas as pd
+import pyarrow as pa
+import pyarrow.compute as pc
+
+_KEEP = 4                       # a few frames' id columns
+_MIN_ROWS = 10_000              # below this, encoding is cheaper than remembering
+_lock = threading.Lock()
+_remembered: OrderedDict = OrderedDict()    # fingerprint -> (column, codes, names)
+
+
+def factorize(ids: pd.Series, *, grouped: bool = False) -> tuple[np.ndarray, pd.Index]:
+    """Codes (int32, one per row, read-only) and the distinct ids in first-seen order.
+
+    Arrow strings (pandas' ``str`` dtype) go through ``pyarrow.compute.dictionary_encode``.
+    ``grouped``: ids usually come in runs (a run file lists each query's rows together);
+    then each run is encoded once. Either way the codes are the same.
+    """
+    values = ids.array
+    if isinstance(values, pd.arrays.ArrowStringArray) and len(values):
+        arrow = values.__arrow_array__()
+        key = _fingerprint(arrow) if len(arrow) >= _MIN_ROWS else None
+        if key is not None:
+            with _lock:
+                known = _remembered.get(key)
+                if known is not None:
+                    _remembered.move_to_end(key)
+                    return known[1], known[2]
+        codes, names = _encode(arrow, grouped)
+        codes.flags.writeable = False       # shared with later callers
+        if key is not None:
+            with _lock:
+                _remembered[key] = (arrow, codes, names)
+                while len(_remembered) > _KEEP:
+                    _remembered.popitem(last=False)
+        return codes, names
+    codes, names = pd.factorize(ids)
+    return codes.astype(np.int32), pd.Index(np.asarray(names, dtype=object))
+
+
+def _fingerprint(arrow: pa.ChunkedArray) -> tuple:
+    """Where the column's bytes are: equal for the same immutable buffers, in the same slices."""
+    return (arrow.type, len(arrow), *((chunk.offset, len(chunk),
+                                       *(b.address if b is not None else 0
+                                         for b in chunk.buffers()))
+                                      for chunk in arrow.chunks))
+
+
+def _encode(arrow: pa.ChunkedArray, grouped: bool) -> tuple[np.ndarray, pd.Index]:
+    if grouped:
+        change = np.empty(len(arrow), bool)
+        change[0] = True
+        change[1:] = pc.not_equal(arrow[1:], arrow[:-1]).to_numpy(zero_copy_only=False)
+        starts = np.flatnonzero(change)
+        if len(starts) * 8 < len(arrow):
+            head_codes, names = _dictionary_encode(_take(arrow, starts))
+            return np.repeat(head_codes, np.diff(np.append(starts, len(arrow)))), names
+    return _dictionary_encode(arrow)
+
+
+def _take(arrow: pa.ChunkedArray, rows: np.ndarray) -> pa.ChunkedArray:
+    """``arrow.take(rows)`` (sorted rows), chunk by chunk: a reader's table has hundreds
+    of chunks, and a take across all of them was the slowest step of grouped encoding."""
+    bounds = np.cumsum([0] + [len(chunk) for chunk in arrow.chunks])
+    which = np.searchsorted(bounds, rows, side="right") - 1
+    cuts = np.searchsorted(which, np.arange(arrow.num_chunks + 1))
+    pieces = [arrow.chunk(i).take(pa.array(rows[a:b] - bounds[i]))
+              for i, (a, b) in enumerate(pairwise(cuts)) if b > a]
+    return pa.chunked_array([pa.concat_arrays(pieces)])
+
+
+def _dictionary_encode(arrow) -> tuple[np.ndarray, pd.Index]:
+    """Codes and the distinct ids as an Arrow-backed ``str`` Index (no Python string per
+    id: a run may hold millions of distinct documents)."""
+    if isinstance(arrow, pa.ChunkedArray):
+        arrow = arrow.combine_chunks()       # one dictionary, not one per chunk to unify
+    encoded = pc.dictionary_encode(arrow)
+    codes = encoded.indices.to_numpy(zero_copy_only=False).astype(np.int32, copy=False)
+    return codes, pd.Index(encoded.dictionary.to_pandas())
+
+
+def positions_in(names: pd.Index, wanted: pd.Index) -> np.ndarray:
+    """Where each of ``wanted`` is among ``names`` (-1: absent); both hold distinct ids.
+
+    ``names`` may be a run's millions of documents and ``wanted`` a few thousand judged
+    ones: with Arrow text on both sides only ``wanted`` is put in a hash table.
+    """
+    have, want = _arrow_of(names), _arrow_of(wanted)
+    if have is None or want is None:
+        return names.get_indexer(wanted)
+    at = pc.index_in(have, value_set=want.cast(have.type))
+    found = np.flatnonzero(at.is_valid().to_numpy(zero_copy_only=False))
+    out = np.full(len(wanted), -1, np.int64)
+    out[at.to_numpy(zero_copy_only=False)[found].astype(np.int64)] = found
+    return out
+
+
+def _arrow_of(index: pd.Index):
+    values = index.array
+    if isinstance(values, pd.arrays.ArrowStringArray):
+        return values.__arrow_array__().combine_chunks()
+    return None
+
+

@@ -1,0 +1,56 @@
+"""Id codes remembered between reading a run and evaluating it (irlib/_codes.py)."""
+import numpy as np
+import pandas as pd
+
+import irlib
+import irlib._codes
+from irlib.io import read_qrels, read_run
+
+
+def _files(n_queries=30, n_docs=500):
+    rng = np.random.default_rng(21)
+    run_lines, qrels_lines = [], []
+    for q in range(n_queries):
+        docs = rng.permutation(5000)[:n_docs]
+        scores = np.sort(rng.integers(0, 200, n_docs))[::-1] / 8    # ties
+        run_lines += [f"q{q} Q0 d{d} {i + 1} {s} t\n" for i, (d, s) in
+                      enumerate(zip(docs, scores))]
+        qrels_lines += [f"q{q} 0 d{d} {rng.integers(0, 3)}\n" for d in docs[::7]]
+    return "".join(qrels_lines).encode(), "".join(run_lines).encode()
+
+
+def test_evaluating_a_read_run_reuses_the_readers_query_codes(monkeypatch):
+    qrels_bytes, run_bytes = _files()
+    qrels, run = read_qrels(qrels_bytes), read_run(run_bytes)
+    encoded = []
+    real = irlib._codes._encode
+    monkeypatch.setattr(irlib._codes, "_encode", lambda arrow, grouped: encoded.append(
+        irlib._codes._fingerprint(arrow)) or real(arrow, grouped))
+    measures = ["AP", "nDCG@10", "RR"]
+    reused = irlib.evaluate(qrels, run, measures).per_query
+
+    def fingerprint(column):
+        return irlib._codes._fingerprint(column.array.__arrow_array__())
+    assert fingerprint(run["query_id"]) not in encoded     # the reader's codes
+    assert fingerprint(run["doc_id"]) in encoded           # the reader only hashed these
+    copied = run.astype({"query_id": object}).astype({"query_id": "str"})
+    assert fingerprint(copied["query_id"]) != fingerprint(run["query_id"])
+    fresh = irlib.evaluate(qrels, copied, measures).per_query
+    assert fingerprint(copied["query_id"]) in encoded      # new buffers: encoded
+    pd.testing.assert_frame_equal(reused, fresh)
+
+
+def test_a_changed_column_is_encoded_afresh():
+    qrels_bytes, run_bytes = _files()
+    qrels, run = read_qrels(qrels_bytes), read_run(run_bytes)
+    before = irlib.evaluate(qrels, run, ["P@5"]).per_query["P@5"]
+    top = run.groupby("query_id").head(1).index
+    changed = run.copy()
+    changed.loc[top, "doc_id"] = "not-judged"          # every query loses its top document
+    after = irlib.evaluate(qrels, changed, ["P@5"]).per_query["P@5"]
+    codes, names = irlib._codes.factorize(changed["doc_id"])
+    assert names[codes[top[0]]] == "not-judged"
+    relevant_top = run.loc[top].merge(qrels[qrels["relevance"] > 0])["query_id"]
+    assert len(relevant_top) > 0
+    assert (after[relevant_top] < before[relevant_top]).all()
+    assert (after.drop(relevant_top) <= before.drop(relevant_top)).all()
