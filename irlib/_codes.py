@@ -3,9 +3,11 @@
 Reading a run and evaluating it both encode its query ids (the reader to find repeated
 (query, document) pairs, :func:`irlib.evaluate` to group rows). Arrow text columns are
 immutable, so the codes of one stay valid as long as its buffers live: the last few
-encodings are kept, keyed by the buffers' addresses, holding a reference to the column so
-that those addresses cannot be reused by other data meanwhile. (The readers only hash
-document ids: encoding millions of distinct ones costs more than hashing them.)
+encodings are kept, keyed by the buffers' addresses, while the pandas array that holds those
+buffers lives (a weak reference: an entry goes with its frame, so a session's upload is
+freed when the session ends, and the addresses cannot meanwhile be reused by other data).
+(The readers only hash document ids: encoding millions of distinct ones costs more than
+hashing them.)
 
 Examples
 --------
@@ -23,6 +25,7 @@ False
 from __future__ import annotations
 
 import threading
+import weakref
 from collections import OrderedDict
 from itertools import pairwise
 
@@ -33,8 +36,8 @@ import pyarrow.compute as pc
 
 _KEEP = 4                       # a few frames' id columns
 _MIN_ROWS = 10_000              # below this, encoding is cheaper than remembering
-_lock = threading.Lock()
-_remembered: OrderedDict = OrderedDict()    # fingerprint -> (column, codes, names)
+_lock = threading.RLock()       # a weak reference's callback may run inside (garbage collection)
+_remembered: OrderedDict = OrderedDict()    # fingerprint -> (weakref to the array, codes, names)
 
 
 def factorize(ids: pd.Series, *, grouped: bool = False) -> tuple[np.ndarray, pd.Index]:
@@ -51,19 +54,29 @@ def factorize(ids: pd.Series, *, grouped: bool = False) -> tuple[np.ndarray, pd.
         if key is not None:
             with _lock:
                 known = _remembered.get(key)
-                if known is not None:
+                if known is not None and known[0]() is not None:
                     _remembered.move_to_end(key)
                     return known[1], known[2]
         codes, names = _encode(arrow, grouped)
         codes.flags.writeable = False       # shared with later callers
         if key is not None:
             with _lock:
-                _remembered[key] = (arrow, codes, names)
+                _remembered[key] = (weakref.ref(values, _forget(key)), codes, names)
                 while len(_remembered) > _KEEP:
                     _remembered.popitem(last=False)
         return codes, names
     codes, names = pd.factorize(ids)
     return codes.astype(np.int32), pd.Index(np.asarray(names, dtype=object))
+
+
+def _forget(key: tuple):
+    """The callback of an entry's weak reference: its array is gone, and so is the entry."""
+    def drop(ref: weakref.ref) -> None:
+        with _lock:
+            entry = _remembered.get(key)
+            if entry is not None and entry[0] is ref:
+                del _remembered[key]
+    return drop
 
 
 def _fingerprint(arrow: pa.ChunkedArray) -> tuple:

@@ -1,4 +1,6 @@
 """Id codes remembered between reading a run and evaluating it (irlib/_codes.py)."""
+import gc
+
 import numpy as np
 import pandas as pd
 
@@ -54,3 +56,14 @@ def test_a_changed_column_is_encoded_afresh():
     assert len(relevant_top) > 0
     assert (after[relevant_top] < before[relevant_top]).all()
     assert (after.drop(relevant_top) <= before.drop(relevant_top)).all()
+
+
+def test_remembered_codes_go_with_their_frame():
+    # A session's upload is freed when the session ends: the cache keeps no column alive.
+    ids = pd.Series([f"q{i % 7}" for i in range(20_000)], dtype="str")
+    irlib._codes.factorize(ids)
+    key = irlib._codes._fingerprint(ids.array.__arrow_array__())
+    assert key in irlib._codes._remembered
+    del ids
+    gc.collect()
+    assert key not in irlib._codes._remembered
