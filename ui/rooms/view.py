@@ -8,6 +8,7 @@ from __future__ import annotations
 
 import html
 import os
+import re
 from collections.abc import Mapping
 from urllib.parse import urlsplit
 
@@ -117,7 +118,6 @@ def link_html(link: str) -> str:
     >>> link_html("http://10.0.0.5:8501/join?code=K7Q2MX")
     '<span>http://10.0.0.5:8501</span><span>/join</span><span>?code=K7Q2MX</span>'
     """
-    import re
     url = urlsplit(link)
     origin = f"{url.scheme}://{url.netloc}" if url.scheme else ""
     rest = link[len(origin):]
