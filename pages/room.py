@@ -103,6 +103,31 @@ def live_tally() -> None:
                     key=P + "tally", config={"displayModeBar": False, "staticPlot": True})
 
 
+def ask_section(stacked: bool) -> None:
+    """The questions the teacher can ask: one per row beside the code while none is up
+    (all in view on a 1366x768 projector), else in a row below the question."""
+    st.subheader("Ask a question" if stacked else "Ask the next question")
+    drawn = [kind for kind in qs.KINDS.values() if not kind.written]
+    places = [st.container() for _ in drawn] if stacked else st.columns(len(drawn))
+    for place, kind in zip(places, drawn):
+        place.button(kind.label, help=kind.help, key=P + "ask_" + kind.key, width="stretch",
+                     icon=":material/quiz:", on_click=act, args=(lambda k=kind.key: pose(k),))
+    for kind in (k for k in qs.KINDS.values() if k.written):
+        with st.expander(kind.label, icon=":material/edit_note:"):
+            st.caption(kind.help)
+            with st.form(P + "write_" + kind.key, clear_on_submit=False, border=False):
+                prompt = st.text_area("Question", max_chars=MAX_PROMPT, key=P + "prompt")
+                lines = st.text_area(f"Answers, one a line (2 to {MAX_CHOICES})",
+                                     key=P + "choices")
+                which = st.selectbox("Right answer", range(MAX_CHOICES + 1), key=P + "correct",
+                                     format_func=lambda n: f"line {n}" if n else "none (a poll)")
+                if st.form_submit_button("Ask the class"):
+                    act(functools.partial(pose, kind.key, {
+                        "prompt": prompt, "choices": lines,
+                        "correct": which - 1 if which else None}))
+                    st.rerun()
+
+
 current = room.current
 if current is not None:            # the vote in view beside the question, under the code
     with left:
@@ -112,7 +137,7 @@ with right, st.container(key=P + "stage"):
         st.error(message, icon=":material/block:")
     if current is None:
         st.subheader("No question yet")
-        st.markdown("Ask the class one with the buttons below.")
+        live_tally()                # "0 joined", counting up as students arrive
     else:
         view.question_text(current.payload)
         view.rankings(current.payload)
@@ -128,28 +153,14 @@ with right, st.container(key=P + "stage"):
                        icon=":material/check_circle:")
         else:
             st.info("A poll: no right answer.", icon=":material/ballot:")
-    if current is None:
-        live_tally()
 
 
-st.divider()
-st.subheader("Ask the next question" if current else "Ask a question")
-drawn = [kind for kind in qs.KINDS.values() if not kind.written]
-for column, kind in zip(st.columns(len(drawn)), drawn):
-    column.button(kind.label, help=kind.help, key=P + "ask_" + kind.key, width="stretch",
-                  icon=":material/quiz:", on_click=act, args=(lambda k=kind.key: pose(k),))
-for kind in (k for k in qs.KINDS.values() if k.written):
-    with st.expander(kind.label, icon=":material/edit_note:"):
-        st.caption(kind.help)
-        with st.form(P + "write_" + kind.key, clear_on_submit=False, border=False):
-            prompt = st.text_area("Question", max_chars=MAX_PROMPT, key=P + "prompt")
-            lines = st.text_area(f"Answers, one a line (2 to {MAX_CHOICES})", key=P + "choices")
-            which = st.selectbox("Right answer", range(MAX_CHOICES + 1), key=P + "correct",
-                                 format_func=lambda n: f"line {n}" if n else "none (a poll)")
-            if st.form_submit_button("Ask the class"):
-                act(functools.partial(pose, kind.key, {"prompt": prompt, "choices": lines,
-                                                       "correct": which - 1 if which else None}))
-                st.rerun()
+if current is None:
+    with right:                     # beside the code: every button in view on a projector
+        ask_section(stacked=True)
+else:
+    st.divider()
+    ask_section(stacked=False)
 
 with st.popover("Close the room", icon=":material/door_front:"):
     st.markdown("Closing deletes the room, its questions and every answer now. "
