@@ -127,6 +127,30 @@ function setup(parentElement) {
   return s;
 }
 
+// Attribute and class writes only when the value changes: each write is style, layout and
+// paint work for the browser again.
+function setIfChanged(node, name, value) {
+  if (node.getAttribute(name) !== value) node.setAttribute(name, value);
+}
+
+function toggleClass(node, name, on) {
+  if (node.classList.contains(name) !== on) node.classList.toggle(name, on);
+}
+
+// Whether moveValues must write a node's points: not placed by it yet, set since by plotly.js,
+// or half a pixel or more from where it put them.
+function moved(node, name, xy) {
+  const last = node._lcPlaced;
+  if (!last || last.name !== name || node.getAttribute(name) !== last.text ||
+      last.xy.length !== xy.length) return true;
+  return xy.some(([px, py], j) => Math.abs(px - last.xy[j][0]) >= 0.5 || Math.abs(py - last.xy[j][1]) >= 0.5);
+}
+
+function placed(node, name, text, xy) {
+  node.setAttribute(name, text);
+  node._lcPlaced = { name, text, xy };
+}
+
 // The caption lines and the metric tiles: text only (textContent), drawn before the charts
 // and in the same task, so the numbers and the curves change in the same frame.
 function setText(node, text) {
@@ -207,27 +231,6 @@ function showPreview(s, detail) {
 // (the vendored 4.1.1; tests/browser/test_playground.py compares the result with a fresh
 // plot): anything else, such as a curve hidden from the legend or a y axis without a fixed
 // range, returns false before changing anything, and the caller lets plotly.js do it.
-function setIfChanged(node, name, value) {
-  if (node.getAttribute(name) !== value) node.setAttribute(name, value);
-}
-
-function toggleClass(node, name, on) {
-  if (node.classList.contains(name) !== on) node.classList.toggle(name, on);
-}
-
-// Where moveValues last put a node, unless something else (plotly.js) has set it since.
-function moved(node, name, xy) {
-  const last = node._lcPlaced;
-  if (!last || last.name !== name || node.getAttribute(name) !== last.text ||
-      last.xy.length !== xy.length) return true;
-  return xy.some(([px, py], j) => Math.abs(px - last.xy[j][0]) >= 0.5 || Math.abs(py - last.xy[j][1]) >= 0.5);
-}
-
-function placed(node, name, text, xy) {
-  node.setAttribute(name, text);
-  node._lcPlaced = { name, text, xy };
-}
-
 function moveValues(gd, traces) {
   const { _fullData: full, _fullLayout: layout, calcdata } = gd;
   const xa = layout && layout.xaxis;
