@@ -111,21 +111,16 @@ def on_board_change(change: dict) -> None:
           {i: int(g) for i, g in change["grades"].items()})
 
 
-def _board_shown() -> tuple[list[str], dict[str, int]]:
-    """The order and judgments on the board: a change waiting for a prediction, else the state."""
-    s = page_state()
-    current_grades = current().current_grades()
-    order, grades = predict.shown(s, current_grades)
-    return list(order), dict(grades)
+def _grades_shown() -> dict[str, int]:
+    """The judgments on the board: a change waiting for a prediction's, else the state's."""
+    return dict(predict.shown(page_state(), current().current_grades())[1])
 
 
-def _put_order(order: list[str], grades: dict[str, int] | None = None) -> None:
+def _put_order(order: list[str], grades: dict[str, int]) -> None:
     """A button's new board: applied, or while predicting held back like a drag."""
     s = page_state()
-    shown_grades = _board_shown()[1]
-    if predict.stage(s, {"order": order, "grades": grades if grades is not None else shown_grades}):
-        return
-    s.set("order", order)
+    if not predict.stage(s, {"order": order, "grades": grades}):
+        s.set("order", order)
 
 
 def reset() -> None:
@@ -143,15 +138,15 @@ def reset() -> None:
 
 def sort_by_grade(best_first: bool) -> None:
     """Ideal (best first) or worst order by the judgments shown; ties keep picture order."""
-    grades, ids = _board_shown()[1], item_ids()
+    grades, ids = _grades_shown(), item_ids()
     sign = -1 if best_first else 1
-    _put_order(sorted(ids, key=lambda i: (sign * grades[i], ids.index(i))))
+    _put_order(sorted(ids, key=lambda i: (sign * grades[i], ids.index(i))), grades)
 
 
 def shuffle() -> None:
     order = item_ids()
     random.shuffle(order)
-    _put_order(order)
+    _put_order(order, _grades_shown())
 
 
 def set_k_from_chart(x: float) -> None:
