@@ -20,7 +20,7 @@ class Where:
 
     def __init__(self, name: str, lines: np.ndarray | None):
         self.name = name
-        self.lines = lines            # 1-based line per row; None = Parquet (use row numbers)
+        self.lines = lines            # 1-based line per row (array or range); None = Parquet
 
     def err(self, problem: str, row: int | None = None, column=None) -> InputError:
         if row is None:
@@ -48,17 +48,55 @@ def check_ids(s: pd.Series, where: Where, label: str, column) -> pd.Series:
         s = s.astype("str").where(s.notna(), "")
     s = s.astype("str")
     arrow = getattr(s.array, "_pa_array", None)
-    if isinstance(arrow, pa.ChunkedArray) and not arrow.null_count:
-        # whole-column: an empty cell or one of only spaces (no Python string per cell)
-        blank = pa_compute.or_(pa_compute.equal(pa_compute.binary_length(arrow), 0),
-                               pa_compute.utf8_is_space(arrow))
-        bad = blank.to_numpy(zero_copy_only=False)
+    if isinstance(arrow, pa.ChunkedArray) and not arrow.null_count and (
+            pa.types.is_string(arrow.type) or pa.types.is_large_string(arrow.type)):
+        row = _first_blank(arrow)              # whole-column: no Python string per cell
     else:
         bad = (s.isna() | (s.str.strip() == "")).to_numpy()
-    if bad.any():
-        row = int(np.flatnonzero(bad)[0])
+        row = int(np.flatnonzero(bad)[0]) if bad.any() else None
+    if row is not None:
         raise where.err(f"{label} is empty", row, column)
     return s.reset_index(drop=True)
+
+
+def _maybe_blank(first: np.ndarray) -> np.ndarray:
+    """Whether a cell with this first byte may be only white space: a control character,
+    a space, or the start of a non-ASCII character (Unicode has spaces outside ASCII).
+    Whatever is not in 0x21..0x7E wraps to 0x5E or more."""
+    return (first - np.uint8(0x21)) >= np.uint8(0x5E)
+
+
+def _first_blank(arrow: pa.ChunkedArray) -> int | None:
+    """The first row that is empty or only white space, or None.
+
+    Each cell's length and first byte come from the Arrow buffers; only the few cells that
+    could be blank go through pyarrow's Unicode white-space test.
+    """
+    seen = 0
+    for chunk in arrow.chunks:
+        n = len(chunk)
+        if not n:
+            continue
+        offset_type = np.int64 if pa.types.is_large_string(chunk.type) else np.int32
+        buffers = chunk.buffers()
+        offsets = np.frombuffer(buffers[1], dtype=offset_type, count=n + 1,
+                                offset=chunk.offset * np.dtype(offset_type).itemsize)
+        raw = np.frombuffer(buffers[2], np.uint8) if buffers[2] is not None and \
+            buffers[2].size else np.zeros(1, np.uint8)      # all cells empty
+        starts = offsets[:-1]
+        if (offsets[1:] > starts).all():       # no empty cell: each has a first byte
+            maybe = _maybe_blank(raw.take(starts))
+        else:
+            maybe = offsets[1:] == starts
+            maybe |= _maybe_blank(raw.take(np.minimum(starts, len(raw) - 1)))
+        if maybe.any():
+            rows = np.flatnonzero(maybe)
+            blank = (offsets[rows + 1] == offsets[rows]) | pa_compute.utf8_is_space(
+                chunk.take(pa.array(rows))).to_numpy(zero_copy_only=False)
+            if blank.any():
+                return seen + int(rows[np.argmax(blank)])
+        seen += n
+    return None
 
 
 def check_numbers(s: pd.Series, where: Where, label: str, column, *, whole: bool = False,
@@ -68,6 +106,8 @@ def check_numbers(s: pd.Series, where: Where, label: str, column, *, whole: bool
     ``check_row(row)`` may raise a better error (e.g. too few columns) for a missing cell.
     """
     kind = "a whole number" if whole else "a number"
+    if s.dtype == np.int64 and whole:          # parsed as integers: only the range to check
+        return _check_integers(s.to_numpy(), where, label, column, minimum)
     if pd.api.types.is_bool_dtype(s):
         raise where.err(f"{label} must be {kind}, found true/false values", 0, column)
     if pd.api.types.is_numeric_dtype(s):
@@ -109,12 +149,28 @@ def check_numbers(s: pd.Series, where: Where, label: str, column, *, whole: bool
     return num
 
 
+def _check_integers(num: np.ndarray, where: Where, label: str, column,
+                    minimum: float | None) -> np.ndarray:
+    """:func:`check_numbers` for a column the parser already read as int64."""
+    if minimum is not None and len(num) and num.min() < minimum:
+        row = int(np.argmax(num < minimum))
+        raise where.err(f"{label} '{num[row]}' is negative; it must be >= {minimum:g}"
+                        if minimum == 0 else
+                        f"{label} '{num[row]}' must be >= {minimum:g}", row, column)
+    huge = (num > 2**53) | (num < -2**53)
+    if huge.any():
+        row = int(np.argmax(huge))
+        raise where.err(f"{label} {num[row]} is too large", row, column)
+    return num
+
+
 def codes(s: pd.Series) -> tuple[np.ndarray, int]:
-    """An int64 code per value (equal values, equal codes) and how many distinct values."""
+    """An integer code per value (equal values, equal codes; int32 or int64, read-only) and
+    how many distinct values."""
     if isinstance(s.array, pd.arrays.ArrowStringArray) and not s.hasnans:
         # a file lists each query's rows together: each run of equal ids is encoded once
         found, uniques = factorize(s, grouped=True)
-        return found.astype(np.int64), len(uniques)
+        return found, len(uniques)
     found, uniques = pd.factorize(s, use_na_sentinel=False)
     return found.astype(np.int64), len(uniques)
 
@@ -126,6 +182,7 @@ def repeated_rows(frame: pd.DataFrame, keys: list[str], known: dict | None = Non
     """
     known = known or {}
     key, _ = known.get(keys[0]) or codes(frame[keys[0]])
+    key = key.astype(np.int64)
     for name in keys[1:]:
         more, n_more = known.get(name) or codes(frame[name])
         key = key * n_more + more              # < rows**2: no overflow for < 3e9 rows
@@ -133,16 +190,17 @@ def repeated_rows(frame: pd.DataFrame, keys: list[str], known: dict | None = Non
 
 
 def check_no_duplicates(frame: pd.DataFrame, keys: list[str], where: Where, describe,
-                        known: dict | None = None) -> None:
+                        known: dict | None = None, hashing=None) -> None:
     """Raise at the second occurrence of a repeated key, naming the first one's line too.
 
     ``known``: column -> :func:`codes` already computed. The first key column is encoded,
     the others hashed (:func:`~irlib.io.keys.maybe_repeated`); only a "maybe" runs the
-    exact check that names the lines.
+    exact check that names the lines. ``hashing``: the second key column's hashes, when
+    started earlier (:class:`~irlib.io.background.Soon`).
     """
     known = known or {}
     group, _ = known.get(keys[0]) or codes(frame[keys[0]])
-    if not maybe_repeated(group, [frame[k] for k in keys[1:]]):
+    if not maybe_repeated(group, [frame[k] for k in keys[1:]], hashing):
         return
     known = {**known, keys[0]: known.get(keys[0]) or (group, int(group.max()) + 1)}
     dup = repeated_rows(frame, keys, known)

@@ -29,6 +29,10 @@ _M2 = np.uint64(0xC4CEB9FE1A85EC53)
 _GOLDEN = np.uint64(0x9E3779B97F4A7C15)        # 2^64 / golden ratio: Fibonacci hashing
 _MAX_ROUNDS = 8                                # each round keeps ~1/5 of the rows
 _PIECE_ROWS = 1 << 16                          # rows checked together: in the CPU's cache
+# For a string of min(b, 9) bytes: _KEEP[b] keeps its own bytes of the first word (the rest
+# is the next string's), _LAST[b] the last word, needed only past 8 bytes.
+_KEEP = np.array([(1 << (8 * min(b, 8))) - 1 for b in range(10)], dtype=np.uint64)
+_LAST = np.array([0] * 9 + [(1 << 64) - 1], dtype=np.uint64)
 
 
 def _mix(h: np.ndarray) -> np.ndarray:
@@ -42,37 +46,51 @@ def _mix(h: np.ndarray) -> np.ndarray:
 
 
 def _hash_strings(chunk: pa.Array) -> np.ndarray:
-    """One uint64 per string of an Arrow (large_)string array, no nulls, 8 bytes a pass."""
+    """One uint64 per string of an Arrow (large_)string array without nulls."""
     offset_type = np.int64 if pa.types.is_large_string(chunk.type) else np.int32
     n = len(chunk)
     _validity, offsets_buf, data_buf = chunk.buffers()[:3]
     offsets = np.frombuffer(offsets_buf, dtype=offset_type, count=n + 1,
                             offset=chunk.offset * np.dtype(offset_type).itemsize)
-    start = offsets[:-1].astype(np.int64)
-    length = np.diff(offsets).astype(np.int64)
     raw = np.frombuffer(data_buf, np.uint8) if data_buf is not None and data_buf.size else \
         np.empty(0, np.uint8)
     padded = np.zeros(len(raw) + 8, np.uint8)      # every 8-byte read stays inside
     padded[:len(raw)] = raw
     # an unaligned view: words[i] is the 8 bytes from byte i on (little-endian)
     words = np.ndarray((len(padded) - 7,), dtype="<u8", buffer=padded, strides=(1,))
-    h = length.astype(np.uint64) * _GOLDEN
-    live = np.arange(n)
-    k = 0
-    while live.size:
-        everyone = live.size == n
-        left = (length if everyone else length[live]) - k
-        word = words[(start if everyone else start[live]) + k]
-        short = left < 8                           # the last word: keep only its bytes
-        if short.any():
-            word[short] &= (np.uint64(1) << (left[short] * 8).astype(np.uint64)) - np.uint64(1)
-        if everyone:
-            h ^= word
-            _mix(h)
-        else:
-            h[live] = _mix(h[live] ^ word)
-        live = live[left > 8]
+    out = np.empty(n, np.uint64)
+    for a in range(0, n, _PIECE_ROWS):         # a piece's temporaries stay in the cache
+        piece = offsets[a:a + _PIECE_ROWS + 1].astype(np.int64)
+        out[a:a + len(piece) - 1] = _hash_piece(words, piece[:-1], np.diff(piece))
+    return out
+
+
+def _hash_piece(words: np.ndarray, start: np.ndarray, length: np.ndarray) -> np.ndarray:
+    """The hashes of the strings at ``start`` (byte offsets into ``words``) of ``length``.
+
+    A string's length and first 8 bytes (fewer: padded with zeros) are mixed, then its
+    last 8 bytes (past 8 bytes; they overlap the first below 16): two mixes for the short
+    ids of most files, and only strings over 16 bytes read their middle words too.  A
+    hash depends on the string alone, never on its neighbours, so equal strings hash
+    equal in any chunk or piece.
+    """
+    size = np.minimum(length, 9)
+    first = words[start]
+    first &= _KEEP[size]                       # below 8 bytes: only the string's own
+    last = words[start + np.maximum(length - 8, 0)]
+    last &= _LAST[size]                        # up to 8 bytes: the first word says it all
+    h = length.astype(np.uint64)
+    h *= _GOLDEN
+    h ^= first
+    _mix(h)
+    h ^= last                                  # after a mix: no byte of it can cancel one
+    _mix(h)                                    # of the first word's
+    long = np.flatnonzero(length > 16)         # middle words: bytes 8 .. length - 8
+    k = 8
+    while long.size:
+        h[long] = _mix(h[long] ^ words[start[long] + k])
         k += 8
+        long = long[length[long] - 8 > k]
     return h
 
 
@@ -95,12 +113,20 @@ def _shares_a_slot(group: np.ndarray, keys: np.ndarray) -> bool:
     """Whether two rows have the same (group, key), a few groups at a time when each
     group's rows are together (codes never decrease): each piece's temporaries then stay
     in the CPU's cache, instead of a dozen passes over all rows through memory."""
+    return any(_shares_a_slot_at_once(piece, keys[a:b])
+               for a, b, piece in _group_pieces(group))
+
+
+def _group_pieces(group: np.ndarray):
+    """``(start, end, group codes from 0)`` for ranges of about ``_PIECE_ROWS`` rows that
+    split no group, when each group's rows are together (codes never decrease); else for
+    the one range of all rows."""
     if len(group) <= 2 * _PIECE_ROWS or not (group[1:] >= group[:-1]).all():
-        return _shares_a_slot_at_once(group, keys)
+        yield 0, len(group), group.astype(np.int64)
+        return
     cuts = np.searchsorted(group, group[_PIECE_ROWS::_PIECE_ROWS])   # at group starts
-    cuts = np.unique(np.concatenate([[0], cuts, [len(group)]]))
-    return any(_shares_a_slot_at_once(group[a:b] - group[a], keys[a:b])
-               for a, b in pairwise(cuts))
+    for a, b in pairwise(np.unique(np.concatenate([[0], cuts, [len(group)]])).tolist()):
+        yield a, b, (group[a:b] - group[a]).astype(np.int64)
 
 
 def _shares_a_slot_at_once(group: np.ndarray, keys: np.ndarray) -> bool:
@@ -142,27 +168,30 @@ def _shares_a_slot_at_once(group: np.ndarray, keys: np.ndarray) -> bool:
     return bool(pd.DataFrame({"g": group, "k": keys}).duplicated().any())
 
 
-def maybe_repeated(group: np.ndarray, columns: list[pd.Series]) -> bool:
+def maybe_repeated(group: np.ndarray, columns: list[pd.Series], first_hash=None) -> bool:
     """Whether some row's (group, values in ``columns``) may equal another row's.
 
     ``group``: integer codes of the first key column (the query), ``0 .. n - 1``. False is
     certain; True may (very rarely) be a hash collision: check exactly then.
+    ``first_hash``: a :class:`~irlib.io.background.Soon` of :func:`column_hash` of
+    ``columns[0]``, when started earlier.
     """
     if len(group) < 2:
         return False
-    group = np.asarray(group, np.int64)
+    group = np.asarray(group)
     if len(columns) == 1 and pd.api.types.is_integer_dtype(columns[0].dtype):
         repeated = _dense_repeated(group, columns[0].to_numpy())
         if repeated is not None:
             return repeated
-    key = column_hash(columns[0])
+    key = column_hash(columns[0]) if first_hash is None else first_hash.result(columns[0])
     for s in columns[1:]:
         key = _mix(key * _GOLDEN ^ column_hash(s))
     return _shares_a_slot(group, key)
 
 
 def _dense_repeated(group: np.ndarray, values: np.ndarray) -> bool | None:
-    """Exactly, for small whole numbers (positions): one count per (group, value) pair.
+    """Exactly, for small whole numbers (positions): one count per (group, value) pair,
+    a few groups at a time.
 
     None when the pairs would need more than 8 counts per row.
     """
@@ -170,4 +199,5 @@ def _dense_repeated(group: np.ndarray, values: np.ndarray) -> bool | None:
     span = high - low + 1
     if (int(group.max()) + 1) * span > 8 * len(values):
         return None
-    return bool((np.bincount(group * span + (values - low)) > 1).any())
+    return any((np.bincount(piece * span + (values[a:b] - low)) > 1).any()
+               for a, b, piece in _group_pieces(group))

@@ -5,9 +5,13 @@ import re
 
 import numpy as np
 import pandas as pd
+import pyarrow as pa
+import pyarrow.compute as pa_compute
 
 from .._common import InputError
+from .background import Soon
 from .checks import check_ids, codes, check_no_duplicates, check_numbers, short, with_notes
+from .keys import column_hash
 from .tables import header_line, load_table, resolve_columns
 
 _AGGREGATES = ("median", "mean", "min", "max")
@@ -68,51 +72,97 @@ def read_ratings(src, *, name: str | None = None, aggregate: str = "median") -> 
                          source=table.where.name,
                          line=None if table.where.lines is None else header_line(table))
     f, w = table.frame, table.where
-    out = pd.DataFrame({
+    doc_hashes = Soon(column_hash, f[cols["document"]])   # meanwhile, on the other core
+    columns = {
         "query_id": check_ids(f[cols["queryid"]], w, "queryid", "queryid"),
         "query": check_ids(f[cols["query"]], w, "query", "query"),
         "doc_id": check_ids(f[cols["document"]], w, "document", "document"),
         "position": check_numbers(f[cols["position"]], w, "position", "position", whole=True,
-                             minimum=1, check_row=table.check_row),
-    })
+                                  minimum=1, check_row=table.check_row),
+    }
     ratings = {}
     for _, h in rating_cols:
         label = h.strip()
-        vals = check_numbers(f[h], w, "rating", label, minimum=0, check_row=table.check_row)
-        ratings[label] = vals.astype(np.int64) if np.all(vals == np.floor(vals)) else vals
-    for label, vals in ratings.items():
-        out[label] = vals
-    columns = [v.astype(float) for v in ratings.values()]      # fresh copies: sorted below
-    combined, spread = _aggregate(columns, aggregate)
-    out["relevance"] = np.trunc(combined).astype(np.int64)
+        parsed_whole = f[h].dtype == np.int64      # then no float round trip
+        vals = check_numbers(f[h], w, "rating", label, whole=parsed_whole, minimum=0,
+                             check_row=table.check_row)
+        if not parsed_whole and np.all(vals == np.floor(vals)):
+            vals = vals.astype(np.int64)
+        ratings[label] = vals
+    columns.update(ratings)
     all_int = all(v.dtype == np.int64 for v in ratings.values())
-    out["disagreement"] = spread.astype(np.int64) if all_int else spread
-    # One text per queryid: each row's query text against its queryid's first row's.
+    columns["relevance"], columns["disagreement"] = _combine(
+        list(ratings.values()), aggregate, np.int64 if all_int else float)
+    known = {cols[c] for c in base} | {h for _, h in rating_cols}
+    for h in table.header:
+        if h not in known:
+            columns[h.strip()] = f[h].reset_index(drop=True)
+    out = pd.DataFrame(columns, copy=False)    # fresh columns: no copy to stack them
     id_codes = {"query_id": codes(out["query_id"])}      # hashed once, used three times
-    query_codes, n_queries = id_codes["query_id"]
-    text_codes, _ = codes(out["query"])
-    first_row = np.full(n_queries, len(out), dtype=np.int64)
-    np.minimum.at(first_row, query_codes, np.arange(len(out)))
-    clash = text_codes != text_codes[first_row[query_codes]]
-    if clash.any():
-        row = int(np.flatnonzero(clash)[0])
-        first = int(np.flatnonzero((out["query_id"] == out["query_id"].iloc[row]).to_numpy())[0])
+    clash = _first_text_clash(id_codes["query_id"][0], out["query"])
+    if clash is not None:
+        row, first = clash
         raise w.err(f"queryid {short(out['query_id'].iloc[row])} has query "
                     f"{short(out['query'].iloc[row])} here but {short(out['query'].iloc[first])} "
                     f"on {w.place(first)}", row, "query")
     check_no_duplicates(out, ["query_id", "doc_id"], w,
                         lambda r: f"document {short(r['doc_id'])} is rated twice for query "
-                                  f"{short(r['query'])}", id_codes)
+                                  f"{short(r['query'])}", id_codes, doc_hashes)
     check_no_duplicates(out, ["query_id", "position"], w,
                         lambda r: f"position {r['position']} is used twice for query "
                                   f"{short(r['query'])}", id_codes)
-    known = {cols[c] for c in base} | {h for _, h in rating_cols}
-    for h in table.header:
-        if h not in known:
-            out[h.strip()] = f[h].reset_index(drop=True)
     return with_notes(out, table.notes)
 
 
+def _first_text_clash(group: np.ndarray, texts: pd.Series) -> tuple[int, int] | None:
+    """The first row whose text differs from its group's first row's, and that first row.
+
+    Exact, without hashing every text: a file lists a query's rows together, so each row
+    is compared with the row above it when both are in the same group, and only a group's
+    first row of each stretch with the group's very first row.  The first row that differs
+    from the row above (or a stretch's start that differs from the group's first row) is
+    the first row that differs from its group's first row.
+    """
+    n = len(group)
+    if n < 2:
+        return None
+    arrow = getattr(texts.array, "_pa_array", None)
+    values = arrow if isinstance(arrow, pa.ChunkedArray) and not arrow.null_count else \
+        pa.chunked_array([pa.array(texts.astype("str").to_numpy(dtype=object))])
+    same_group = group[1:] == group[:-1]
+    differs = ~pa_compute.equal(values.slice(1), values.slice(0, n - 1)).to_numpy(
+        zero_copy_only=False)
+    inside = np.flatnonzero(same_group & differs) + 1        # rows unlike the row above
+    starts = np.concatenate([[0], np.flatnonzero(~same_group) + 1])
+    first_row = np.full(int(group.max()) + 1, n, dtype=np.int64)
+    np.minimum.at(first_row, group[starts], starts)          # a group begins a stretch
+    firsts = first_row[group[starts]]
+    again = starts[starts != firsts]                         # a group seen before
+    if again.size:
+        unlike = ~pa_compute.equal(values.take(pa.array(again)),
+                                   values.take(pa.array(first_row[group[again]]))).to_numpy(
+            zero_copy_only=False)
+        inside = np.concatenate([inside, again[unlike]])
+    if not inside.size:
+        return None
+    row = int(inside.min())
+    return row, int(first_row[group[row]])
+
+
+_PIECE_ROWS = 1 << 14                   # rows combined together: in the CPU's cache
+
+
+def _combine(ratings: list[np.ndarray], how: str, spread_type) -> tuple[np.ndarray, np.ndarray]:
+    """The relevance (:func:`_aggregate` of the rater columns, truncated to int64) and the
+    raters' spread (as ``spread_type``), a piece of rows at a time: the pieces' temporaries
+    stay in the CPU's cache, and only the two results take fresh memory."""
+    n = len(ratings[0])
+    relevance, spread = np.empty(n, np.int64), np.empty(n, spread_type)
+    for a in range(0, n, _PIECE_ROWS):
+        piece = slice(a, a + _PIECE_ROWS)
+        combined, spread[piece] = _aggregate([r[piece].astype(float) for r in ratings], how)
+        relevance[piece] = combined            # float to int truncates, as np.trunc
+    return relevance, spread
 
 
 def _aggregate(columns: list[np.ndarray], how: str) -> tuple[np.ndarray, np.ndarray]:

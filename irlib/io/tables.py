@@ -17,8 +17,10 @@ import pyarrow.compute as pa_compute
 import pyarrow.csv as pa_csv
 
 from .._common import InputError
+from .background import Soon
 from .checks import Where, check_ids, codes, check_no_duplicates, check_numbers, short, with_notes
 from .decoding import decode_text
+from .keys import column_hash
 from .parsing import as_text, block_size
 from .source import load
 
@@ -123,7 +125,7 @@ def load_table(src, name, *, ids: tuple[str, ...]) -> Table:
     # Map rows to physical lines. The common case is one record per line.
     if one_row_a_line or len(frame) == data.count(b"\n") + (
             0 if data.endswith(b"\n") else 1) - skip - 1:
-        lines = np.arange(skip + 2, skip + 2 + len(frame))
+        lines = range(skip + 2, skip + 2 + len(frame))    # looked up only for an error
     else:  # quoted fields spanning lines: ask the csv module where each record starts
         starts = []
         reader = csv.reader(io.StringIO(data.decode("utf-8")), delimiter=delimiter)
@@ -148,7 +150,7 @@ def load_table(src, name, *, ids: tuple[str, ...]) -> Table:
             empty[maybe] = (cells == "").to_numpy()
         if empty.any():
             frame = frame.loc[~empty].reset_index(drop=True)
-            lines = lines[~empty]
+            lines = np.asarray(lines)[~empty]
     if len(frame) == 0:
         raise InputError("has a header line but no data rows", source=name, line=skip + 1)
     return Table(frame, Where(name, lines), header, data, delimiter, notes)
@@ -183,7 +185,7 @@ def _parse_plain(data: bytes, header_end: int, skip: int, delimiter: str, ncols:
         if i in id_columns:
             columns[i] = as_text(column).to_pandas()
         elif numbers is not None:
-            columns[i] = pd.Series(numbers)
+            columns[i] = pd.Series(numbers, copy=False)      # pandas would copy it
         else:
             others.append(i)
     if others:
@@ -196,7 +198,8 @@ def _parse_plain(data: bytes, header_end: int, skip: int, delimiter: str, ncols:
         if len(rest) != parsed.num_rows:
             return None
         columns.update({i: rest.iloc[:, k] for k, i in enumerate(others)})
-    return pd.DataFrame({i: columns[i] for i in range(ncols)})
+    # copy=False: the columns are ours alone, and pandas would copy each to stack them
+    return pd.DataFrame({i: columns[i] for i in range(ncols)}, copy=False)
 
 
 def _parse_body(body, delimiter: str, names: list[str], id_columns: list[int], *,
@@ -234,8 +237,9 @@ def _plain_numbers(column) -> np.ndarray | None:
             values = pa_compute.cast(column, pa.float64()).to_numpy()
         except (pa.ArrowInvalid, pa.ArrowNotImplementedError):
             return None
-    plain = np.isfinite(values).all() and (values != np.floor(values)).any()
-    return values if plain else None
+    head = values[:4096]                       # a score with decimals is usually early
+    fraction = (head != np.floor(head)).any() or (values != np.floor(values)).any()
+    return values if fraction and np.isfinite(values).all() else None
 
 
 def _find_long_row(data: bytes, name: str, delimiter: str, ncols: int, skip: int) -> InputError:
@@ -328,34 +332,36 @@ def read_table(src, *, name: str | None = None) -> pd.DataFrame:
                             expected_text="query_id, doc_id, and score or position; "
                                           "optional: relevance")
     f, w = table.frame, table.where
-    out = pd.DataFrame({"query_id": check_ids(f[cols["query_id"]], w, "query_id", "query_id"),
-                        "doc_id": check_ids(f[cols["doc_id"]], w, "doc_id", "doc_id")})
+    doc_hashes = Soon(column_hash, f[cols["doc_id"]])   # meanwhile, on the other core
+    columns = {"query_id": check_ids(f[cols["query_id"]], w, "query_id", "query_id"),
+               "doc_id": check_ids(f[cols["doc_id"]], w, "doc_id", "doc_id")}
     if "position" in cols:
         position = check_numbers(f[cols["position"]], w, "position", cols["position"].strip(),
-                            whole=True, minimum=1, check_row=table.check_row)
+                                 whole=True, minimum=1, check_row=table.check_row)
     if "score" in cols:
-        out["score"] = check_numbers(f[cols["score"]], w, "score", cols["score"].strip(),
-                                check_row=table.check_row)
+        columns["score"] = check_numbers(f[cols["score"]], w, "score", cols["score"].strip(),
+                                         check_row=table.check_row)
     else:
-        out["score"] = -position.astype(float)
+        columns["score"] = -position.astype(float)
     if "position" in cols:
-        out["position"] = position
+        columns["position"] = position
     if "relevance" in cols:
-        out["relevance"] = check_numbers(f[cols["relevance"]], w, "relevance",
-                                    cols["relevance"].strip(), whole=True,
-                                    check_row=table.check_row)
+        columns["relevance"] = check_numbers(f[cols["relevance"]], w, "relevance",
+                                             cols["relevance"].strip(), whole=True,
+                                             check_row=table.check_row)
+    known = set(cols.values())
+    for h in table.header:
+        if h not in known and h.strip() not in columns:
+            columns[h.strip()] = f[h].reset_index(drop=True)
+    out = pd.DataFrame(columns, copy=False)    # fresh columns: no copy to stack them
     id_codes = {"query_id": codes(out["query_id"])}      # hashed once, used twice
     check_no_duplicates(out, ["query_id", "doc_id"], w,
                         lambda r: f"document {short(r['doc_id'])} is listed twice for query "
-                                  f"{short(r['query_id'])}", id_codes)
+                                  f"{short(r['query_id'])}", id_codes, doc_hashes)
     if "position" in cols:
         check_no_duplicates(out, ["query_id", "position"], w,
                             lambda r: f"position {r['position']} is used twice for query "
                                       f"{short(r['query_id'])}", id_codes)
-    known = set(cols.values())
-    for h in table.header:
-        if h not in known and h.strip() not in out.columns:
-            out[h.strip()] = f[h].reset_index(drop=True)
     return with_notes(out, table.notes)
 
 
