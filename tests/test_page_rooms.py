@@ -45,6 +45,11 @@ def browser_sends_id(at, voter: str | None = None) -> str:
     return voter
 
 
+def voter_elements(at) -> list:
+    """The elements that ask the browser for the student's id (ui/rooms/voter.py)."""
+    return [e for e in at.get("bidi_component") if e.proto.component_name == "irlab_voter"]
+
+
 def student(code: str, voter: str | None = None, **query):
     """A student's phone on ``/join?code=…``: the first run waits for the browser's id."""
     at = run_page("join", query={"code": code, **query})
@@ -184,6 +189,7 @@ def test_a_students_join_survives_a_trip_to_a_lesson():
     assert not at.exception
     assert f"Room **{code}**" in texts(at, "caption")
     assert len(answer_buttons(at)) == 3
+    assert voter_elements(at) == []                      # the id is kept: nothing to wait for
 
 
 def test_nothing_joins_before_the_browser_sends_the_students_id():
@@ -191,6 +197,7 @@ def test_nothing_joins_before_the_browser_sends_the_students_id():
     at = run_page("join", query={"code": code})
     assert f"Joining room **{code}**" in texts(at, "info")
     assert answer_buttons(at) == [] and not at.text_input
+    assert len(voter_elements(at)) == 1                  # the element that asks the browser
     for bad in ("short", "<b>x</b>" * 4, "x" * 65):      # a browser can send anything
         at.session_state["join_voter"]["id"] = bad
         at.run()
