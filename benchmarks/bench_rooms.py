@@ -6,7 +6,8 @@
 What a "student" is here: a real Streamlit session over the app's websocket, speaking
 Streamlit's own protocol (protobuf ``BackMsg``/``ForwardMsg``) from Python instead of from a
 browser. Each one opens ``/join?code=…`` (the QR link), so the server runs the real join
-page; it clicks an answer button by sending the button's trigger, as the browser does; and it
+page; it sends its anonymous id as ``ui/rooms/voter.js`` does (the element's state ``id``);
+it clicks an answer button by sending the button's trigger, as the browser does; and it
 keeps the page's poll running as the browser would: the server asks for a fragment rerun
 every ``run_every`` seconds (``auto_rerun``) and the client sends it. What it does not do is
 draw: no DOM, no Plotly, no pictures decoded — the phones' own work, which costs the server
@@ -22,7 +23,9 @@ from __future__ import annotations
 
 import argparse
 import asyncio
+import json
 import os
+import secrets
 import statistics
 import sys
 import tempfile
@@ -48,6 +51,7 @@ class Student:
 
     def __init__(self, ws_url: str, code: str):
         self.ws_url, self.code = ws_url, code
+        self.voter = secrets.token_hex(16)         # what voter.js keeps in localStorage
         self.page_hash = ""
         self.buttons: dict[str, str] = {}          # label -> widget id, of the last full run
         self.texts: list[str] = []                 # alerts and markdown of the last full run
@@ -65,7 +69,7 @@ class Student:
         await self._rerun(query=f"code={self.code}")
 
     async def _rerun(self, *, query: str | None = None, trigger: str | None = None,
-                     fragment: str | None = None) -> None:
+                     fragment: str | None = None, voter_element: str | None = None) -> None:
         msg = BackMsg()
         state = msg.rerun_script
         state.query_string = query if query is not None else f"code={self.code}"
@@ -76,6 +80,9 @@ class Student:
         if trigger:
             widget = state.widget_states.widgets.add()
             widget.id, widget.trigger_value = trigger, True
+        if voter_element:
+            widget = state.widget_states.widgets.add()
+            widget.id, widget.json_value = voter_element, json.dumps({"id": self.voter})
         if fragment:
             state.fragment_id, state.is_auto_rerun = fragment, True
         await self.ws.send(msg.SerializeToString())
@@ -111,6 +118,10 @@ class Student:
                     texts.append(element.alert.body)
                 elif which == "markdown":
                     texts.append(element.markdown.body)
+                elif which == "bidi_component" and \
+                        element.bidi_component.component_name == "irlab_voter":
+                    self._timers["voter"] = asyncio.create_task(
+                        self._rerun(voter_element=element.bidi_component.id))
             elif kind == "script_finished":
                 if msg.script_finished == ForwardMsg.FINISHED_SUCCESSFULLY:
                     self.buttons, self.texts, self.busy = buttons, texts, False

@@ -3,31 +3,33 @@
 
 The page polls the room every few seconds with one small read and redraws only when the
 teacher poses a question, reveals one or closes the room."""
-import secrets
-
 import streamlit as st
 
 from ui import page_state as ps
 from ui.course import through_app_navigation
-from ui.rooms import view
+from ui.rooms import view, voter
 from ui.rooms.store import RoomError
 
 through_app_navigation()   # first: a deep link on a fresh server (ui/course.py)
 
 P = "join_"
-S = ps.PageState(P, [ps.Field("code", "", view.code_codec()),
-                     ps.Field("me", lambda: secrets.token_urlsafe(12),
-                              view.token_codec("a student id"))])
+# Only the room's code is in the address. An old link's `me=` (the student's id was once kept
+# there) is no field, so it is neither adopted nor kept: keep_address() rewrites it away.
+S = ps.PageState(P, [ps.Field("code", "", view.code_codec())])
 S.start()
 view.style()
 db = view.store()
 ss = st.session_state
 JOINED = P + "joined"
+ME = P + "me"                # the student's id, from the browser (ui/rooms/voter.py)
+WAITING = P + "waiting"      # a code to join as soon as that id is here
+
+me = voter.browser_voter(P + "voter", ME)
 
 
 def join(code: str) -> None:
     try:
-        room = db.join(code, S["me"], view.session_id())
+        room = db.join(code, ss[ME], view.session_id())
     except RoomError as error:
         ss[P + "message"] = str(error)
         return
@@ -42,17 +44,25 @@ def leave() -> None:
 
 def answer(question: int, choice: str) -> None:
     try:
-        db.answer(ss[JOINED], S["me"], question, choice, view.session_id())
+        db.answer(ss[JOINED], ss[ME], question, choice, view.session_id())
     except RoomError as error:
         ss[P + "message"] = str(error)
 
 
-# Arriving by the QR link joins at once (one try per session, so a bad link cannot loop).
+# Arriving by the QR link joins at once (one try per session, so a bad link cannot loop),
+# as does the form; both as soon as the browser has sent the student's id.
 if S["code"] and JOINED not in ss and not ss.get(P + "tried"):
     ss[P + "tried"] = True
-    join(S["code"])
+    ss[WAITING] = S["code"]
+if me and WAITING in ss:
+    join(ss.pop(WAITING))
 
 message = ss.pop(P + "message", None)
+if JOINED not in ss and WAITING in ss:
+    st.title("Join a class")
+    st.info(f"Joining room **{view.md_escape(ss[WAITING])}**…", icon=":material/hourglass_top:")
+    S.keep_address()
+    st.stop()
 if JOINED not in ss:
     st.title("Join a class")
     st.markdown("Type the code your teacher shows (6 letters and digits).")
@@ -62,7 +72,7 @@ if JOINED not in ss:
         typed = st.text_input("Room code", value=S["code"], max_chars=12, key=P + "typed",
                               placeholder="e.g. K7Q2MX", autocomplete="off")
         if st.form_submit_button("Join", width="stretch"):
-            join(typed)
+            ss[WAITING] = typed
             st.rerun()
     S.keep_address()
     st.stop()
@@ -83,7 +93,7 @@ else:
     with st.container(key=P + "question"):
         view.question_text(current.payload)
     view.rankings(current.payload)
-    mine = db.my_answer(current.id, S["me"])
+    mine = db.my_answer(current.id, ss[ME])
     right = current.payload.get("correct")
     if current.revealed:
         if right is None:

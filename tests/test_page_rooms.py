@@ -1,8 +1,10 @@
 """The class pages under AppTest: a teacher opens a room and poses questions, students join by
 code or link and answer once, the tally counts, the reveal reaches the students, and every
-refusal (wrong code, second answer, expired room, forged teacher link, rate limit) says why."""
+refusal (wrong code, second answer, expired room, forged teacher link, rate limit) says why.
+A student's id comes from their browser (ui/rooms/voter.py), never from the address."""
 from __future__ import annotations
 
+import secrets
 import sqlite3
 
 import pytest
@@ -30,9 +32,30 @@ def teacher_with_question(kind: str = "compare"):
     return at, at.session_state["room_code"], at.session_state["room_key"]
 
 
-def student(code: str, **query):
+def browser_sends_id(at, voter: str | None = None) -> str:
+    """What ui/rooms/voter.js does in the browser: set the element's state ``id``. A
+    Components v2 element's state lives in session state under its key, and Streamlit's
+    write-through dict there stores a change as the element's widget value (the value the
+    browser would send; components/v2/presentation.py). Callbacks do not run for it, so this
+    also checks that the page reads the element's value, not only its callback."""
+    voter = voter or secrets.token_hex(16)
+    at.session_state["join_voter"]["id"] = voter
+    at.run()
+    assert not at.exception, at.exception
+    return voter
+
+
+def voter_elements(at) -> list:
+    """The elements that ask the browser for the student's id (ui/rooms/voter.py)."""
+    return [e for e in at.get("bidi_component") if e.proto.component_name == "irlab_voter"]
+
+
+def student(code: str, voter: str | None = None, **query):
+    """A student's phone on ``/join?code=…``: the first run waits for the browser's id."""
     at = run_page("join", query={"code": code, **query})
-    assert not at.exception
+    if code:
+        assert f"Joining room **{code}**" in texts(at, "info")
+    browser_sends_id(at, voter)
     return at
 
 
@@ -103,7 +126,7 @@ def test_a_second_answer_says_so():
     _, code, _ = teacher_with_question()
     first = student(code)
     me = first.session_state["join_me"]
-    second_tab = student(code, me=me)                    # the same student, a second tab
+    second_tab = student(code, voter=me)                 # a second tab: the same browser's id
     answer_buttons(first)[0].click().run()
     answer_buttons(second_tab)[1].click().run()
     assert "already answered" in texts(second_tab, "error")
@@ -159,9 +182,62 @@ def test_a_students_join_survives_a_trip_to_a_lesson():
     at.query_params["code"] = code
     at.run()
     at.switch_page("pages/join.py").run()
+    browser_sends_id(at)
     assert f"Room **{code}**" in texts(at, "caption")
     at.switch_page("pages/playground.py").run()
     at.switch_page("pages/join.py").run()
     assert not at.exception
     assert f"Room **{code}**" in texts(at, "caption")
     assert len(answer_buttons(at)) == 3
+    assert voter_elements(at) == []                      # the id is kept: nothing to wait for
+
+
+def test_nothing_joins_before_the_browser_sends_the_students_id():
+    teacher, code, _ = teacher_with_question()
+    at = run_page("join", query={"code": code})
+    assert f"Joining room **{code}**" in texts(at, "info")
+    assert answer_buttons(at) == [] and not at.text_input
+    assert len(voter_elements(at)) == 1                  # the element that asks the browser
+    for bad in ("short", "<b>x</b>" * 4, "x" * 65):      # a browser can send anything
+        at.session_state["join_voter"]["id"] = bad
+        at.run()
+        assert f"Joining room **{code}**" in texts(at, "info")
+    teacher.run()
+    assert "0 answered · 0 joined" in texts(teacher, "markdown")
+    voter = browser_sends_id(at)
+    assert at.session_state["join_me"] == voter
+    assert len(answer_buttons(at)) == 3
+    teacher.run()
+    assert "0 answered · 1 joined" in texts(teacher, "markdown")
+
+
+def test_a_code_typed_before_the_id_arrives_joins_when_it_does():
+    _, code, _ = teacher_with_question()
+    at = run_page("join")
+    at.text_input(key="join_typed").set_value(code.lower())      # typed, then "Join"
+    at.button[0].click().run()
+    assert f"Joining room **{code.lower()}**" in texts(at, "info")
+    browser_sends_id(at)
+    assert f"Room **{code}**" in texts(at, "caption")
+    assert address(at) == {"code": code}
+
+
+def test_an_old_link_with_a_students_id_is_not_adopted_and_leaves_the_address():
+    teacher, code, _ = teacher_with_question()
+    first = student(code)
+    leaked = first.session_state["join_me"]
+    answer_buttons(first)[0].click().run()
+    assert address(first) == {"code": code}
+    # the first student's link, shared in the class chat, opened on a neighbour's phone
+    neighbour = student(code, me=leaked)
+    assert address(neighbour) == {"code": code}          # `me=` rewritten away
+    assert neighbour.session_state["join_me"] != leaked
+    assert "Your answer" not in texts(neighbour, "success")
+    assert len(answer_buttons(neighbour)) == 3           # answers for themselves, once
+    answer_buttons(neighbour)[1].click().run()
+    assert "Your answer: **Ranking B**" in texts(neighbour, "success")
+    # the first student's reload (same browser, so same id) still shows their own answer
+    again = student(code, voter=leaked)
+    assert "Your answer: **Ranking A**" in texts(again, "success")
+    teacher.run()
+    assert "2 answered · 2 joined" in texts(teacher, "markdown")

@@ -1,7 +1,8 @@
 """A class room in Chromium against the real app (app.py): a teacher and three students, each in
 their own browser context. The students join by the QR link and answer on phones; the teacher's
 tally updates by itself; the reveal reaches the students by itself. A wrong code, a reused
-answer, an expired room and a forged teacher link each get a clear message."""
+answer, an expired room and a forged teacher link each get a clear message. A student's id
+stays in their browser (localStorage), never in the address."""
 from __future__ import annotations
 
 import os
@@ -93,6 +94,77 @@ def test_teacher_and_three_students(rooms, open_page):
     for student in students:
         expect(answers(student)).to_have_count(3, timeout=POLL_TIMEOUT_MS)
         expect(answers(student).first).to_have_text("Goes up ▲")
+
+
+VOTER_KEY = "irlab-voter"          # ui/rooms/voter.js
+
+
+def stored_id(page: Page, storage: str = "localStorage") -> str | None:
+    return page.evaluate(f"(key) => window.{storage}.getItem(key)", VOTER_KEY)
+
+
+def test_the_students_id_stays_in_their_browser_not_in_the_address(rooms, open_page):
+    """A reload is the same student; the same address on another person's phone (a new
+    browser context; even with an old link's ``me=`` holding the first student's id) is
+    a second student, who does not see the first one's answer."""
+    url, _ = rooms
+    teacher, code = open_room(open_page, url)
+    link = teacher.locator(".room-url").inner_text().strip()
+    student = open_page(link, **PHONE)                       # by the QR link
+    answers(student).first.click()
+    expect(student.get_by_text("Your answer: Ranking A")).to_be_visible()
+    expect(student).to_have_url(f"{url}/join?code={code}")  # no `me=`
+    first_id = stored_id(student)
+    assert re.fullmatch("[0-9a-f]{32}", first_id or ""), first_id
+
+    student.reload()
+    wait_for_app_run(student, initial_wait_ms=0)
+    expect(student.get_by_text("Your answer: Ranking A")).to_be_visible()
+    expect(answers(student)).to_have_count(0)
+    assert stored_id(student) == first_id
+
+    neighbour = open_page(f"{student.url}&me={first_id}", **PHONE)
+    expect(answers(neighbour)).to_have_count(3)
+    expect(neighbour).to_have_url(f"{url}/join?code={code}")  # the old `me=` rewritten away
+    expect(neighbour.get_by_text("Your answer")).to_have_count(0)
+    assert stored_id(neighbour) not in (None, first_id)
+    answers(neighbour).nth(1).click()
+    expect(neighbour.get_by_text("Your answer: Ranking B")).to_be_visible()
+    expect(teacher.get_by_text("2 answered · 2 joined")).to_be_visible(timeout=POLL_TIMEOUT_MS)
+
+
+#: Storage that throws as in some private modes: even reading ``window.localStorage`` does.
+BLOCK_STORAGE = """(names) => { for (const name of names) {
+  Object.defineProperty(window, name, { configurable: true,
+    get() { throw new DOMException("blocked", "SecurityError"); } }); } }"""
+
+
+@pytest.mark.parametrize("blocked", [["localStorage"], ["localStorage", "sessionStorage"]])
+def test_a_student_without_local_storage_still_joins_and_answers(rooms, open_page, browser,
+                                                                  blocked):
+    """localStorage throws: the id lives in sessionStorage (this tab); both throw: in the page
+    load itself. Either way the student joins and answers once."""
+    from tests.browser.helpers import NET_SPY, wait_for_app_loaded
+
+    url, _ = rooms
+    teacher, code = open_room(open_page, url)
+    context = browser.new_context(viewport={"width": 390, "height": 844}, is_mobile=True,
+                                  has_touch=True)
+    try:
+        context.add_init_script(NET_SPY)
+        context.add_init_script(f"({BLOCK_STORAGE})({blocked!r})")
+        student = context.new_page()
+        student.goto(f"{url}/join?code={code}")
+        wait_for_app_loaded(student)
+        expect(answers(student)).to_have_count(3)
+        answers(student).nth(2).click()
+        expect(student.get_by_text("Your answer: Both the same")).to_be_visible()
+        expect(teacher.get_by_text("1 answered · 1 joined")).to_be_visible(
+            timeout=POLL_TIMEOUT_MS)
+        if "sessionStorage" not in blocked:
+            assert re.fullmatch("[0-9a-f]{32}", stored_id(student, "sessionStorage") or "")
+    finally:
+        context.close()
 
 
 def test_a_wrong_code_says_so(rooms, open_page):
