@@ -109,9 +109,11 @@ function setup(parentElement) {
   const message = make("lc-message");
   message.setAttribute("role", "status");
   message.hidden = true;
+  const lines = make("lc-lines");            // the note and the footer share a line if they fit
+  lines.append(note, footer);
   numbers.append(tiles);
   body.append(numbers, grid);
-  root.append(body, note, footer, message);
+  root.append(body, lines, message);
   parentElement.appendChild(root);
   const s = { root, note, tiles, grid, footer, message, data: null, cells: [],
               setTriggerValue: null, theme: null, themeKey: null };
