@@ -1,5 +1,5 @@
 """The playground on one screen: at a laptop's and a projector's viewport the eight cards,
-the K cut, the tiles and the curves are all in view on first load, without scrolling; the
+the K cut, the tiles, the curves and the lines under them are all in view on first load, without scrolling; the
 presenter view reads from the back of a room."""
 from __future__ import annotations
 
@@ -20,7 +20,9 @@ def boxes(page) -> dict[str, list[dict]]:
     return {"cards": [c.bounding_box() for c in page.locator(".rb-card").all()],
             "cut": [page.locator(".rb-cut").bounding_box()],
             "tiles": [t.bounding_box() for t in page.locator(".lc-tile").all()],
-            "chart": [page.locator(".lc-root .js-plotly-plot").first.bounding_box()]}
+            "chart": [page.locator(".lc-root .js-plotly-plot").first.bounding_box()],
+            # the confusion counts and "click a point" under the charts
+            "lines": [page.locator(".lc-lines").bounding_box()]}
 
 
 def inside(box: dict, width: int, height: int) -> bool:

@@ -281,21 +281,33 @@ function moveOrAnimate(Plotly, cell, traces) {
   }, { transition: { duration: 0 }, frame: { duration: 0, redraw: false }, mode: "immediate" });
 }
 
+// The presenter view's taller charts on a projector; on a shorter screen (a 1366x768 laptop
+// driving the projector) about the laptop view's height, so the lines under them stay in view
+// (live_chart.css shrinks the tiles to match).
+const SHORT_SCREEN = 900;
+const SHORT_SCREEN_PLOT = 232;
+function plotHeight(s, height) {
+  const short = s.root.classList.contains("lc-large") && window.innerHeight < SHORT_SCREEN;
+  return short ? Math.min(height, SHORT_SCREEN_PLOT) : height;
+}
+
 function drawOne(Plotly, s, cell, chart) {
   const { figure, label } = chart;
   if (!cell.width) cell.width = Math.round(cell.plot.clientWidth) || 600;
   setIfChanged(cell.plot, "aria-label", label || "chart");
-  cell.plot.style.height = `${figure.layout.height || 380}px`;
+  const height = plotHeight(s, figure.layout.height || 380);
+  cell.plot.style.height = `${height}px`;
   // Most updates (a drag, a badge click) change only the curves' values; chart.look digests
   // all the rest (ui/live_chart.py: figure_look). Then the axes, legend and labels stay: move
   // the points in place, or if that cannot be done, let plotly.js move them
   // (Plotly.animate with redraw: false, still cheaper than Plotly.react).
-  const frame = [chart.look, cell.width, s.themeKey].join("|");
+  const frame = [chart.look, cell.width, height, s.themeKey].join("|");
   const same = cell.drawn && frame === cell.frame;
   if (same) {
     moveOrAnimate(Plotly, cell, figure.data);
   } else {
-    Plotly.react(cell.plot, figure.data, themed(figure.layout, s.theme, cell.width), CONFIG);
+    Plotly.react(cell.plot, figure.data, { ...themed(figure.layout, s.theme, cell.width), height },
+                 CONFIG);
   }
   cell.frame = frame;
   if (!cell.drawn) {
