@@ -169,7 +169,8 @@ def test_a_large_table_hashed_on_the_other_core_reports_what_a_small_one_would()
     with pytest.raises(Exception) as caught:
         read_table(data, name="t.csv")
     last = len(rows) + 1
-    assert str(caught.value) == (f"t.csv, line {last}: document 'd{len(rows) - 2}' is listed "
+    assert str(caught.value) == (f"t.csv, line {last}, column doc_id: document "
+                                 f"'d{len(rows) - 2}' is listed "
                                  f"twice for query 'q{(len(rows) - 1) // 100}' "
                                  f"(first on line {last - 1})")
     rows[7] = "q0, ,8"                                    # an empty id comes first

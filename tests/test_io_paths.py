@@ -131,7 +131,7 @@ def test_fast_path_refuses_a_missing_field_it_does_not_keep(line):
                            "tag) or 3 columns (qid docno score), found 5"),
     # a duplicate far from its first occurrence, in a tab-separated file
     (b"q1\tQ0\td1\t1\t2\tt\r\nq2\tQ0\td1\t1\t2\tt\r\nq1\tQ0\td1\t3\t1\tt\r\n", 3,
-     "run.txt, line 3: document 'd1' is listed twice for query 'q1' (first on line 1)"),
+     "run.txt, line 3, column 3: document 'd1' is listed twice for query 'q1' (first on line 1)"),
     # a value pyarrow reads but the checks refuse
     (b"q1 Q0 d1 1 2 t\nq1 Q0 d2 2 inf t\n", 2,
      "run.txt, line 2, column 5: score 'inf' is not a finite number"),
@@ -205,15 +205,15 @@ def test_table_number_columns_agree_or_fail_alike(cell, column, monkeypatch):
 
 @pytest.mark.parametrize("reader, data, message", [
     (read_run, b"q1 Q0 d1 1 2 t\nq2 Q0 d1 1 2 t\nq1 Q0 d2 2 1 t\nq1 Q0 d1 3 0 t\n",
-     "r.txt, line 4: document 'd1' is listed twice for query 'q1' (first on line 1)"),
+     "r.txt, line 4, column 3: document 'd1' is listed twice for query 'q1' (first on line 1)"),
     (read_qrels, b"1 0 a 1\n2 0 a 1\n1 0 abcdefghijklmnopq 0\n1 0 abcdefghijklmnopq 1\n",
-     "r.txt, line 4: document 'abcdefghijklmnopq' is listed twice for query '1' "
+     "r.txt, line 4, column 3: document 'abcdefghijklmnopq' is listed twice for query '1' "
      "(first on line 3)"),
     (read_table, b"query_id,doc_id,position\n1,a,1\n2,a,1\n1,b,2\n1,c,2\n",
-     "r.txt, line 5: position 2 is used twice for query '1' (first on line 4)"),
+     "r.txt, line 5, column position: position 2 is used twice for query '1' (first on line 4)"),
     (read_ratings, b"queryid,query,document,position,rating_1\n1,x,a,1,0\n1,x,b,2,1\n"
      b"2,y,a,1,2\n1,x,a,3,1\n",
-     "r.txt, line 5: document 'a' is rated twice for query 'x' (first on line 2)"),
+     "r.txt, line 5, column document: document 'a' is rated twice for query 'x' (first on line 2)"),
 ])
 def test_duplicates_found_by_the_hash_check_are_named(reader, data, message):
     raises_exactly(lambda: reader(data, name="r.txt"), message)
@@ -251,7 +251,7 @@ def test_ratings_plain_path_equals_pandas_path(monkeypatch):
                                                "header), found 4"),
     (b"query_id,doc_id,score\n1,a,1\n\n1,b,x\n", "t.csv, line 4, column score: score 'x' is "
                                                  "not a number"),
-    (b"query_id,doc_id,score\r\n1,a,1\r\n1,a,2\r\n", "t.csv, line 3: document 'a' is listed "
+    (b"query_id,doc_id,score\r\n1,a,1\r\n1,a,2\r\n", "t.csv, line 3, column doc_id: document 'a' is listed "
                                                      "twice for query '1' (first on line 2)"),
 ])
 def test_table_errors_are_located_as_before(data, message):

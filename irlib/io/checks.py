@@ -190,8 +190,9 @@ def repeated_rows(frame: pd.DataFrame, keys: list[str], known: dict | None = Non
 
 
 def check_no_duplicates(frame: pd.DataFrame, keys: list[str], where: Where, describe,
-                        known: dict | None = None, hashing=None) -> None:
-    """Raise at the second occurrence of a repeated key, naming the first one's line too.
+                        known: dict | None = None, hashing=None, *, column=None) -> None:
+    """Raise at the second occurrence of a repeated key, naming the first one's line too,
+    and ``column`` (the file's name or number of the repeated key's column).
 
     ``known``: column -> :func:`codes` already computed. The first key column is encoded,
     the others hashed (:func:`~irlib.io.keys.maybe_repeated`); only a "maybe" runs the
@@ -211,7 +212,8 @@ def check_no_duplicates(frame: pd.DataFrame, keys: list[str], where: Where, desc
     for key in keys:
         same &= (frame[key] == frame[key].iloc[second]).to_numpy()
     first = int(np.flatnonzero(same)[0])
-    raise where.err(f"{describe(frame.iloc[second])} (first on {where.place(first)})", second)
+    raise where.err(f"{describe(frame.iloc[second])} (first on {where.place(first)})", second,
+                    column)
 
 
 def with_notes(frame: pd.DataFrame, notes) -> pd.DataFrame:

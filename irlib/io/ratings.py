@@ -107,10 +107,12 @@ def read_ratings(src, *, name: str | None = None, aggregate: str = "median") -> 
                     f"on {w.place(first)}", row, "query")
     check_no_duplicates(out, ["query_id", "doc_id"], w,
                         lambda r: f"document {short(r['doc_id'])} is rated twice for query "
-                                  f"{short(r['query'])}", id_codes, doc_hashes)
+                                  f"{short(r['query'])}", id_codes, doc_hashes,
+                        column=cols["document"].strip())
     check_no_duplicates(out, ["query_id", "position"], w,
                         lambda r: f"position {r['position']} is used twice for query "
-                                  f"{short(r['query'])}", id_codes)
+                                  f"{short(r['query'])}", id_codes,
+                        column=cols["position"].strip())
     return with_notes(out, table.notes)
 
 

@@ -357,11 +357,13 @@ def read_table(src, *, name: str | None = None) -> pd.DataFrame:
     id_codes = {"query_id": codes(out["query_id"])}      # hashed once, used twice
     check_no_duplicates(out, ["query_id", "doc_id"], w,
                         lambda r: f"document {short(r['doc_id'])} is listed twice for query "
-                                  f"{short(r['query_id'])}", id_codes, doc_hashes)
+                                  f"{short(r['query_id'])}", id_codes, doc_hashes,
+                        column=cols["doc_id"].strip())
     if "position" in cols:
         check_no_duplicates(out, ["query_id", "position"], w,
                             lambda r: f"position {r['position']} is used twice for query "
-                                      f"{short(r['query_id'])}", id_codes)
+                                      f"{short(r['query_id'])}", id_codes,
+                            column=cols["position"].strip())
     return with_notes(out, table.notes)
 
 

@@ -205,7 +205,7 @@ def _read_trec_located(data: bytes, name: str, *, layouts: dict, value: str,
                         "doc_id": raw["doc_id"].astype("str"), value: vals})
     check_no_duplicates(out, ["query_id", "doc_id"], where,
                         lambda r: f"document {short(r['doc_id'])} is listed twice for query "
-                                  f"{short(r['query_id'])}")
+                                  f"{short(r['query_id'])}", column=usecols[1] + 1)
     return out
 
 
