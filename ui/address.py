@@ -36,3 +36,36 @@ def _mount():
 def keep_address(query: str) -> None:
     """Set the address bar's query string to ``query`` (``"k=2&gain=linear"``, no ``?``)."""
     _mount()(key="irlab_address", data={"address": query}, height="content")
+
+
+# Sends the address this tab last kept for the page, if it is not the one in the bar.
+_RESTORE_JS = """
+export default function (component) {
+  const kept = keptAddress();
+  if (kept && kept !== window.location.search.replace(/^[?]/, "")) {
+    component.setStateValue("query", kept);
+  }
+}
+"""
+
+
+@functools.cache
+def _restore_mount():
+    return st.components.v2.component("irlab_restore", js=address_js() + _RESTORE_JS)
+
+
+def restore_from_tab(key: str, on_restore) -> None:
+    """Ask the browser for the address this tab last kept for the page (``address.js``).
+
+    For a page seeded with its defaults because it was reached by a bare address (a
+    sidebar link after a reload: the session that held its state is gone). If the tab kept
+    one, ``on_restore(query)`` runs before the next run. Drawn hidden (``key`` is a plain
+    CSS class name): it shows nothing, and the page must not move when it goes.
+    """
+    def arrived() -> None:
+        query = (st.session_state.get(key) or {}).get("query")
+        if isinstance(query, str):
+            on_restore(query)
+
+    st.html(f"<style>.st-key-{key} {{ display: none; }}</style>")
+    _restore_mount()(key=key, height="content", on_query_change=arrived)

@@ -24,7 +24,7 @@ import re
 from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import Any
-from urllib.parse import urlencode
+from urllib.parse import parse_qs, urlencode
 
 import streamlit as st
 
@@ -173,6 +173,11 @@ class PageState:
         if missing:
             if params is None:
                 params = st.query_params.to_dict()
+            if len(missing) == len(self.fields) and not any(
+                    f.url_name in params for f in self.fields):
+                # a bare address (a sidebar link after a reload): the tab may know better
+                from ui.address import restore_from_tab
+                restore_from_tab(self.prefix + "kept_address", self.restore)
             bad = []
             for f in missing:
                 value = f.fresh_default()
@@ -202,6 +207,13 @@ class PageState:
                 except ValueError:
                     pass
         return found
+
+    def restore(self, query: str) -> None:
+        """Take the fields a kept address gives (``"k=5&mode=graded"``); a bad one keeps its
+        value. The page's own rules still apply to what it shows (e.g. K within the board)."""
+        params = {name: values[0] for name, values in parse_qs(query).items()}
+        for name, value in self.from_link(params).items():
+            self.set(name, value)
 
     def __getitem__(self, name: str) -> Any:
         return st.session_state[self.key(name)]

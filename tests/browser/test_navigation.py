@@ -100,3 +100,33 @@ def test_a_lecturer_moves_around_and_nothing_is_lost(start_app, open_page, brows
     finally:
         other.close()
 
+
+
+def test_after_a_reload_the_sidebar_brings_each_page_back_as_this_tab_left_it(start_app,
+                                                                               open_page):
+    """A reload starts a new session, and Streamlit's sidebar links carry no query: each page
+    comes back from the address this tab kept for it (sessionStorage), not its defaults.
+    A new tab (another person, a fresh start) still opens the defaults."""
+    app = start_app("app.py")
+    page = open_page(app.url, width=1366, height=768)
+    titles = {lesson.url_path: lesson.title for lesson in LESSONS}
+    for path in ("playground", "ndcg", "libraries"):
+        nav(page, titles[path])
+        change, param = CHANGES[path]
+        change(page)
+        expect(page).to_have_url(re.compile(re.escape(param)))
+    nav(page, titles["choosing"])
+    page.reload()
+    wait_for_app_run(page)
+    no_error(page)
+    for path in ("playground", "ndcg", "libraries"):
+        nav(page, titles[path])
+        no_error(page)
+        expect(page).to_have_url(re.compile(f"/{path}\\?.*{re.escape(CHANGES[path][1])}"))
+    nav(page, titles["playground"])                     # the board itself, not only its link
+    expect(board_card(page, rank=1).locator(".rb-badge")).to_have_text(re.compile("✓"))
+
+    fresh = open_page(app.url + "/choosing", width=1366, height=768)   # a new context
+    nav(fresh, titles["playground"])
+    no_error(fresh)
+    expect(fresh).not_to_have_url(re.compile(re.escape(CHANGES["playground"][1])))
