@@ -169,12 +169,15 @@ def panel(state: ps.PageState) -> None:
                             f"badge; the numbers wait for your prediction. · {score}")
             return
         k = int(state["k"])             # not read inside format_func: it runs outside the script
-        question = (f"**Your change waits:** up, down or same? · {score}")
+        question = (f"**Your change is on the board:** up, down or same? · "
+                    f"{score.removeprefix('Score: ')}")
+        why = ("The numbers still show the board before your change. Pick a metric: will it "
+               "go up, down or stay the same?")
         if not state.get("present"):      # beside the sidebar the row has no room for it
-            st.markdown(question)
+            st.markdown(question, help=why)
         with st.container(horizontal=True, gap="small", vertical_alignment="center"):
             if state.get("present"):
-                st.markdown(question, width="content")
+                st.markdown(question, help=why, width="content")
             st.segmented_control("Metric", list(METRICS), **state.bind("guess"), required=True,
                                  format_func=lambda m: f"{SHORT[m]}@{k}",
                                  label_visibility="collapsed")
