@@ -28,7 +28,7 @@ st.session_state[P + "full_run"] = True     # the board below sends its pictures
 pg.init()
 state = pg.current()
 # predicting adds a panel above the tiles: smaller cards keep the tiles in view
-size = "large" if state.present else "small" if S["predict"] else "normal"
+size = "small" if S["predict"] else "large" if state.present else "normal"
 board_page(state.present, steady=not S["predict"])   # predicting: no preview
 catalog = load_catalog()
 query = catalog.queries[pg.BINARY_QUERY if state.mode == "binary" else pg.GRADED_QUERY]

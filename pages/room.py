@@ -99,19 +99,24 @@ def live_tally() -> None:
     st.markdown(f"#### {sum(counts.values())} answered · {members} joined",
                 help="Counts only: the room never shows who answered what.")
     st.plotly_chart(view.tally_figure(current.payload, counts, current.revealed,
-                                      height=300),
+                                      height=240),
                     key=P + "tally", config={"displayModeBar": False, "staticPlot": True})
 
 
 def ask_section(stacked: bool) -> None:
-    """The questions the teacher can ask: one per row beside the code while none is up
-    (all in view on a 1366x768 projector), else in a row below the question."""
-    st.subheader("Ask a question" if stacked else "Ask the next question")
+    """The questions the teacher can ask, beside the code: one per row while none is up,
+    else side by side under the question (wrapping), so asking the next one and seeing it
+    (code, question, tally) share a 1366x768 projector's screen."""
+    if stacked:
+        st.subheader("Ask a question")
+    else:
+        st.markdown("**Ask the next question**")
     drawn = [kind for kind in qs.KINDS.values() if not kind.written]
-    places = [st.container() for _ in drawn] if stacked else st.columns(len(drawn))
-    for place, kind in zip(places, drawn):
-        place.button(kind.label, help=kind.help, key=P + "ask_" + kind.key, width="stretch",
-                     icon=":material/quiz:", on_click=act, args=(lambda k=kind.key: pose(k),))
+    with st.container(horizontal=not stacked, gap="small"):
+        for kind in drawn:
+            st.button(kind.label, help=kind.help, key=P + "ask_" + kind.key,
+                      width="stretch" if stacked else "content", icon=":material/quiz:",
+                      on_click=act, args=(lambda k=kind.key: pose(k),))
     for kind in (k for k in qs.KINDS.values() if k.written):
         with st.expander(kind.label, icon=":material/edit_note:"):
             st.caption(kind.help)
@@ -155,12 +160,8 @@ with right, st.container(key=P + "stage"):
             st.info("A poll: no right answer.", icon=":material/ballot:")
 
 
-if current is None:
-    with right:                     # beside the code: every button in view on a projector
-        ask_section(stacked=True)
-else:
-    st.divider()
-    ask_section(stacked=False)
+with right:                         # beside the code: every button in view on a projector
+    ask_section(stacked=current is None)
 
 with st.popover("Close the room", icon=":material/door_front:"):
     st.markdown("Closing deletes the room, its questions and every answer now. "

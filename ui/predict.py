@@ -134,17 +134,30 @@ def outcome_text(last: dict) -> str:
     return f"Not this time: you said {last['guess']}, but {last['name']} {went}, {numbers}."
 
 
+#: The panel hugs its content: on a 1366x768 screen the board, the panel, the tiles, the charts
+#: and the lines under them share one screen while a change waits and after the answer.
+_PANEL_CSS = """<style>
+.st-key-{key} {{ padding: 0.4rem 0.75rem; }}
+.st-key-{key}:has([data-testid="stAlert"]) {{ padding: 0; border: none; }}
+.st-key-{key} [data-testid="stAlert"] > div {{ padding: 0.3rem 0.75rem; }}
+.st-key-{key} [data-testid="stMarkdownContainer"] p {{ margin: 0; }}
+.st-key-{guess} [role=radiogroup] {{ flex-wrap: wrap; }}
+</style>"""
+
+
 def panel(state: ps.PageState) -> None:
     """The questions while a change is staged, else the last outcome; the score either way.
 
-    Two lines on a laptop, so the tiles below stay in view: what to do (and the score), then
-    the metric and the three answers.
+    One row in the presenter view, two short ones beside the sidebar: what to do (and the
+    score), then the metric and the three answers. The numbers under the board stay in view.
     """
     right, asked = state["score"]
     score = (f"Score: **{right} right of {asked}**"
              + (f" ({round(100 * right / asked)} %)." if asked else "."))
     change = staged(state)
     last = st.session_state.get(_key(state, _LAST))
+    # a phone wraps the six metrics instead of scrolling them out of sight
+    st.html(_PANEL_CSS.format(key=_key(state, "predict_panel"), guess=_key(state, "guess")))
     with st.container(border=True, key=_key(state, "predict_panel"), gap="small"):
         if change is None:
             if last:              # one line: the outcome, the score, what next
@@ -155,13 +168,16 @@ def panel(state: ps.PageState) -> None:
                 st.markdown("**Predict first:** make one change — drag a card or click a "
                             f"badge; the numbers wait for your prediction. · {score}")
             return
-        st.markdown("**Your change is on the board; the numbers still show the board before "
-                    f"it.** Pick a metric: will it go up, down or stay the same? · {score}")
         k = int(state["k"])             # not read inside format_func: it runs outside the script
-        # a phone wraps the six metrics instead of scrolling them out of sight
-        st.html(f"<style>.st-key-{_key(state, 'guess')} [role=radiogroup] "
-                "{ flex-wrap: wrap; }</style>")
+        question = (f"**Your change is on the board:** up, down or same? · "
+                    f"{score.removeprefix('Score: ')}")
+        why = ("The numbers still show the board before your change. Pick a metric: will it "
+               "go up, down or stay the same?")
+        if not state.get("present"):      # beside the sidebar the row has no room for it
+            st.markdown(question, help=why)
         with st.container(horizontal=True, gap="small", vertical_alignment="center"):
+            if state.get("present"):
+                st.markdown(question, help=why, width="content")
             st.segmented_control("Metric", list(METRICS), **state.bind("guess"), required=True,
                                  format_func=lambda m: f"{SHORT[m]}@{k}",
                                  label_visibility="collapsed")

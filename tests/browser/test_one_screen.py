@@ -80,3 +80,35 @@ def test_other_board_pages_show_their_numbers_beside_the_board(start_app, open_p
     assert len(found["cards"]) == cards and len(found["numbers"]) >= 4
     outside = {name: [b for b in bs if not inside(b, width, height)] for name, bs in found.items()}
     assert not any(outside.values()), outside
+
+
+@pytest.mark.parametrize("query", ["predict=on", "predict=on&view=present"])
+def test_predict_panel_and_its_result_fit_one_screen(start_app, open_page, query):
+    """Predict first at 1366x768: while a change waits (question, metrics, answers) and after
+    the answer (right or wrong, before → after), the board, the panel, the tiles, the charts
+    and the lines under them are on one screen — the guess and its result side by side."""
+    width, height = 1366, 768
+    app = start_app("app.py")
+    page = open_page(app.url + "/playground", query=query, width=width, height=height)
+    board_card(page, rank=8).wait_for()
+    expect(page.locator(".lc-root .js-plotly-plot")).to_have_count(2)
+    page.get_by_role("button", name="★ Ideal").click()
+    panel = page.locator("[class*='st-key-'][class*='predict_panel']")
+    up = panel.get_by_role("button", name="Up")
+    expect(up).to_be_visible()
+
+    def check(extra: dict) -> None:
+        found = {**boxes(page), **extra}
+        assert len(found["cards"]) == 8 and len(found["tiles"]) == 8
+        outside = {name: [b for b in bs if not inside(b, width, height)]
+                   for name, bs in found.items()}
+        assert not any(outside.values()), outside
+        assert page.evaluate(
+            "() => document.querySelector('[data-testid=stMain]').scrollTop") == 0
+
+    check({"panel": [panel.bounding_box()], "answers": [up.bounding_box()],
+           "metrics": [panel.get_by_role("radiogroup").bounding_box()]})
+    up.click()
+    outcome = panel.get_by_test_id("stAlert")
+    expect(outcome).to_contain_text("→")
+    check({"panel": [panel.bounding_box()], "outcome": [outcome.bounding_box()]})

@@ -248,3 +248,31 @@ def test_no_serious_accessibility_violation_in_a_room(rooms, open_page, scheme):
     teacher.locator(".stPlotlyChart .main-svg").first.wait_for()
     assert serious_violations(teacher) == []
     assert serious_violations(student) == []
+
+
+def test_the_next_question_is_asked_and_seen_without_scrolling(rooms, open_page):
+    """At 1366x768 with a question up, "Ask the next question" is in view; after a click the
+    new question, the room code and its tally are in view too, all without scrolling."""
+    url, _ = rooms
+    teacher, _ = open_room(open_page, url)
+
+    def in_view(locator) -> bool:
+        box = locator.bounding_box()
+        return (box is not None and box["y"] >= 0 and box["x"] >= 0
+                and box["y"] + box["height"] <= 768 and box["x"] + box["width"] <= 1366)
+
+    scrolled = "() => document.querySelector('[data-testid=stMain]').scrollTop"
+    ask = teacher.get_by_role("button", name="Predict: up, down or the same?")
+    expect(ask).to_be_visible()
+    assert in_view(ask) and teacher.evaluate(scrolled) == 0
+    ask.click()
+    tally = teacher.get_by_test_id("stPlotlyChart").first
+    expect(teacher.get_by_role("heading", name=re.compile("go up, go down or stay"))).to_be_visible(
+        timeout=POLL_TIMEOUT_MS)
+    expect(tally).to_be_visible()
+    expect(tally).to_contain_text("Goes up")
+    assert teacher.evaluate(scrolled) == 0
+    for part in (teacher.locator(".room-code"), tally,
+                 teacher.get_by_role("heading", name=re.compile("go up, go down or stay")),
+                 teacher.get_by_text(re.compile(r"\d+ answered"))):
+        assert in_view(part), part
