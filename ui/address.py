@@ -13,6 +13,7 @@ from pathlib import Path
 
 import streamlit as st
 
+from ui.layout import hide_element
 
 
 @functools.cache
@@ -67,5 +68,5 @@ def restore_from_tab(key: str, on_restore) -> None:
         if isinstance(query, str):
             on_restore(query)
 
-    st.html(f"<style>.st-key-{key} {{ display: none; }}</style>")
+    hide_element(key)
     _restore_mount()(key=key, height="content", on_query_change=arrived)

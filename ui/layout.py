@@ -50,3 +50,10 @@ def board_page(present: bool = False, *, compact_metrics: bool = False,
     ``steady`` keeps elements from fading while a rerun runs (:data:`STEADY_CSS`)."""
     st.html((PRESENT_CSS if present else COMPACT_CSS)
             + (COMPACT_METRICS_CSS if compact_metrics else "") + (STEADY_CSS if steady else ""))
+
+
+def hide_element(key: str) -> None:
+    """Hide the element drawn with ``key`` (a plain CSS class name): for components that
+    only talk to the browser. Hidden, not zero-height, so the page does not move up by the
+    layout's gap when such an element goes."""
+    st.html(f"<style>.st-key-{key} {{ display: none; }}</style>")

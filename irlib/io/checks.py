@@ -12,7 +12,7 @@ import pyarrow.compute as pa_compute
 
 from .._codes import factorize
 from .._common import InputError
-from .keys import maybe_repeated
+from .keys import maybe_repeated, string_buffers
 
 
 class Where:
@@ -77,12 +77,9 @@ def _first_blank(arrow: pa.ChunkedArray) -> int | None:
         n = len(chunk)
         if not n:
             continue
-        offset_type = np.int64 if pa.types.is_large_string(chunk.type) else np.int32
-        buffers = chunk.buffers()
-        offsets = np.frombuffer(buffers[1], dtype=offset_type, count=n + 1,
-                                offset=chunk.offset * np.dtype(offset_type).itemsize)
-        raw = np.frombuffer(buffers[2], np.uint8) if buffers[2] is not None and \
-            buffers[2].size else np.zeros(1, np.uint8)      # all cells empty
+        offsets, raw = string_buffers(chunk)
+        if not raw.size:
+            raw = np.zeros(1, np.uint8)        # every cell empty: something to index
         starts = offsets[:-1]
         if (offsets[1:] > starts).all():       # no empty cell: each has a first byte
             maybe = _maybe_blank(raw.take(starts))

@@ -45,15 +45,24 @@ def _mix(h: np.ndarray) -> np.ndarray:
     return h
 
 
-def _hash_strings(chunk: pa.Array) -> np.ndarray:
-    """One uint64 per string of an Arrow (large_)string array without nulls."""
+def string_buffers(chunk: pa.Array) -> tuple[np.ndarray, np.ndarray]:
+    """An Arrow (large_)string array's offsets (``n + 1``, into the data) and its data bytes,
+    as NumPy views, without copying."""
     offset_type = np.int64 if pa.types.is_large_string(chunk.type) else np.int32
-    n = len(chunk)
     _validity, offsets_buf, data_buf = chunk.buffers()[:3]
-    offsets = np.frombuffer(offsets_buf, dtype=offset_type, count=n + 1,
+    offsets = np.frombuffer(offsets_buf, dtype=offset_type, count=len(chunk) + 1,
                             offset=chunk.offset * np.dtype(offset_type).itemsize)
     raw = np.frombuffer(data_buf, np.uint8) if data_buf is not None and data_buf.size else \
         np.empty(0, np.uint8)
+    return offsets, raw
+
+
+def _hash_strings(chunk: pa.Array) -> np.ndarray:
+    """One uint64 per string of an Arrow (large_)string array without nulls."""
+    n = len(chunk)
+    if n == 0:
+        return np.empty(0, np.uint64)
+    offsets, raw = string_buffers(chunk)
     padded = np.zeros(len(raw) + 8, np.uint8)      # every 8-byte read stays inside
     padded[:len(raw)] = raw
     # an unaligned view: words[i] is the 8 bytes from byte i on (little-endian)

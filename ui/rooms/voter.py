@@ -16,6 +16,8 @@ from pathlib import Path
 
 import streamlit as st
 
+from ui.layout import hide_element
+
 #: What an id from the browser must look like (``voter.js`` makes 32 hex digits).
 VOTER_ID = re.compile(r"[A-Za-z0-9_-]{16,64}")
 
@@ -54,9 +56,7 @@ def browser_voter(key: str, into: str) -> str | None:
         if voter:
             ss[into] = voter
 
-    # Drawn for a moment only, and nothing to see: hidden, so the page does not move up by
-    # the layout's gap when it goes (a <style>-only st.html takes no room itself).
-    st.html(f"<style>.st-key-{key} {{ display: none; }}</style>")
+    hide_element(key)                # drawn for a moment only, and nothing to see
     state = _mount()(key=key, height="content", on_id_change=arrived)
     voter = clean(state.get("id"))   # set without the callback (a test, a restored state)
     if voter:
