@@ -29,6 +29,7 @@ import statistics
 import sys
 import time
 from dataclasses import dataclass, field
+from typing import Callable
 from pathlib import Path
 from urllib.parse import parse_qs, urlparse
 
@@ -174,6 +175,11 @@ def rss_mib(pids: list[int]) -> float:
 class Server:
     url: str
     pids: list[int]          # the app processes (not the balancer)
+    log: Callable[[], str] = str   # what the servers printed so far
+
+    def balancer_events(self) -> list[str]:
+        """HAProxy's lines about a process going down or up (a failed health check)."""
+        return [line for line in self.log().splitlines() if " is DOWN" in line or " is UP" in line]
 
 
 @contextlib.contextmanager
@@ -181,7 +187,7 @@ def class_server(processes: int = 1):
     """One ``streamlit run app.py``, or ``deploy/run_class.py`` with N processes behind HAProxy."""
     if processes == 1:
         with streamlit_app("app.py") as app:
-            yield Server(app.url, [app.process.pid])
+            yield Server(app.url, [app.process.pid], app.log)
         return
     port, first_app_port = free_port(), free_port()
     app_ports = [first_app_port + i for i in range(processes)]
@@ -189,7 +195,7 @@ def class_server(processes: int = 1):
             "--port", str(port), "--bind", "127.0.0.1", "--app-port", str(first_app_port),
             "--", "--browser.gatherUsageStats", "false"]
     with serve(argv, port, cwd=REPO_ROOT, env=dict(os.environ), timeout_s=120) as running:
-        yield Server(running.url, [listener_pid(p) for p in app_ports])
+        yield Server(running.url, [listener_pid(p) for p in app_ports], running.log)
 
 
 def listener_pid(port: int) -> int:

@@ -13,7 +13,7 @@ HAProxy sets a cookie naming the process on the first response and routes every 
 request of that browser by it. The processes share one ``server.cookieSecret``, so the XSRF
 cookie one process signed is valid everywhere (after a process dies, its students reload and
 land on another). HAProxy checks ``/_stcore/health`` and stops sending new students to a
-process that fails it. ``timeout tunnel`` keeps idle websockets open through a lecture.
+process that fails it three times. ``timeout tunnel`` keeps idle websockets open through a lecture.
 """
 from __future__ import annotations
 
@@ -53,11 +53,16 @@ frontend class
     default_backend streamlit
 
 backend streamlit
-    # websockets are long-lived: send a new student to the process with fewest connections
-    balance leastconn
+    # Only a student's first request is balanced (the cookie routes the rest), and every
+    # student costs a process about the same: take turns. (leastconn counted the short
+    # page-load connections too and sent 13 of 20 students to one process.)
+    balance roundrobin
     cookie {cookie} insert indirect nocache httponly
     option httpchk GET /_stcore/health
     http-check expect string ok
+    # a process busy with a burst of page loads answers slowly, not never: only a process
+    # that fails three 10 s checks in a row stops getting new students
+    timeout check 10s
 {servers}
 """
 

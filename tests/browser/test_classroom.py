@@ -3,7 +3,7 @@
 Short versions of ``benchmarks/bench_classroom.py`` (no timing assertion: the timings are
 printed). Every session clicks and drags at the same moment as the others; each must end
 with exactly its own actions in its address bar, with no error. Behind the balancer
-(``deploy/run_class.py``, 2 processes) sessions must spread over both processes and each
+(``deploy/run_class.py``, 2 processes) sessions must spread evenly over both processes and each
 session's drag and file upload must work: a session's websocket and its upload requests
 reach the same process only with sticky sessions.
 """
@@ -49,8 +49,10 @@ def test_twenty_sessions_behind_haproxy_stick_to_their_process(browser):
         assert result.errors == []
         assert result.wrong_state == []
         assert len(result.drag_painted) == sessions
-        spread = {name: result.server_of_session.count(name) for name in set(result.server_of_session)}
-        assert set(spread) == {"app1", "app2"} and min(spread.values()) >= sessions // 4, spread
+        # new browsers take turns (HAProxy's roundrobin): 10 and 10, give or take one
+        spread = {name: result.server_of_session.count(name) for name in ("app1", "app2")}
+        assert sum(spread.values()) == sessions, result.server_of_session
+        assert abs(spread["app1"] - spread["app2"]) <= 2, (spread, server.balancer_events())
 
         # Uploads: every session sends its own file; each sees only its own query.
         pages = open_many(browser, [server.url + "/upload"] * sessions)
