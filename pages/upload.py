@@ -6,6 +6,7 @@ import streamlit as st
 
 from ui import upload as ui
 from ui.course import lesson_links, through_app_navigation
+from ui.scroll import scroll_to_anchor
 from ui.texts import md_escape
 
 through_app_navigation()   # first: a deep link on a fresh server (ui/course.py)
@@ -33,7 +34,8 @@ if dataset is None:
     ui.page_state().keep_address()
     st.stop()
 
-st.subheader("2. Scores per query")
+st.subheader("2. Scores per query", anchor="scores")
+scroll_to_anchor("scores", ui.new_data_token(), key="upload_scroll")   # after a load
 settings = ui.settings_row(dataset)
 n_rows = sum(len(run) for run in dataset.runs.values())
 with st.spinner(f"Scoring {n_rows:,} results…", show_time=True):

@@ -80,3 +80,25 @@ def test_upload_trec_qrels_and_two_runs_compares_them(upload_page):
     upload(page, 2, {"name": "run_more.txt", "mimeType": "text/plain", "buffer": extra})
     expect(page.get_by_text("2 queries are not in qrels.txt")).to_be_visible()
     expect(page.get_by_test_id("stAlertContentError")).to_have_count(0)
+
+
+def test_loading_the_samples_brings_the_scores_into_view_and_a_setting_does_not(start_app, open_page):
+    # On a laptop the loader fills the first screen: without the scroll the scores appear
+    # below the fold and nothing the user can see changes.
+    app = start_app("app.py")
+    page = open_page(f"{app.url}/upload", width=1366, height=768)
+    scores = page.get_by_role("heading", name="2. Scores per query")
+    with expect_app_run(page):
+        page.get_by_role("button", name="Load the samples").click()
+    expect(scores).to_be_in_viewport()
+    expect(per_query_table(page)).to_be_in_viewport()
+
+    # a setting above the scores reruns the page but leaves it where the user put it
+    title = page.get_by_role("heading", name="Your own judgments")
+    title.scroll_into_view_if_needed()
+    expect(title).to_be_in_viewport()
+    with expect_app_run(page):
+        page.get_by_test_id("stRadio").nth(1).get_by_text("mean", exact=True).click()
+    expect(page.get_by_text("Combine the raters with the")).to_be_in_viewport()
+    expect(title).to_be_in_viewport()
+    expect(scores).not_to_be_in_viewport()

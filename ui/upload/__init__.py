@@ -14,8 +14,8 @@ Session-state keys all start with ``upload_``.
 """
 from ui.upload.cache import cached_score, cached_table
 from ui.upload.compare import comparison_section
-from ui.upload.files import (data_section, dataset_key, input_kind_picker, parsed_files,
-                             process_injected)
+from ui.upload.files import (data_section, dataset_key, input_kind_picker, new_data_token,
+                             parsed_files, process_injected)
 from ui.upload.model import (SLOT_BY_ID, Settings, build_dataset, check_size, error_message,
                              judgments_name, per_query_table, read_upload, score, system_name)
 from ui.upload.query import query_view
@@ -26,7 +26,8 @@ from ui.upload.settings import init_state, page_state, settings_link, settings_r
 __all__ = [
     "build_dataset", "cached_score", "cached_table", "check_size", "comparison_section",
     "control_test_note", "data_notes", "data_section", "dataset_key", "error_message",
-    "init_state", "input_kind_picker", "judgments_name", "page_state", "parsed_files",
+    "init_state", "input_kind_picker", "judgments_name", "new_data_token", "page_state",
+    "parsed_files",
     "per_query_table", "process_injected", "query_view", "read_upload", "score", "Settings",
     "settings_link", "settings_row", "SLOT_BY_ID", "system_name", "table_section",
 ]

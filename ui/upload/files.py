@@ -75,7 +75,14 @@ def ingest(slot_id: str, name: str, data: bytes) -> bool:
     files[slot_id] = LoadedFile(name, data, digest)
     errors.pop(slot_id, None)
     st.session_state["upload_k_pending"] = True        # K may follow the new data
+    # the scores will change: bring them into view (pages/upload.py, ui/scroll.py)
+    st.session_state["upload_new_data"] = st.session_state.get("upload_new_data", 0) + 1
     return True
+
+
+def new_data_token() -> int:
+    """How many files were loaded in this session: raised by every file that loads."""
+    return st.session_state.get("upload_new_data", 0)
 
 
 def process_injected() -> None:
