@@ -186,7 +186,8 @@ def frontier_steps(judged: pd.DataFrame) -> pd.DataFrame:
     return steps
 
 
-def figure(judged: pd.DataFrame, *, log_x: bool, budget: float) -> go.Figure:
+def figure(judged: pd.DataFrame, *, log_x: bool, budget: float,
+           height: int = 440) -> go.Figure:
     """Cost (x) against MRR@10 (y); marker area grows with latency; the frontier as a step."""
     fig = go.Figure()
     max_latency = float(judged[LATENCY].max()) if len(judged) else 1.0
@@ -216,7 +217,7 @@ def figure(judged: pd.DataFrame, *, log_x: bool, budget: float) -> go.Figure:
             hovertext=names,
             hovertemplate="<b>%{hovertext}</b><br>MRR@10 %{y:.3f}<br>cost %{x:,.0f} USD/month"
                           "<br>latency %{customdata[0]:,.0f} ms<extra></extra>"))
-    fig.update_layout(height=440, margin=dict(l=10, r=10, t=40, b=10), font=dict(size=14),
+    fig.update_layout(height=height, margin=dict(l=10, r=10, t=40, b=10), font=dict(size=14),
                       legend=dict(orientation="h", yanchor="bottom", y=1.02, x=0),
                       hovermode="closest")
     fig.update_xaxes(title=COST + (" — log scale" if log_x else ""),

@@ -112,3 +112,24 @@ def test_predict_panel_and_its_result_fit_one_screen(start_app, open_page, query
     outcome = panel.get_by_test_id("stAlert")
     expect(outcome).to_contain_text("→")
     check({"panel": [panel.bounding_box()], "outcome": [outcome.bounding_box()]})
+
+
+@pytest.mark.parametrize("width, height", VIEWPORTS)
+def test_beyond_accuracy_table_controls_and_frontier_share_one_screen(start_app, open_page,
+                                                                      width, height):
+    """Lesson 6: the editable systems, the budget and scale controls and the frontier chart
+    in view at once, so an edited cell visibly moves the frontier."""
+    app = start_app("app.py")
+    page = open_page(app.url + "/beyond", width=width, height=height)
+    chart = page.get_by_test_id("stPlotlyChart").first
+    expect(chart.locator(".main-svg").first).to_be_visible()
+    editor = page.get_by_test_id("stDataFrame").first
+    found = {"table": [editor.bounding_box()],
+             "controls": [page.get_by_text("Latency budget (ms), 0 = none").bounding_box(),
+                          page.get_by_text("Log scale for cost").bounding_box()],
+             "chart": [chart.bounding_box()]}
+    outside = {name: [b for b in bs if not inside(b, width, height)] for name, bs in found.items()}
+    assert not any(outside.values()), outside
+    # the table shows all four columns without a sideways scroll
+    assert editor.evaluate("(e) => { const s = e.querySelector('.dvn-scroller');"
+                           " return s ? s.scrollWidth <= s.clientWidth + 1 : null; }") is True
