@@ -10,7 +10,7 @@ from ui.tiles import tiles
 from ui.board import ranking_board
 from ui.catalog import board_items, load_catalog
 from ui.course import lesson_links, through_app_navigation
-from ui.layout import board_page
+from ui.layout import board_page, keep_in_view
 from ui.texts import METRIC_TEXT
 
 through_app_navigation()   # first: a deep link on a fresh server (ui/course.py)
@@ -45,8 +45,11 @@ for number, qid in enumerate(mm.MRR_QUERIES, 1):
                  "Relevant judged": sum(1 for g in grades if g),
                  "First relevant at rank": first, f"RR@{k}": rr.value, f"AP@{k}": ap.value})
 
-# The means first, beside K: they stay in view while any of the three boards changes.
-controls = st.columns([4, 1.3, 1.3, 1.6], vertical_alignment="bottom")
+# The means first, beside K, pinned at the top on a laptop: the three boards are taller
+# than its screen, and the means must stay in view while the third board changes.
+keep_in_view(P + "top")
+with st.container(key=P + "top"):
+    controls = st.columns([4, 1.3, 1.3, 1.6], vertical_alignment="bottom")
 controls[0].slider("K: results per query that count", 1, n_items, **S.bind("k"),
                    help="RR@K and AP@K only look at the top K results. The article uses K = 8.")
 controls[1].metric(f"MRR@{k}", fmt(irlib.mean_reciprocal_rank(rankings, k)), border=True,

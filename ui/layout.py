@@ -57,3 +57,19 @@ def hide_element(key: str) -> None:
     only talk to the browser. Hidden, not zero-height, so the page does not move up by the
     layout's gap when such an element goes."""
     st.html(f"<style>.st-key-{key} {{ display: none; }}</style>")
+
+
+def keep_in_view(key: str) -> None:
+    """Pin the container drawn with ``key`` under the header bar while the page scrolls under
+    it: for the numbers a page's lower boards change (Practice's check, Lesson 2's MRR and
+    MAP). On a laptop or projector only; a phone has no room for it.
+
+    Sticky on the container's wrapper: the container itself is only as tall as its content.
+    """
+    # the app's own background in each theme (Streamlit's, measured: no CSS variable holds it)
+    ground = "#171614" if getattr(st.context.theme, "type", "light") == "dark" else "#ffffff"
+    st.html(f"""<style>
+@media (min-width: 640px) and (min-height: 600px) {{
+  div:has(> .st-key-{key}) {{ position: sticky; top: 3.75rem; z-index: 5;
+                              background: {ground}; }}
+}}</style>""")

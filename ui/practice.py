@@ -17,6 +17,7 @@ from ui import page_state as ps
 from ui.board import ranking_board
 from ui.catalog import board_items, load_catalog
 from ui.course import LESSONS
+from ui.layout import keep_in_view
 from ui.texts import md_escape as md
 
 PREFIX = "pr_"
@@ -222,17 +223,8 @@ def boards() -> None:
 
 def keep_task_in_view() -> None:
     """On a laptop, the task and its check stay at the top while the boards scroll under them
-    (a challenge with three boards is taller than the screen). Not on a phone: no room.
-
-    Sticky on the container's wrapper: the container itself is only as tall as its content.
-    """
-    # the app's own background in each theme (Streamlit's, measured: no CSS variable holds it)
-    ground = "#171614" if getattr(st.context.theme, "type", "light") == "dark" else "#ffffff"
-    st.html(f"""<style>
-@media (min-width: 640px) and (min-height: 600px) {{
-  div:has(> .st-key-{PREFIX}task) {{ position: sticky; top: 3.75rem; z-index: 5;
-                                     background: {ground}; }}
-}}</style>""")
+    (a challenge with three boards is taller than the screen)."""
+    keep_in_view(f"{PREFIX}task")
 
 
 def verdict(result: Result) -> None:

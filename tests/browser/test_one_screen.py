@@ -133,3 +133,21 @@ def test_beyond_accuracy_table_controls_and_frontier_share_one_screen(start_app,
     # the table shows all four columns without a sideways scroll
     assert editor.evaluate("(e) => { const s = e.querySelector('.dvn-scroller');"
                            " return s ? s.scrollWidth <= s.clientWidth + 1 : null; }") is True
+
+
+def test_many_queries_keeps_mrr_and_map_in_view_beside_the_third_board(start_app, open_page):
+    """Lesson 2 at 1366x768: its three boards are taller than the screen. Scrolled to the
+    third board, MRR and MAP stay pinned above it, and cover none of its cards."""
+    width, height = 1366, 768
+    app = start_app("app.py")
+    page = open_page(app.url + "/mrr_map", width=width, height=height)
+    third = page.locator("[class*='st-key-mm_card_dark-cats']")
+    board_card(third, rank=8).wait_for()
+    third.scroll_into_view_if_needed()
+    expect(third).to_be_in_viewport(ratio=1)
+    means = [page.get_by_test_id("stMetric").filter(has_text=name).first.bounding_box()
+             for name in ("MRR@8", "MAP@8")]
+    cards = [c.bounding_box() for c in third.locator(".rb-card").all()]
+    assert len(cards) == 8
+    assert all(inside(box, width, height) for box in means + cards), (means, cards)
+    assert min(c["y"] for c in cards) >= max(m["y"] + m["height"] for m in means)
