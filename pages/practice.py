@@ -28,8 +28,10 @@ with st.container(border=True, key=pr.PREFIX + "task"):
     st.markdown(f"**{pr.md(challenge.title)}.** {pr.md(challenge.task)}")
     pr.verdict(result)
 pr.boards()
-st.button("↺ Start this challenge again", key=pr.PREFIX + "restart", on_click=pr.restart)
-pr.help_panels(challenge)
+# one row under the boards; the hint and the answer open over the page, where they are seen
+with st.container(horizontal=True, gap="small"):
+    st.button("↺ Start this challenge again", key=pr.PREFIX + "restart", on_click=pr.restart)
+    pr.help_panels(challenge)
 
 lesson_links("pages/practice.py")
 S.keep_address()

@@ -6,11 +6,13 @@ import streamlit as st
 
 from ui import upload as ui
 from ui.course import lesson_links, through_app_navigation
+from ui.layout import board_page
 from ui.scroll import scroll_to_anchor
 from ui.texts import md_escape
 
 through_app_navigation()   # first: a deep link on a fresh server (ui/course.py)
 
+board_page()      # the lessons' margins: more of the table and the scores on a laptop
 st.title("Your own judgments")
 st.markdown(
     "Explaining metrics to stakeholders works best with *their* data. Load the judgments "

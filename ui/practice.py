@@ -235,10 +235,11 @@ def verdict(result: Result) -> None:
 
 
 def help_panels(challenge: Challenge) -> None:
-    """Hint and worked answer, each shown only on request."""
-    with st.expander("Show a hint", icon=":material/lightbulb:"):
+    """Hint and worked answer, each shown only on request. Popovers, not expanders: under
+    the boards an expander opened below a laptop's fold, out of sight."""
+    with st.popover("Show a hint", icon=":material/lightbulb:"):
         st.markdown(md(challenge.hint))
-    with st.expander("Show the answer", icon=":material/key:"):
+    with st.popover("Show the answer", icon=":material/key:"):
         st.markdown(md(challenge.answer_text))
         for board in challenge.answer:
             names = _items(board)

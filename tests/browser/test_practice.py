@@ -62,3 +62,22 @@ def test_a_predict_round_holds_the_numbers_until_the_guess(app, open_page):
     wait_until(page, lambda: tile(page, "RR@1") == "1")
     expect(page.get_by_text("1 right of 1")).to_be_visible()
     expect(page).to_have_url(re.compile(r"score=1-1"))
+
+
+def test_hint_and_answer_open_in_view_on_a_laptop_and_the_answer_solves(app, open_page):
+    # under the boards an expander opened below a 1366x768 screen's fold
+    page = open_page(app.url + "/practice", width=1366, height=768)
+    board_card(page, rank=8).wait_for()
+    page.get_by_role("button", name="Show a hint").click()
+    hint = page.get_by_test_id("stPopoverBody")
+    expect(hint).to_be_in_viewport(ratio=1)
+    page.keyboard.press("Escape")
+    expect(hint).to_be_hidden()
+    page.get_by_role("button", name="Show the answer").click()
+    apply = page.get_by_role("button", name="Put this answer on the board")
+    expect(page.get_by_test_id("stPopoverBody")).to_be_in_viewport(ratio=1)
+    apply.click()
+    wait_for_app_run(page)
+    expect(page.get_by_test_id("stAlertContentSuccess")).to_contain_text("Solved:")
+    expect(page.get_by_test_id("stPopoverBody")).to_be_hidden()     # the board is in view again
+    expect(board_card(page, rank=8)).to_be_in_viewport()
