@@ -9,6 +9,8 @@ import math
 import multiprocessing
 import secrets
 import sqlite3
+import sys
+import types
 from collections import Counter
 
 import pytest
@@ -90,7 +92,10 @@ def _student_process(target, code: str, question: int, first: int, many: int) ->
         other.answer(code, f"student-{n}", question, "c1" if n % 3 else "c2", f"session-{n}")
 
 
-def test_two_processes_share_one_database(target):
+def test_two_processes_share_one_database(target, monkeypatch):
+    # A spawned child runs the parent's ``__main__`` first. After an AppTest that is the
+    # last page it ran (pages/room.py fails outside Streamlit): give the children none.
+    monkeypatch.setitem(sys.modules, "__main__", types.ModuleType("__main__"))
     store = RoomStore(connect(*target))                    # real time, as the children use
     code, secret = store.open_room("teacher")
     question = store.pose(code, secret, QUESTION)

@@ -7,7 +7,9 @@ from __future__ import annotations
 
 import os
 import re
+import shutil
 import sqlite3
+import time
 
 import pytest
 
@@ -16,7 +18,8 @@ if os.environ.get("IRLAB_BROWSER_TESTS", "").lower() != "required":
 
 from playwright.sync_api import Page, expect  # noqa: E402
 
-from tests.browser.helpers import streamlit_app, wait_for_app_run  # noqa: E402
+from tests.browser.helpers import (REPO_ROOT, expect_app_run, streamlit_app,  # noqa: E402
+                                  wait_for_app_run)
 from ui.rooms.store import ALPHABET  # noqa: E402
 
 pytestmark = pytest.mark.browser
@@ -276,3 +279,36 @@ def test_the_next_question_is_asked_and_seen_without_scrolling(rooms, open_page)
                  teacher.get_by_role("heading", name=re.compile("go up, go down or stay")),
                  teacher.get_by_text(re.compile(r"\d+ answered"))):
         assert in_view(part), part
+
+
+def test_a_closed_room_says_so_after_the_code_changed_under_a_running_server(tmp_path, open_page):
+    """``streamlit run`` re-imports edited modules (its file watcher). The store, kept across
+    runs, was made before: it raised the old RoomError class, which the join page's ``except``
+    no longer caught, and students saw a traceback."""
+    copy = tmp_path / "app"
+    shutil.copytree(REPO_ROOT, copy, ignore=shutil.ignore_patterns(
+        ".git", "tests", "benchmarks", "__pycache__", ".*cache*", ".hypothesis", ".benchmarks"))
+    with pytest.MonkeyPatch.context() as mp:
+        mp.setenv("IRLAB_ROOMS_DB", str(tmp_path / "rooms.sqlite3"))
+        mp.delenv("IRLAB_ROOMS_URL", raising=False)
+        with streamlit_app("app.py", root=copy,
+                           extra_args=["--server.fileWatcherType", "poll"]) as app:
+            teacher, code = open_room(open_page, app.url)
+            # A session's watcher evicts the edited modules at that session's next run, so
+            # a session that exists before the edit makes runs after it (a new one would not).
+            bystander = open_page(f"{app.url}/join", **PHONE)
+            join = bystander.get_by_role("button", name="Join")
+            store = copy / "ui" / "rooms" / "store.py"
+            marker = "irlab test: ui/rooms/store.py imported again"
+            store.write_text(store.read_text() + f"\nprint({marker!r}, flush=True)\n")
+            deadline = time.monotonic() + 30          # the watcher polls every 0.2 s
+            while marker not in app.log():
+                assert time.monotonic() < deadline, "the server never re-imported the module"
+                with expect_app_run(bystander):
+                    join.click()
+            teacher.get_by_role("button", name="Close the room").click()
+            with expect_app_run(teacher):
+                teacher.get_by_role("button", name="Close it now").click()
+            student = open_page(f"{app.url}/join?code={code}", **PHONE)
+            expect(student.get_by_text(f"Your teacher has closed room {code}")).to_be_visible()
+            expect(student.get_by_test_id("stException")).to_have_count(0)

@@ -69,7 +69,11 @@ STYLE = """<style>
 
 
 @st.cache_resource(show_spinner=False)
-def _store(url: str | None, path: str | None, hours: str | None) -> RoomStore:
+def _store(url: str | None, path: str | None, hours: str | None, code: int) -> RoomStore:
+    # ``code``: the RoomStore class in use. When Streamlit re-imports edited modules on a
+    # running server, a store kept from before would raise the old RoomError class, which
+    # the pages' ``except RoomError`` no longer catches (a traceback on students' phones).
+    del code
     env = {k: v for k, v in (("IRLAB_ROOMS_URL", url), ("IRLAB_ROOMS_DB", path)) if v}
     kwargs = {"lifetime_s": float(hours) * 3600} if hours else {}
     return RoomStore.from_env(env, **kwargs)
@@ -78,7 +82,7 @@ def _store(url: str | None, path: str | None, hours: str | None) -> RoomStore:
 def store() -> RoomStore:
     """The rooms' store this deployment configured (see README, "Class rooms")."""
     return _store(os.environ.get("IRLAB_ROOMS_URL"), os.environ.get("IRLAB_ROOMS_DB"),
-                  os.environ.get("IRLAB_ROOM_HOURS"))
+                  os.environ.get("IRLAB_ROOM_HOURS"), id(RoomStore))
 
 
 def session_id() -> str:
