@@ -55,7 +55,7 @@ frontend class
 backend streamlit
     # Only a student's first request is balanced (the cookie routes the rest), and every
     # student costs a process about the same: take turns. (leastconn counted the short
-    # page-load connections too and sent 13 of 20 students to one process.)
+    # page-load connections too and sent 16 of 20 students to one process in CI.)
     balance roundrobin
     cookie {cookie} insert indirect nocache httponly
     option httpchk GET /_stcore/health
