@@ -175,7 +175,7 @@ def rss_mib(pids: list[int]) -> float:
 class Server:
     url: str
     pids: list[int]          # the app processes (not the balancer)
-    log: Callable[[], str] = str   # what the servers printed so far
+    log: Callable[[], str] = lambda: ""   # what the servers printed so far
 
     def balancer_events(self) -> list[str]:
         """HAProxy's lines about a process going down or up (a failed health check)."""

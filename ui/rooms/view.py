@@ -69,11 +69,12 @@ STYLE = """<style>
 
 
 @st.cache_resource(show_spinner=False)
-def _store(url: str | None, path: str | None, hours: str | None, code: int) -> RoomStore:
-    # ``code``: the RoomStore class in use. When Streamlit re-imports edited modules on a
+def _store(url: str | None, path: str | None, hours: str | None,
+           store_class: int) -> RoomStore:
+    # ``store_class``: the id of the RoomStore class in use. When Streamlit re-imports edited modules on a
     # running server, a store kept from before would raise the old RoomError class, which
     # the pages' ``except RoomError`` no longer catches (a traceback on students' phones).
-    del code
+    del store_class                  # only a part of the cache key
     env = {k: v for k, v in (("IRLAB_ROOMS_URL", url), ("IRLAB_ROOMS_DB", path)) if v}
     kwargs = {"lifetime_s": float(hours) * 3600} if hours else {}
     return RoomStore.from_env(env, **kwargs)
