@@ -10,13 +10,21 @@ from typing import TYPE_CHECKING
 
 import numpy as np
 
+from irlib.bpref import bpref_terms
+from irlib.interpolated import ELEVEN_LEVELS, relevant_needed
+
 if TYPE_CHECKING:      # the registry (irlib.measures) imports the kernels below
     from irlib.measures import Measure
 
 
 @dataclass(frozen=True)
 class Context:
-    """The judged hits (query, rank, grade; sorted by query then rank) and the qrels."""
+    """The judged hits (query, rank, grade; sorted by query then rank), the qrels, and how
+    many results each query returned.
+
+    A hit with a negative grade is in the pool but unjudged (trec_eval's "-2"): it is never
+    relevant, and bpref and the non-relevant count skip it.
+    """
     n_queries: int
     hit_q: np.ndarray
     hit_rank: np.ndarray
@@ -24,6 +32,7 @@ class Context:
     qrels_q: np.ndarray
     qrels_grade: np.ndarray
     ideal_rank: np.ndarray
+    retrieved: np.ndarray          # results per query (0: not in the run)
 
     def per_query_sum(self, q, weights) -> np.ndarray:
         return np.bincount(q, weights=weights, minlength=self.n_queries)
@@ -34,6 +43,15 @@ class Context:
     def hits_at(self, m: Measure) -> np.ndarray:
         mask = (self.hit_grade >= m.rel) & (self.hit_rank <= (m.k or np.inf))
         return self.per_query_sum(self.hit_q[mask], None)
+
+
+    def n_judged_nonrelevant(self, rel) -> np.ndarray:
+        judged = (self.qrels_grade >= 0) & (self.qrels_grade < rel)
+        return self.per_query_sum(self.qrels_q, judged)
+
+    def segment_start(self, q: np.ndarray) -> np.ndarray:
+        """For rows sorted by query: the index of each row's query's first row."""
+        return np.searchsorted(q, q)
 
 
 def _ratio(num, den):
@@ -96,3 +114,81 @@ def _r_precision(c: Context, m: Measure):
     n_relevant = c.n_relevant(m.rel)
     mask = (c.hit_grade >= m.rel) & (c.hit_rank <= n_relevant[c.hit_q])
     return _ratio(c.per_query_sum(c.hit_q[mask], None), n_relevant)
+
+
+# trec_eval's summary measures
+
+def _num_queries(c: Context, m: Measure):
+    return np.ones(c.n_queries)
+
+
+def _num_retrieved(c: Context, m: Measure):
+    return c.retrieved.astype(float)
+
+
+def _num_relevant(c: Context, m: Measure):
+    return c.n_relevant(m.rel).astype(float)
+
+
+def _num_relevant_retrieved(c: Context, m: Measure):
+    return c.hits_at(m).astype(float)
+
+
+def _num_nonrelevant_retrieved(c: Context, m: Measure):
+    mask = (c.hit_grade >= 0) & (c.hit_grade < m.rel)
+    return c.per_query_sum(c.hit_q[mask], None)
+
+
+def _bpref(c: Context, m: Measure):
+    judged = c.hit_grade >= 0                      # unjudged hits neither help nor hurt
+    q, grade = c.hit_q[judged], c.hit_grade[judged]
+    nonrelevant = grade < m.rel
+    seen = np.cumsum(nonrelevant)                  # non-relevant so far, over all queries
+    before_query = seen[c.segment_start(q)] - nonrelevant[c.segment_start(q)]
+    relevant = ~nonrelevant
+    above = (seen - before_query)[relevant]
+    n_rel, n_non = c.n_relevant(m.rel), c.n_judged_nonrelevant(m.rel)
+    rq = q[relevant]
+    terms = bpref_terms(above, n_rel[rq], n_non[rq])
+    return _ratio(c.per_query_sum(rq, terms), n_rel)
+
+
+def _interpolated_at(c: Context, m: Measure, level: float):
+    """IPrec at one level per query: the best precision at the c-th relevant hit or later."""
+    relevant = c.hit_grade >= m.rel
+    q, rank = c.hit_q[relevant], c.hit_rank[relevant]
+    start = c.segment_start(q)
+    nth = np.arange(len(q)) - start + 1
+    precision = nth / rank
+    # the best precision from each hit to its query's end: a running max from the right,
+    # each query lifted above the ones after it so that no max crosses a query boundary
+    lift = 2.0 * (c.n_queries - q)
+    best = (np.maximum.accumulate((precision + lift)[::-1])[::-1] - lift) if len(q) else precision
+    found = c.per_query_sum(q, None).astype(np.int64)
+    needed = np.maximum(relevant_needed(level, c.n_relevant(m.rel), m.rule), 1)
+    first = np.concatenate([[0], np.cumsum(found)[:-1]])
+    reached = needed <= found
+    out = np.zeros(c.n_queries)
+    out[reached] = best[(first + needed - 1)[reached]]
+    return out
+
+
+def _interpolated_precision(c: Context, m: Measure):
+    return _interpolated_at(c, m, m.k)
+
+
+def _eleven_point_average(c: Context, m: Measure):
+    return sum(_interpolated_at(c, m, level) for level in ELEVEN_LEVELS) / len(ELEVEN_LEVELS)
+
+
+def _set_precision(c: Context, m: Measure):
+    return _ratio(c.hits_at(m), c.retrieved)
+
+
+def _set_recall(c: Context, m: Measure):
+    return _ratio(c.hits_at(m), c.n_relevant(m.rel))
+
+
+def _set_f(c: Context, m: Measure):
+    p, r = _set_precision(c, m), _set_recall(c, m)
+    return _ratio((m.beta + 1.0) * p * r, m.beta * p + r)

@@ -11,6 +11,9 @@ import numpy as np
 
 #: Binary metrics count a document as relevant when its grade is >= this (trec_eval's ``-l 1``).
 DEFAULT_REL = 1
+#: trec_eval's floor for geometric means (its MIN_GEO_MEAN): a query scoring 0 counts as 1e-5,
+#: so GMAP of a run with one failed query is small but not 0.
+GEOMETRIC_FLOOR = 1e-5
 
 
 class InputError(ValueError):

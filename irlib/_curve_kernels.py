@@ -14,7 +14,9 @@ from functools import cached_property
 import numpy as np
 
 from irlib._common import safe_div
+from irlib.bpref import bpref_terms
 from irlib.dcg import discounts, gain_values
+from irlib.interpolated import eleven_point_average as _eleven_point_average
 
 
 @dataclass(eq=False)
@@ -122,3 +124,77 @@ def idcg(r: Rankings) -> np.ndarray:
 
 def ndcg(r: Rankings) -> np.ndarray:
     return safe_div(r.dcg, r.idcg)
+
+
+# Whole-ranking measures (no K): one number per row, the same at every K, as R-precision.
+
+def _constant(r: Rankings, values) -> np.ndarray:
+    values = np.asarray(values, dtype=float).reshape(-1, 1)
+    return np.broadcast_to(values if len(values) else values[:0], r.grades.shape).copy()
+
+
+def num_queries(r: Rankings) -> np.ndarray:
+    return _constant(r, np.ones(len(r.grades)))
+
+
+def num_retrieved(r: Rankings) -> np.ndarray:
+    return _constant(r, np.full(len(r.grades), r.grades.shape[1]))
+
+
+def num_relevant(r: Rankings) -> np.ndarray:
+    return _constant(r, r.n_relevant)
+
+
+def _found(r: Rankings) -> np.ndarray:
+    return r.hits[:, -1] if r.grades.shape[1] else np.zeros(len(r.grades))
+
+
+def num_relevant_retrieved(r: Rankings) -> np.ndarray:
+    return _constant(r, _found(r))
+
+
+def num_nonrelevant_retrieved(r: Rankings) -> np.ndarray:
+    return _constant(r, r.grades.shape[1] - _found(r))
+
+
+def whole_average_precision(r: Rankings) -> np.ndarray:
+    """AP of the whole ranking over R (trec_eval's ``map``): GMAP's per-query term."""
+    numerator = np.where(r.relevant, r.precision, 0.0).sum(axis=1)
+    return _constant(r, safe_div(numerator, r.n_relevant[:, 0]))
+
+
+def bpref(r: Rankings) -> np.ndarray:
+    above = np.cumsum(~r.relevant, axis=1)
+    # every shown result is judged, so N is at least the non-relevant ones shown
+    n_nonrelevant = np.maximum(r.pool.shape[1] - r.n_relevant,
+                               above[:, -1:] if above.shape[1] else 0)
+    terms = np.where(r.relevant, bpref_terms(above, r.n_relevant, n_nonrelevant), 0.0)
+    return _constant(r, safe_div(terms.sum(axis=1), r.n_relevant[:, 0]))
+
+
+def eleven_point_average(r: Rankings) -> np.ndarray:
+    rows = r.grades if r.pool.shape[0] == len(r.grades) else None
+    values = [_eleven_point_average(g, judged=r.pool[i if rows is not None else 0], rel=r.rel)
+              for i, g in enumerate(r.grades)]
+    return _constant(r, values)
+
+
+def _set_precision_rows(r: Rankings) -> np.ndarray:
+    return safe_div(_found(r), r.grades.shape[1])
+
+
+def _set_recall_rows(r: Rankings) -> np.ndarray:
+    return safe_div(_found(r), r.n_relevant[:, 0])
+
+
+def set_precision(r: Rankings) -> np.ndarray:
+    return _constant(r, _set_precision_rows(r))
+
+
+def set_recall(r: Rankings) -> np.ndarray:
+    return _constant(r, _set_recall_rows(r))
+
+
+def set_f(r: Rankings) -> np.ndarray:
+    p, rec = _set_precision_rows(r), _set_recall_rows(r)
+    return _constant(r, safe_div(2 * p * rec, p + rec))

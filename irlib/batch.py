@@ -9,7 +9,11 @@ DataFrames use ir_measures' columns: qrels ``query_id, doc_id, relevance``; run
 * averaging: by default the mean is over the queries that are in both the run and the qrels
   (trec_eval's default); ``complete=True`` also counts every qrels query missing from the run
   as 0 (``trec_eval -c``). Queries only in the run are ignored in both; a query in both
-  without relevant documents scores 0 and counts.
+  without relevant documents scores 0 and counts. Each measure says in the registry how its
+  line over all queries is made (:func:`summarize`): a mean, a geometric mean (GMAP), a sum
+  (the counts) or the number of queries;
+* ``depth`` keeps each query's first N results (``trec_eval -M N``); ``judged_only`` drops the
+  unjudged results before ranking (``trec_eval -J``).
 
 Speed: the run is never sorted. Every measure needs only the ranks of the judged documents
 the run returned, and a rank is 1 + the number of the query's rows that outrank it
@@ -26,8 +30,10 @@ import pandas as pd
 
 from irlib._batch_measures import Context
 from irlib._codes import factorize, positions_in
+from irlib._common import GEOMETRIC_FLOOR
 from irlib._judged import judged_ranks, match_judged
-from irlib.measures import MEASURES, parse_measure
+from irlib.measures import MEASURES, Measure
+from irlib.trec_names import expand_measures
 
 QRELS_COLUMNS = ("query_id", "doc_id", "relevance")
 RUN_COLUMNS = ("query_id", "doc_id", "score")
@@ -41,6 +47,7 @@ class Evaluation:
     missing_queries: tuple[str, ...]   # in the qrels, not in the run: NaN (default) or 0 (-c)
     ignored_queries: tuple[str, ...]   # in the run, not in the qrels: no row, never averaged
     complete: bool = False             # True: averaged like ``trec_eval -c``
+    measures: tuple[Measure, ...] = () # what each column is, in column order
 
     @property
     def n_averaged(self) -> int:
@@ -119,8 +126,44 @@ def _segment_rank(values, q, n_queries, key):
     return pos
 
 
+def summarize(per_query: pd.DataFrame, measures: Iterable[Measure], *, complete: bool,
+              relevant_judgments: int | None = None) -> pd.Series:
+    """The line over all queries (trec_eval's ``all``) of ``per_query``, one column per measure.
+
+    Rows that are NaN (queries the run misses, without ``complete``) are left out. Each
+    measure's registry entry says how: the mean; the geometric mean with values below 1e-5
+    counted as 1e-5 (GMAP); the sum (the counts); or the number of queries (``num_q``).
+    With ``complete``, trec_eval's ``num_rel`` is the number of judgments with a grade above 0
+    in the whole qrels, whatever the relevance level (``relevant_judgments``), as trec_eval -c
+    prints it.
+
+    >>> frame = pd.DataFrame({"AP": [0.5, 0.0, np.nan], "NumRet": [10, 3, np.nan]})
+    >>> summarize(frame, [Measure("AP"), Measure("NumRet")], complete=False).to_dict()
+    {'AP': 0.25, 'NumRet': 13.0}
+    """
+    values = {}
+    for column, m in zip(per_query.columns, measures):
+        x = per_query[column].to_numpy(dtype=float)
+        x = x[~np.isnan(x)]
+        how = MEASURES[m.name].aggregate
+        if not len(x):
+            values[column] = np.nan
+        elif how == "mean":
+            values[column] = float(x.mean())
+        elif how == "gmean":
+            values[column] = float(np.exp(np.log(np.maximum(x, GEOMETRIC_FLOOR)).mean()))
+        elif how == "count":
+            values[column] = float(len(x))
+        elif m.name == "NumRel" and complete and relevant_judgments is not None:
+            values[column] = float(relevant_judgments)
+        else:
+            values[column] = float(x.sum())
+    return pd.Series(values, index=per_query.columns, dtype=float)
+
+
 def evaluate(qrels: pd.DataFrame, run: pd.DataFrame, measures: Iterable, *,
-             complete: bool = False) -> Evaluation:
+             complete: bool = False, depth: int | None = None,
+             judged_only: bool = False) -> Evaluation:
     """Score every qrels query of ``run`` with each of ``measures`` (ir_measures names).
 
     Parameters
@@ -132,12 +175,19 @@ def evaluate(qrels: pd.DataFrame, run: pd.DataFrame, measures: Iterable, *,
     run : DataFrame
         ``query_id, doc_id, score``; ranks come from the scores (ties: doc id descending).
     measures : iterable of str or Measure
-        e.g. ``["nDCG@10", "AP", "P(rel=2)@5", "nDCG(dcg='exp-log2')@10"]``.
+        ir_measures' names, e.g. ``["nDCG@10", "AP", "P(rel=2)@5", "nDCG(dcg='exp-log2')@10"]``,
+        or trec_eval's: ``["map", "P.5,10", "ndcg_cut_10", "official"]``. Columns take the
+        canonical names (``map`` -> ``AP``, ``P.5,10`` -> ``P@5``, ``P@10``).
     complete : bool, default False
         How queries of the qrels that the run does not answer are averaged.
         ``False`` (trec_eval's default): they are left out, the means are over the queries
         the run answers. ``True`` (``trec_eval -c``): they score 0 and count, so a system
         cannot look better by skipping hard queries.
+    depth : int, optional
+        Only each query's first ``depth`` results count (``trec_eval -M``).
+    judged_only : bool, default False
+        Drop the results that have no judgment (or a negative one) before ranking
+        (``trec_eval -J``): the rest move up.
 
     Returns
     -------
@@ -146,8 +196,9 @@ def evaluate(qrels: pd.DataFrame, run: pd.DataFrame, measures: Iterable, *,
         query the run answers has its value (0 when it has no relevant document). A query
         missing from the run is NaN by default (trec_eval prints no row for it) and 0 with
         ``complete=True``.
-        ``means``: ``per_query.mean()`` (NaN skipped): trec_eval's ``all`` line, over
-        ``n_averaged`` queries; NaN by default when the run answers no qrels query.
+        ``means``: trec_eval's ``all`` line (:func:`summarize`; for most measures the mean
+        of ``per_query`` with NaN skipped), over ``n_averaged`` queries; NaN when the run
+        answers no qrels query and ``complete`` is off.
         ``missing_queries``: the qrels queries missing from the run, in id order.
         ``ignored_queries``: the run's queries that have no judgments (no row in either mode).
         ``complete``: the mode used.
@@ -166,9 +217,13 @@ def evaluate(qrels: pd.DataFrame, run: pd.DataFrame, measures: Iterable, *,
     >>> evaluate(qrels, run, ["AP"], complete=True).means.round(4).to_dict()   # trec_eval -c
     {'AP': 0.2917}
     """
-    if not isinstance(complete, (bool, np.bool_)):
-        raise ValueError(f"complete must be True or False, got {complete!r}")
-    parsed = [parse_measure(m) for m in measures]
+    for flag, value in (("complete", complete), ("judged_only", judged_only)):
+        if not isinstance(value, (bool, np.bool_)):
+            raise ValueError(f"{flag} must be True or False, got {value!r}")
+    if depth is not None and (isinstance(depth, bool) or not isinstance(depth, (int, np.integer))
+                              or depth < 1):
+        raise ValueError(f"depth must be a positive integer (trec_eval -M), got {depth!r}")
+    parsed = expand_measures([measures] if isinstance(measures, (str, Measure)) else measures)
     if not parsed:
         raise ValueError("measures must name at least one measure, e.g. ['nDCG@10', 'AP']")
     _check_columns(qrels, QRELS_COLUMNS, "qrels")
@@ -214,15 +269,28 @@ def evaluate(qrels: pd.DataFrame, run: pd.DataFrame, measures: Iterable, *,
     hit_grade = grades[judged_row]
     by_rank = np.lexsort((hit_rank, hit_q))             # judged hits in rank order per query
     hit_q, hit_rank, hit_grade = hit_q[by_rank], hit_rank[by_rank], hit_grade[by_rank]
+    answered_queries = retrieved > 0
+    if depth is not None:                                # trec_eval -M: the first N results
+        kept = hit_rank <= depth
+        hit_q, hit_rank, hit_grade = hit_q[kept], hit_rank[kept], hit_grade[kept]
+        retrieved = np.minimum(retrieved, depth)
+    if judged_only:                                      # trec_eval -J: judged results only
+        kept = hit_grade >= 0
+        hit_q, hit_grade = hit_q[kept], hit_grade[kept]
+        hit_rank = np.arange(len(hit_q)) - np.searchsorted(hit_q, hit_q) + 1
+        retrieved = np.bincount(hit_q, minlength=n_queries)
 
     # The ideal ranking of each query: its judged grades sorted high to low.
     ideal_rank = _segment_rank(grades, qrels_q, n_queries, -grades)
-    context = Context(n_queries, hit_q, hit_rank, hit_grade, qrels_q, grades, ideal_rank)
+    context = Context(n_queries, hit_q, hit_rank, hit_grade, qrels_q, grades, ideal_rank,
+                      retrieved)
     values = {str(m): MEASURES[m.name].kernel(context, m) for m in parsed}
     per_query = pd.DataFrame(values, index=pd.Index(q_ids.astype(str), name="query_id"))
-    missing = tuple(str(q) for q in q_ids[retrieved == 0])
+    missing = tuple(str(q) for q in q_ids[~answered_queries])
     if not complete:
-        per_query.loc[retrieved == 0] = np.nan
-    return Evaluation(per_query, per_query.mean(), missing, ignored, bool(complete))
+        per_query.loc[~answered_queries] = np.nan
+    means = summarize(per_query, parsed, complete=bool(complete),
+                      relevant_judgments=int(np.count_nonzero(grades > 0)))
+    return Evaluation(per_query, means, missing, ignored, bool(complete), tuple(parsed))
 
 

@@ -124,12 +124,13 @@ def metric_curves_batch(grades, *, judged=None, rel=DEFAULT_REL, gain="linear", 
 
 
 def _measure_names(measures) -> tuple[str, ...]:
+    known = tuple(name for name, info in MEASURES.items() if info.curve is not None)
     if measures is None:
-        return tuple(MEASURES)
+        return known
     names = (measures,) if isinstance(measures, str) else tuple(measures)
-    unknown = [n for n in names if n not in MEASURES]
+    unknown = [n for n in names if n not in known]
     if unknown:
-        raise ValueError(f"unknown measure {unknown[0]!r}; known: {', '.join(MEASURES)}")
+        raise ValueError(f"no curve over K for measure {unknown[0]!r}; known: {', '.join(known)}")
     return names
 
 

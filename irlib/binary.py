@@ -108,6 +108,54 @@ def r_precision(grades, *, judged=None, rel=DEFAULT_REL) -> float:
     return safe_div(int(np.count_nonzero(grades[:n_relevant] >= rel)), n_relevant)
 
 
+def set_precision(grades, *, rel=DEFAULT_REL) -> float:
+    r"""Set precision: the share of all returned results that are relevant (trec_eval's ``set_P``).
+
+    The ranking is read as a set: P@K with K = the number of results returned.
+
+    Examples
+    --------
+    >>> set_precision([0, 1, 0, 1, 1, 0, 1, 0])
+    0.5
+    """
+    grades = check_grades(grades)
+    return safe_div(int(np.count_nonzero(grades >= check_rel(rel))), len(grades))
+
+
+def set_recall(grades, *, judged=None, rel=DEFAULT_REL) -> float:
+    r"""Set recall: the share of the relevant documents returned at all (``set_recall``).
+
+    Examples
+    --------
+    >>> set_recall([0, 1, 0, 1], judged=[0, 1, 0, 1, 1, 1])
+    0.5
+    """
+    grades = check_grades(grades)
+    return recall_at_k(grades, max(len(grades), 1), judged=judged, rel=rel)
+
+
+def set_f(grades, *, judged=None, rel=DEFAULT_REL, beta=1.0) -> float:
+    r"""Set F: trec_eval's ``set_F``, a weighted harmonic mean of set precision and recall.
+
+    .. math:: F_\beta = \frac{(\beta + 1) \cdot P \cdot R}{\beta \cdot P + R}
+
+    with trec_eval's weighting: ``beta`` multiplies P as it is (van Rijsbergen's F uses
+    β²), so ``beta=1`` is the usual F1. 0 when nothing relevant was returned.
+
+    Examples
+    --------
+    Four of eight results relevant (P = 1/2), four of the six relevant found (R = 2/3):
+
+    >>> round(set_f([0, 1, 0, 1, 1, 0, 1, 0], judged=[1] * 4 + [0] * 4 + [1] * 2), 4)
+    0.5714
+    """
+    if isinstance(beta, bool) or not isinstance(beta, (int, float)) or not beta > 0:
+        raise ValueError(f"beta must be a positive number, got {beta!r}")
+    p = set_precision(grades, rel=rel)
+    r = set_recall(grades, judged=judged, rel=rel)
+    return safe_div((beta + 1.0) * p * r, beta * p + r) if p * r > 0 else 0.0
+
+
 @dataclass(frozen=True)
 class Confusion:
     """True/false positives and negatives at K, in the article's notation.

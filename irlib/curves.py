@@ -11,8 +11,9 @@ from irlib._common import DEFAULT_REL, check_grades, judged_or_shown
 from irlib.batch_curves import metric_curves_batch
 from irlib.measures import MEASURES
 
-#: The curves :func:`metric_curves` returns, in display order: every registered measure.
-CURVE_NAMES = tuple(MEASURES)
+#: The curves :func:`metric_curves` returns, in display order: every registered measure that
+#: has a curve over K (IPrec's parameter is a recall level, not a rank).
+CURVE_NAMES = tuple(name for name, info in MEASURES.items() if info.curve is not None)
 
 
 def metric_curves(grades, *, judged=None, rel=DEFAULT_REL, gain="linear", ideal="judged",

@@ -13,11 +13,15 @@ from dataclasses import dataclass, field
 
 import numpy as np
 
-from irlib._common import DEFAULT_REL, check_grades, check_k, check_rel, judged_or_shown
+from irlib._common import (DEFAULT_REL, GEOMETRIC_FLOOR, check_grades, check_k, check_rel,
+                           judged_or_shown)
 from irlib.ap import average_precision, precision_at_ranks, _ap_denominator
 from irlib.binary import (confusion_at_k, f1_at_k, precision_at_k, r_precision, recall_at_k,
-                          success_at_k)
+                          set_f, set_precision, set_recall, success_at_k)
+from irlib.bpref import bpref, bpref_terms
 from irlib.dcg import cg_at_k, dcg_at_k, discounts, gain_values, ideal_grades
+from irlib.interpolated import (ELEVEN_LEVELS, check_level, eleven_point_average,
+                                 interpolated_precision, precision_at_relevant, relevant_needed)
 from irlib.rank import first_relevant_rank
 
 def fmt(x: float, digits: int = 2) -> str:
@@ -108,11 +112,15 @@ def explain(metric: str, grades, k: int, *, judged=None, rel=DEFAULT_REL, gain="
     from irlib.measures import MEASURES     # the registry imports this module's explainers
 
     grades = check_grades(grades)
-    k = check_k(k)
     rel = check_rel(rel)
     if metric not in MEASURES:
         raise ValueError(f"metric must be one of {tuple(MEASURES)}, got {metric!r}")
-    conf = confusion_at_k(grades, k, judged=judged, rel=rel)
+    if MEASURES[metric].cutoff == "level":       # IPrec: k is a recall level, 0 to 1
+        k = check_level(k)
+        conf = confusion_at_k(grades, max(len(grades), 1), judged=judged, rel=rel)
+    else:
+        k = check_k(k)
+        conf = confusion_at_k(grades, k, judged=judged, rel=rel)
     details = {"tp": conf.tp, "fp": conf.fp, "fn": conf.fn, "tn": conf.tn,
                "outcomes": conf.outcomes}
     return MEASURES[metric].explain(Step(grades, k, judged, rel, gain, ideal, denominator,
@@ -247,3 +255,141 @@ _NO_RELEVANT = r" \quad \text{(nothing relevant to find: scored 0)}"
 _AP_DEN_TEX = {"relevant": r"\text{number of relevant results}",
                "min_r_k": r"\min(\text{relevant}, K)",
                "retrieved": r"\text{relevant results in the top } K"}
+
+
+# Whole-ranking measures (trec_eval's summary lines): no K.
+
+def _count(s: Step, metric: str, title: str, value: float, how: str) -> Explanation:
+    latex = rf"\text{{{title}}} = {how} = {fmt(value)}"
+    return Explanation(metric, s.k, value, latex, details=s.details)
+
+
+def _n_relevant(s: Step) -> int:
+    return int(np.count_nonzero(judged_or_shown(s.grades, s.judged) >= s.rel))
+
+
+def explain_num_queries(s: Step) -> Explanation:
+    return _count(s, "NumQ", "num\\_q", 1.0, r"\text{one query (summed over queries)}")
+
+
+def explain_num_retrieved(s: Step) -> Explanation:
+    return _count(s, "NumRet", "num\\_ret", float(len(s.grades)), r"\text{results returned}")
+
+
+def explain_num_relevant(s: Step) -> Explanation:
+    return _count(s, "NumRel", "num\\_rel", float(_n_relevant(s)),
+                  rf"\text{{judged documents with grade}} \ge {s.rel}")
+
+
+def explain_num_relevant_retrieved(s: Step) -> Explanation:
+    found = float(np.count_nonzero(s.grades >= s.rel))
+    return _count(s, "NumRelRet", "num\\_rel\\_ret", found,
+                  rf"\text{{results with grade}} \ge {s.rel}")
+
+
+def explain_num_nonrelevant_retrieved(s: Step) -> Explanation:
+    return _count(s, "NumNonrelRet", "num\\_nonrel\\_judged\\_ret",
+                  float(np.count_nonzero(s.grades < s.rel)),
+                  rf"\text{{judged results with grade}} < {s.rel}")
+
+
+def _whole_ap(s: Step) -> tuple[float, int]:
+    return average_precision(s.grades, judged=s.judged, rel=s.rel), _n_relevant(s)
+
+
+def explain_gmap(s: Step) -> Explanation:
+    ap, _ = _whole_ap(s)
+    floor = max(ap, GEOMETRIC_FLOOR)
+    latex = (rf"\text{{GMAP}} = \exp\Big(\frac{{1}}{{Q}} \sum_q \ln \max(AP_q, 10^{{-5}})\Big)"
+             rf"; \quad \text{{this query: }} AP = {fmt(ap, 4)},\ "
+             rf"\ln \max({fmt(ap, 4)}, 10^{{-5}}) = {fmt(math.log(floor), 3)}")
+    return Explanation("GMAP", s.k, ap, latex, details={**s.details, "log_term": math.log(floor)})
+
+
+def explain_bpref(s: Step) -> Explanation:
+    pool = judged_or_shown(s.grades, s.judged)
+    n_rel = int(np.count_nonzero(pool >= s.rel))
+    relevant = s.grades >= s.rel
+    n_non = max(len(pool) - n_rel, int(np.count_nonzero(~relevant)))
+    above = np.cumsum(~relevant)[relevant]
+    terms = bpref_terms(above, n_rel, n_non)
+    value = bpref(s.grades, judged=s.judged, rel=s.rel)
+    rows = [{"rank": int(r) + 1, "nonrelevant_above": int(a), "term": float(t)}
+            for r, a, t in zip(np.flatnonzero(relevant), above, terms)]
+    shown = " + ".join(rf"(1 - \frac{{\min({int(a)}, {n_rel})}}{{{min(n_rel, n_non)}}})"
+                       if a else "1" for a in above) or "0"
+    latex = (rf"\text{{bpref}} = \frac{{1}}{{R}} \sum_r \Big(1 - \frac{{\min(|n \text{{ above }} r|, R)}}"
+             rf"{{\min(R, N)}}\Big) = \frac{{{shown}}}{{{n_rel}}} = {fmt(value)}"
+             if n_rel else r"\text{bpref} = 0" + _NO_RELEVANT)
+    return Explanation("Bpref", s.k, value, latex, rows=rows,
+                       details={**s.details, "n_relevant": n_rel, "n_nonrelevant": n_non})
+
+
+def explain_gm_bpref(s: Step) -> Explanation:
+    value = bpref(s.grades, judged=s.judged, rel=s.rel)
+    floor = max(value, GEOMETRIC_FLOOR)
+    latex = (rf"\text{{GM-bpref}} = \exp\Big(\frac{{1}}{{Q}} \sum_q \ln \max(\text{{bpref}}_q, "
+             rf"10^{{-5}})\Big); \quad \text{{this query: bpref}} = {fmt(value, 4)}")
+    return Explanation("GMBpref", s.k, value, latex,
+                       details={**s.details, "log_term": math.log(floor)})
+
+
+def explain_interpolated_precision(s: Step) -> Explanation:
+    level = s.k
+    n_rel = _n_relevant(s)
+    ranks, precision = precision_at_relevant(s.grades, rel=s.rel)
+    needed = relevant_needed(level, n_rel)
+    value = interpolated_precision(s.grades, level, judged=s.judged, rel=s.rel)
+    rows = [{"rank": int(r), "found": i + 1, "recall": (i + 1) / n_rel if n_rel else 0.0,
+             "precision": float(p)} for i, (r, p) in enumerate(zip(ranks, precision))]
+    if not n_rel:
+        latex = rf"\text{{IPrec@{fmt(level)}}} = 0" + _NO_RELEVANT
+    elif needed > len(ranks):
+        latex = (rf"\text{{IPrec@{fmt(level)}}} = 0 \quad \text{{(recall {fmt(level)} needs "
+                 rf"{needed} of {n_rel} relevant; the ranking finds {len(ranks)})}}")
+    else:
+        later = ", ".join(fmt(p) for p in precision[max(needed, 1) - 1:])
+        latex = (rf"\text{{IPrec@{fmt(level)}}} = \max_{{\text{{recall}} \ge {fmt(level)}}} P"
+                 rf" = \max({later}) = {fmt(value)}")
+    return Explanation("IPrec", 0, value, latex, rows=rows,
+                       details={**s.details, "level": level, "needed": needed,
+                                "n_relevant": n_rel})
+
+
+def explain_eleven_point(s: Step) -> Explanation:
+    points = [interpolated_precision(s.grades, lv, judged=s.judged, rel=s.rel)
+              for lv in ELEVEN_LEVELS]
+    value = eleven_point_average(s.grades, judged=s.judged, rel=s.rel)
+    latex = (r"\text{11-pt avg} = \frac{1}{11} \sum_{r = 0, 0.1, \dots, 1} IPrec@r = \frac{"
+             + " + ".join(fmt(p) for p in points) + rf"}}{{11}} = {fmt(value)}")
+    rows = [{"recall": lv, "interpolated_precision": p} for lv, p in zip(ELEVEN_LEVELS, points)]
+    return Explanation("IPrecAvg", s.k, value, latex, rows=rows, details=s.details)
+
+
+def explain_set_precision(s: Step) -> Explanation:
+    found = int(np.count_nonzero(s.grades >= s.rel))
+    value = set_precision(s.grades, rel=s.rel)
+    latex = (rf"\text{{set P}} = \frac{{\text{{relevant returned}}}}{{\text{{returned}}}}"
+             rf" = \frac{{{found}}}{{{len(s.grades)}}} = {fmt(value)}")
+    return Explanation("SetP", s.k, value, latex, details=s.details)
+
+
+def explain_set_recall(s: Step) -> Explanation:
+    found, n_rel = int(np.count_nonzero(s.grades >= s.rel)), _n_relevant(s)
+    value = set_recall(s.grades, judged=s.judged, rel=s.rel)
+    latex = (rf"\text{{set R}} = \frac{{\text{{relevant returned}}}}{{R}}"
+             rf" = \frac{{{found}}}{{{n_rel}}} = {fmt(value)}" if n_rel else
+             r"\text{set R} = 0" + _NO_RELEVANT)
+    return Explanation("SetR", s.k, value, latex, details=s.details)
+
+
+def explain_set_f(s: Step) -> Explanation:
+    p = set_precision(s.grades, rel=s.rel)
+    r = set_recall(s.grades, judged=s.judged, rel=s.rel)
+    value = set_f(s.grades, judged=s.judged, rel=s.rel)
+    latex = (rf"\text{{set F}} = \frac{{2 \cdot P \cdot R}}{{P + R}} = "
+             rf"\frac{{2 \cdot {fmt(p)} \cdot {fmt(r)}}}{{{fmt(p)} + {fmt(r)}}} = {fmt(value)}"
+             if p * r else r"\text{set F} = 0 \quad \text{(nothing relevant returned)}")
+    return Explanation("SetF", s.k, value, latex,
+                       details={**s.details, "precision": p, "recall": r})
+

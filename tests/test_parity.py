@@ -46,12 +46,18 @@ def random_case(seed: int, n_queries: int = 320):
     return qrels, run
 
 
-def trec_eval_values(qrels, run):
+def as_dicts(qrels, run):
+    """The frames as pytrec_eval takes them: {query: {doc: grade}}, {query: {doc: score}}."""
     qd, rd = {}, {}
     for q, d, r in qrels.itertuples(index=False):
         qd.setdefault(q, {})[d] = int(r)
     for q, d, s in run.itertuples(index=False):
         rd.setdefault(q, {})[d] = float(s)
+    return qd, rd
+
+
+def trec_eval_values(qrels, run):
+    qd, rd = as_dicts(qrels, run)
     evaluator = pytrec_eval.RelevanceEvaluator(qd, set(PAIRS.values()) - {"ndcg"} | {"ndcg"})
     return evaluator.evaluate(rd)
 
@@ -80,11 +86,7 @@ def test_every_per_query_value_matches_trec_eval(seed):
 def test_relevance_level_matches_trec_eval_l2():
     qrels, run = random_case(7, n_queries=300)
     ours = irlib.evaluate(qrels, run, ["AP(rel=2)", "P(rel=2)@5", "Rprec(rel=2)"]).per_query
-    qd, rd = {}, {}
-    for q, d, r in qrels.itertuples(index=False):
-        qd.setdefault(q, {})[d] = int(r)
-    for q, d, s in run.itertuples(index=False):
-        rd.setdefault(q, {})[d] = float(s)
+    qd, rd = as_dicts(qrels, run)
     theirs = pytrec_eval.RelevanceEvaluator(qd, {"map", "P_5", "Rprec"}, relevance_level=2).evaluate(rd)
     for q in theirs:
         t = theirs[q]

@@ -10,6 +10,7 @@ import numpy as np
 import pytest
 
 import irlib
+import irlib.interpolated
 from irlib.measures import CUTOFFS, FAMILIES, MEASURES, RUN_MEASURES, parse_measure
 
 
@@ -31,19 +32,34 @@ def random_rankings(seed, n=40):
         yield grades, (np.concatenate([grades, extra]) if rng.random() < 0.5 else None)
 
 
-@pytest.mark.parametrize("name", list(MEASURES))
+@pytest.mark.parametrize("name", [n for n, info in MEASURES.items() if info.curve is not None])
 def test_curve_explainer_and_function_agree_at_every_k(name):
     info = MEASURES[name]
     for seed in range(3):
         for grades, judged in random_rankings(seed):
             for rel, gain in ((1, "linear"), (2, "exponential")):
-                curve = irlib.metric_curves(grades, judged=judged, rel=rel, gain=gain)[name]
+                curve = irlib.metric_curves(grades, judged=judged, rel=rel, gain=gain,
+                                            measures=[name])[name]
                 for k in range(1, len(grades) + 1):
                     want = per_ranking(info, grades, k, judged=judged, rel=rel, gain=gain)
                     assert curve[k - 1] == pytest.approx(want, abs=1e-12), (name, k)
                     got = irlib.explain(name, grades, k, judged=judged, rel=rel, gain=gain)
                     assert got.value == pytest.approx(want, abs=1e-12), (name, k)
                     assert got.metric == name
+
+
+@pytest.mark.parametrize("name", [n for n, info in MEASURES.items() if info.cutoff == "level"])
+def test_level_measures_explainer_and_function_agree_at_every_level(name):
+    """IPrec's parameter is a recall level (0 to 1), not a rank: no curve over K."""
+    info = MEASURES[name]
+    assert info.curve is None
+    for seed in range(3):
+        for grades, judged in random_rankings(seed):
+            for rel in (1, 2):
+                for level in irlib.interpolated.ELEVEN_LEVELS + (0.25, 0.05):
+                    want = info.per_ranking(grades, level, judged=judged, rel=rel)
+                    got = irlib.explain(name, grades, level, judged=judged, rel=rel)
+                    assert got.value == pytest.approx(want, abs=1e-12), (name, level)
 
 
 @pytest.mark.parametrize("name", list(MEASURES))
@@ -58,7 +74,7 @@ def test_entry_is_complete(name):
 @pytest.mark.parametrize("name", RUN_MEASURES)
 def test_run_measures_parse_back_to_their_name(name):
     info = MEASURES[name]
-    text = f"{name}@5" if info.cutoff == "required" else name
+    text = {"required": f"{name}@5", "level": f"{name}@0.5"}.get(info.cutoff, name)
     assert str(parse_measure(text)) == text
 
 

@@ -8,12 +8,12 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
-from irlib.measures import MEASURES
+from irlib.measures import TAUGHT_MEASURES
 
 MODES = ("binary", "graded")
 GAINS = ("linear", "exponential")
-#: The metrics whose formula the playground explains: every measure in irlib's registry.
-METRICS = tuple(MEASURES)
+#: The metrics whose formula the playground explains: the measures the lessons teach.
+METRICS = TAUGHT_MEASURES
 
 
 @dataclass(frozen=True)

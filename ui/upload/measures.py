@@ -16,8 +16,8 @@ from irlib.measures import MEASURES, RUN_MEASURES
 from ui.texts import METRIC_TEXT
 
 #: Every measure irlib.evaluate takes (irlib's registry), graded ones first.
-MEASURE_KEYS = tuple(sorted(RUN_MEASURES, key=lambda m: ("graded", "rank", "set").index(
-    MEASURES[m].family)))
+MEASURE_KEYS = tuple(sorted((m for m in RUN_MEASURES if MEASURES[m].teach),
+                           key=lambda m: ("graded", "rank", "set").index(MEASURES[m].family)))
 DEFAULT_MEASURES = ("nDCG", "DCG", "AP")       # shown first; the first orders the queries
 # The page cuts graded measures and those that need a K at K; AP and RR (and R-precision) look
 # at the whole ranking, as MAP and MRR usually do.
