@@ -125,8 +125,8 @@ def test_fast_path_refuses_a_missing_field_it_does_not_keep(line):
     # 5 / 7 fields on a later line, 5 on the first
     (b"q1 Q0 d1 1 2 t\n\nq1 Q0 d2 2 1\n", 3,
      "run.txt, line 3: expected 6 columns (qid Q0 docno rank score tag), found 5"),
-    (b"q1 Q0 d1 1 2 t\nq1 Q0 d2 2 1 t x\n", 2,
-     "run.txt, line 2: expected 6 columns (qid Q0 docno rank score tag), found 7"),
+    (b"q1 Q0 d1 1 2 t\nq1 Q0 d2 2 1 t x\nq1 Q0 d3 3 1\n", 3,
+     "run.txt, line 3: expected 6 columns (qid Q0 docno rank score tag), found 5"),
     (b"q1 Q0 d1 1 2\n", 1, "run.txt, line 1: expected 6 columns (qid Q0 docno rank score "
                            "tag) or 3 columns (qid docno score), found 5"),
     # a duplicate far from its first occurrence, in a tab-separated file

@@ -23,6 +23,8 @@ def sniff_kind(src, *, name: str | None = None) -> str:
     'run'
     >>> sniff_kind(b"queryid,query,document,position,rating_1\\n1,a,d,1,2\\n")
     'ratings'
+    >>> sniff_kind(b"# judged by assessors, 2024\\n301 0 FBIS3-10082 1\\n")
+    'qrels'
     """
     head, name = load_head(src, name, _HEAD_BYTES)
     if is_parquet(head):
@@ -34,7 +36,9 @@ def sniff_kind(src, *, name: str | None = None) -> str:
     else:
         text = head.decode("utf-8", errors="replace")
     text = text.replace("\r\n", "\n").replace("\r", "\n")
-    lines = [ln for ln in text.split("\n")[:200] if ln.strip()]
+    # blank lines and TREC comment lines (``#``, trec_eval 10) say nothing about the kind
+    lines = [ln for ln in text.split("\n")[:200]
+             if ln.strip() and not ln.lstrip().startswith("#")]
     if len(text.split("\n")) > 1 and not text.endswith("\n"):
         lines = lines[:-1] or lines            # last line may be cut off
     if not lines:
@@ -51,7 +55,7 @@ def sniff_kind(src, *, name: str | None = None) -> str:
             return "table"
     fields = [ln.split() for ln in lines]
     width = len(fields[0])
-    if width == 6:
+    if width >= 6:                       # a run's tag may be followed by more text
         return "run"
     if width == 4:
         return "qrels"

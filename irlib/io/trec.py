@@ -23,6 +23,7 @@ from .decoding import decode_text
 from .keys import maybe_repeated
 from .parsing import as_text, block_size
 from .source import load
+from .trec_lines import drop_comments, first_fields, last_tag, max_fields
 
 
 def _fields_per_line(data: bytes) -> np.ndarray:
@@ -54,19 +55,35 @@ def _layout_text(ncols: int, spec: str) -> str:
     return f"{ncols} columns ({spec})"
 
 
-def _read_trec(src, name, *, layouts: dict, value: str, other: dict) -> pd.DataFrame:
+def _read_trec(src, name, *, layouts: dict, value: str, other: dict,
+               last_read: int | None = None) -> pd.DataFrame:
     """Shared reader for whitespace-separated TREC files.
 
     ``layouts``: column count -> (usecols, spec text); the value column is the last used one.
+    Comment lines (``#``) are skipped; with ``last_read`` (a run's 6), a line whose first
+    layout has that many fields may go on, and what follows that field is ignored, as
+    trec_eval does. ``attrs["run_id"]``: the tag of the last line (runs).
     """
     data, name = load(src, name)
     data, notes = decode_text(data, name)
+    if data and not data.isspace():
+        data = drop_comments(data)
+        if not data.strip():
+            raise InputError("the file holds only comment lines (starting with #), no data",
+                             source=name)
     if not data or data.isspace():
         raise InputError("the file is empty" if not data else
                          "the file is empty (only blank lines)", source=name)
+    tag = last_tag(data) if last_read else None
     out = _read_trec_fast(data, layouts, value)
+    if out is None and last_read and _first_fields(data) >= last_read \
+            and max_fields(data) > last_read:
+        data = first_fields(data, last_read)             # the rest of a line is ignored
+        out = _read_trec_fast(data, layouts, value)
     if out is None:
         out = _read_trec_located(data, name, layouts=layouts, value=value, other=other)
+    if tag is not None:
+        out.attrs["run_id"] = tag
     return with_notes(out, notes)
 
 
@@ -212,9 +229,10 @@ def _read_trec_located(data: bytes, name: str, *, layouts: dict, value: str,
 def read_qrels(src, *, name: str | None = None) -> pd.DataFrame:
     """Read TREC relevance judgements.
 
-    Lines are ``qid iter docno rel`` (4 columns; ``iter`` is ignored) or ``qid docno rel``.
-    Relevance must be a whole number; negative values are kept (trec_eval counts them as
-    not relevant).  A (query, document) pair may appear only once.
+    Lines are ``qid iter docno rel`` (4 columns; ``iter`` is ignored) or ``qid docno rel``;
+    lines starting with ``#`` are comments (trec_eval 10). Relevance must be a whole
+    number; negative values are kept (trec_eval counts them as judged "unjudged": never
+    relevant, ignored by bpref).  A (query, document) pair may appear only once.
 
     Parameters
     ----------
@@ -251,8 +269,10 @@ def read_run(src, *, name: str | None = None) -> pd.DataFrame:
     """Read a TREC run.
 
     Lines are ``qid Q0 docno rank score tag`` (6 columns; ``Q0``, ``rank`` and ``tag`` are
-    not used: like trec_eval, order comes from the score) or ``qid docno score``.  Scores
-    must be finite numbers; a (query, document) pair may appear only once.
+    not used: like trec_eval, order comes from the score; anything after the tag is
+    ignored, as trec_eval 10 does) or ``qid docno score``. Lines starting with ``#`` are
+    comments. Scores must be finite numbers; a (query, document) pair may appear only once.
+    ``frame.attrs["run_id"]`` holds the tag of the last line (trec_eval's ``runid``).
 
     Parameters
     ----------
@@ -281,4 +301,4 @@ def read_run(src, *, name: str | None = None) -> pd.DataFrame:
     return _read_trec(src, name, value="score",
                       layouts={6: ([0, 2, 4], "qid Q0 docno rank score tag"),
                                3: ([0, 1, 2], "qid docno score")},
-                      other={4: "qrels"})
+                      other={4: "qrels"}, last_read=6)
