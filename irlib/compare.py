@@ -6,13 +6,11 @@ the per-query difference ``b - a``. :func:`compare_systems` reports
 * wins / losses / ties (``b`` better / worse / equal on a query),
 * the mean difference with a t-based 95% confidence interval,
 * the paired t-test's p-value (:func:`scipy.stats.ttest_rel`),
-* a randomization test's p-value: under "no difference" each query's pair could be swapped,
-  i.e. each difference's sign flipped; :func:`scipy.stats.permutation_test` with
-  ``permutation_type="samples"`` does exactly that (exactly, when 2^n is small).
+* the randomization test's p-value (:mod:`irlib.randomization`): under "no difference" each
+  query's difference could have had the other sign; exact up to 20 differing queries.
 
-:func:`summary_sentence` says the result in one line a stakeholder can read, and
-:func:`per_query_ranking` lists one query's ranking with its grades, in trec_eval's order.
-No Streamlit here.
+:mod:`irlib.verdict` says the result in sentences; :func:`per_query_ranking` lists one
+query's ranking with its grades, in trec_eval's order. No Streamlit here.
 """
 from __future__ import annotations
 
@@ -23,14 +21,13 @@ import numpy as np
 import pandas as pd
 from scipy import stats
 
-__all__ = ["Comparison", "compare_systems", "summary_sentence", "per_query_ranking",
-           "format_p", "format_number"]
+from irlib.randomization import SignFlipTest, sign_flip_test
+
+__all__ = ["Comparison", "compare_systems", "per_query_ranking"]
 
 #: Differences this small (relative to the values) are ties: the same ranking computed
 #: through different float paths must not count as a win.
 _TIE_TOLERANCE = 1e-12
-#: Below this many queries the summary warns that a difference is easily chance.
-_FEW_QUERIES = 30
 
 
 @dataclass(frozen=True)
@@ -59,6 +56,7 @@ class Comparison:
     exact_randomization: bool
     unmatched: tuple[str, ...]           # queries scored by only one system (left out)
     confidence: float = 0.95
+    randomization: SignFlipTest | None = None   # how its p-value was reached
 
     @property
     def n(self) -> int:
@@ -86,43 +84,6 @@ def _aligned(a: pd.Series, b: pd.Series) -> tuple[pd.Series, pd.Series, tuple[st
     return a.reindex(ok), b.reindex(ok), unmatched
 
 
-#: Above this many query x resample values, scipy's generic permutation machinery takes
-#: seconds (7,000 queries: ~5 s); the same Monte Carlo test then runs in NumPy batches.
-_SCIPY_MAX_WORK = 2_000_000
-
-
-def _sign_flip_pvalue(d: np.ndarray, n_resamples: int, rng: np.random.Generator) -> float:
-    """Monte Carlo two-sided sign-flip p-value with scipy.stats.permutation_test's rule.
-
-    Each resample gives every difference a random sign; the null statistic is the mean.
-    As in scipy: p = min(1, 2 * min(P(null <= obs), P(null >= obs))), each side counted
-    as ``(hits + 1) / (n_resamples + 1)``, with a small tolerance for equal statistics.
-    """
-    n = len(d)
-    observed = float(d.mean())
-    gamma = abs(observed) * np.finfo(float).eps * 100     # scipy's tolerance
-    batch = max(1, 4_000_000 // n)
-    less = greater = 0
-    done = 0
-    while done < n_resamples:
-        m = min(batch, n_resamples - done)
-        # random bits, 8 per random byte: much cheaper than one random number per sign
-        bits = np.unpackbits(rng.integers(0, 256, size=(m, (n + 7) // 8), dtype=np.uint8),
-                             axis=1, count=n)
-        null = ((1.0 - 2.0 * bits) @ d) / n
-        less += int(np.count_nonzero(null <= observed + gamma))
-        greater += int(np.count_nonzero(null >= observed - gamma))
-        done += m
-    p_less = (less + 1) / (n_resamples + 1)
-    p_greater = (greater + 1) / (n_resamples + 1)
-    return float(min(1.0, 2 * min(p_less, p_greater)))
-
-
-def _mean_difference(x, y, axis=0):
-    # vectorised for permutation_test: with permutation_type="samples" it swaps x[i], y[i]
-    return np.mean(y - x, axis=axis)
-
-
 def compare_systems(a: pd.Series, b: pd.Series, *, n_resamples: int = 10_000,
                     seed: int = 0, confidence: float = 0.95) -> Comparison:
     """Compare per-query scores ``b`` (new system) with ``a`` (baseline), paired by query id.
@@ -134,12 +95,8 @@ def compare_systems(a: pd.Series, b: pd.Series, *, n_resamples: int = 10_000,
         ``irlib.evaluate(...).per_query``). Only queries in both with finite values are
         compared; the others are listed in ``unmatched``.
     n_resamples : int
-        Sign-flip resamples of the randomization test; when ``2**n <= n_resamples`` all
-        sign patterns are enumerated instead (an exact test). The test is
-        :func:`scipy.stats.permutation_test` (``permutation_type="samples"``) unless
-        ``n * n_resamples`` exceeds 2,000,000 (e.g. thousands of queries): then the same
-        Monte Carlo test with scipy's p-value rule runs as NumPy batches (0.6 s instead
-        of several seconds for 7,000 queries; a different random stream).
+        Random sign patterns of the randomization test when more than 20 queries differ;
+        up to 20 every pattern is counted (exact). See :func:`irlib.randomization.sign_flip_test`.
     seed : int
         Seed of the randomization test, so the same data gives the same p-value (the pairs
         are put in query-id order first, so row order does not matter either).
@@ -178,19 +135,15 @@ def compare_systems(a: pd.Series, b: pd.Series, *, n_resamples: int = 10_000,
     deltas = pd.Series(diff, index=a.index, name="delta")
     n = len(diff)
     wins, losses = int((diff > 0).sum()), int((diff < 0).sum())
-    exact = n >= 1 and 2 ** n <= n_resamples
     common = dict(a=a, b=b, deltas=deltas, wins=wins, losses=losses, ties=n - wins - losses,
-                  n_resamples=int(n_resamples), exact_randomization=bool(exact),
-                  unmatched=unmatched, confidence=confidence)
-    if n == 0:
-        return Comparison(mean_a=None, mean_b=None, mean_delta=None, ci_low=None, ci_high=None,
-                          t_statistic=None, t_pvalue=None, randomization_pvalue=None, **common)
-    mean = float(diff.mean())
-    means = dict(mean_a=float(x.mean()), mean_b=float(y.mean()), mean_delta=mean)
+                  n_resamples=int(n_resamples), unmatched=unmatched, confidence=confidence)
     if n < 2:
+        means = dict(mean_a=None, mean_b=None, mean_delta=None) if n == 0 else \
+            dict(mean_a=float(x.mean()), mean_b=float(y.mean()), mean_delta=float(diff.mean()))
         return Comparison(ci_low=None, ci_high=None, t_statistic=None, t_pvalue=None,
-                          randomization_pvalue=None, **means, **common)
-
+                          randomization_pvalue=None, exact_randomization=False, **means,
+                          **common)
+    mean = float(diff.mean())
     sd = float(diff.std(ddof=1))
     if sd == 0.0:
         # Every query moved by the same amount: no spread, so no t distribution to use.
@@ -201,100 +154,11 @@ def compare_systems(a: pd.Series, b: pd.Series, *, n_resamples: int = 10_000,
         t_stat, t_p = float(test.statistic), float(test.pvalue)
         half = float(stats.t.ppf(0.5 + confidence / 2, df=n - 1)) * sd / math.sqrt(n)
         ci_low, ci_high = mean - half, mean + half
-
-    if not diff.any():
-        rand_p = 1.0                     # every sign pattern gives the same mean: 0
-    elif exact or n * n_resamples <= _SCIPY_MAX_WORK:
-        rand = stats.permutation_test((x, y), _mean_difference, permutation_type="samples",
-                                      vectorized=True, n_resamples=int(n_resamples),
-                                      alternative="two-sided", rng=np.random.default_rng(seed))
-        rand_p = float(min(1.0, rand.pvalue))
-    else:
-        rand_p = _sign_flip_pvalue(diff, int(n_resamples), np.random.default_rng(seed))
-    return Comparison(ci_low=float(ci_low), ci_high=float(ci_high), t_statistic=float(t_stat),
-                      t_pvalue=float(t_p), randomization_pvalue=rand_p, **means, **common)
-
-
-def format_number(x: float) -> str:
-    """A score or difference for a sentence: 2 decimals, or 2 significant digits if tiny.
-
-    Examples
-    --------
-    >>> format_number(0.0512), format_number(0.0042), format_number(1.0), format_number(0)
-    ('0.05', '0.0042', '1', '0')
-    """
-    x = float(x)
-    if x == 0 or not math.isfinite(x):
-        return "0" if x == 0 else str(x)
-    if abs(x) >= 0.01:
-        text = f"{x:.2f}".rstrip("0").rstrip(".")
-    else:
-        text = f"{x:.2g}"
-        if "e" in text:
-            text = f"{x:.6f}".rstrip("0").rstrip(".")
-    return "0" if text in ("-0", "") else text
-
-
-def format_p(p: float | None) -> str:
-    """A p-value as people read it: ``0.21``, ``0.034``, ``0.008``, ``< 0.001``; ``–`` if none.
-
-    Examples
-    --------
-    >>> format_p(0.2134), format_p(0.0342), format_p(0.0082), format_p(0.0001), format_p(None)
-    ('0.21', '0.034', '0.008', '< 0.001', '–')
-    """
-    if p is None or not math.isfinite(p):
-        return "–"
-    if p >= 0.995:
-        return "1"
-    if p >= 0.1:
-        return f"{p:.2f}"
-    if p >= 0.001:
-        return f"{p:.3f}"
-    return "< 0.001"
-
-
-def summary_sentence(comparison: Comparison, measure_label: str, name_a: str,
-                     name_b: str, *, alpha: float = 0.05) -> str:
-    """One sentence for a stakeholder: how often ``name_b`` wins, how the mean moves, and
-    whether that could be chance (the randomization test's p-value).
-
-    Examples
-    --------
-    >>> a = pd.Series({"q1": 0.5, "q2": 0.25, "q3": 1.0, "q4": 0.0})
-    >>> b = pd.Series({"q1": 0.75, "q2": 0.25, "q3": 1.0, "q4": 0.5})
-    >>> print(summary_sentence(compare_systems(a, b), "NDCG@4", "control", "test"))
-    ... # doctest: +NORMALIZE_WHITESPACE
-    test is better on 2 of 4 queries and worse on 0; the mean NDCG@4 rises by 0.19
-    (from 0.44 to 0.62); with this few queries the difference could be chance (p = 0.50).
-    """
-    c = comparison
-    n = c.n
-    if n == 0:
-        return (f"{name_a} and {name_b} have no query in common, so they cannot be "
-                "compared.")
-    if c.wins == 0 and c.losses == 0:
-        return (f"{name_b} and {name_a} score the same {measure_label} on "
-                f"{'the only query' if n == 1 else f'all {n} queries'}.")
-    queries = "query" if n == 1 else "queries"
-    head = f"{name_b} is better on {c.wins} of {n} {queries} and worse on {c.losses}"
-    if c.mean_delta == 0:
-        move = f"the mean {measure_label} does not change ({format_number(c.mean_a)})"
-    else:
-        verb = "rises" if c.mean_delta > 0 else "falls"
-        move = (f"the mean {measure_label} {verb} by {format_number(abs(c.mean_delta))} "
-                f"(from {format_number(c.mean_a)} to {format_number(c.mean_b)})")
-    p = c.randomization_pvalue
-    if p is None:
-        verdict = "with a single query no test can tell a real difference from chance"
-    elif p < alpha:
-        verdict = (f"a difference this large would rarely appear by chance "
-                   f"(p = {format_p(p)})" if p >= 0.001 else
-                   "a difference this large would rarely appear by chance (p < 0.001)")
-    else:
-        few = "with this few queries " if n < _FEW_QUERIES else ""
-        verdict = f"{few}the difference could be chance (p = {format_p(p)})"
-    return f"{head}; {move}; {verdict}."
+    flips = sign_flip_test(diff, n_resamples=int(n_resamples), seed=seed)
+    return Comparison(mean_a=float(x.mean()), mean_b=float(y.mean()), mean_delta=mean,
+                      ci_low=float(ci_low), ci_high=float(ci_high), t_statistic=float(t_stat),
+                      t_pvalue=float(t_p), randomization_pvalue=flips.p_value,
+                      exact_randomization=flips.exact, randomization=flips, **common)
 
 
 def per_query_ranking(qrels: pd.DataFrame, run: pd.DataFrame, query_id) -> pd.DataFrame:
@@ -347,40 +211,3 @@ def per_query_ranking(qrels: pd.DataFrame, run: pd.DataFrame, query_id) -> pd.Da
     for column in extra:
         out[column] = rows[column].to_numpy()
     return out
-
-
-#: Below this many queries the t-test's normality assumption cannot be checked, and one odd
-#: query moves its p-value a lot.
-MIN_QUERIES_T_TEST = 6
-
-
-def t_test_caveat(comparison: Comparison) -> str | None:
-    """Why the paired t-test's p-value must not be read here, or None when it may be.
-
-    Examples
-    --------
-    >>> a = pd.Series({"q1": 0.2, "q2": 0.4, "q3": 0.1})
-    >>> print(t_test_caveat(compare_systems(a, a + 0.1)))
-    every query moved by the same amount, so the differences have no spread and the t-test divides by zero
-    """
-    d = comparison.deltas.to_numpy()
-    if len(d) < 2:
-        return "it needs at least two queries"
-    if np.ptp(d) <= _TIE_TOLERANCE * max(1.0, float(np.abs(d).max())):   # float noise aside
-        return ("every query moved by the same amount, so the differences have no spread "
-                "and the t-test divides by zero")
-    if len(d) < MIN_QUERIES_T_TEST:
-        return (f"with {len(d)} queries its assumption of normally distributed differences "
-                "cannot be checked")
-    return None
-
-
-def randomization_floor(n: int) -> float:
-    """The smallest p-value the exact two-sided sign-flip test can give with ``n`` queries.
-
-    Only the observed signs and their mirror image are as extreme as the data: 2 of 2^n.
-
-    >>> randomization_floor(3)
-    0.25
-    """
-    return min(1.0, 2.0 / 2.0 ** int(n))

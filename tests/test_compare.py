@@ -1,7 +1,6 @@
 """irlib.compare: every number checked against scipy (or by hand), plus the edge cases."""
 from __future__ import annotations
 
-import itertools
 import math
 import warnings
 from pathlib import Path
@@ -12,8 +11,13 @@ import pytest
 from scipy import stats
 
 import irlib
-from irlib.compare import (compare_systems, format_number, format_p, per_query_ranking,
-                           summary_sentence)
+from irlib.compare import compare_systems, per_query_ranking
+from irlib.randomization import sign_flip_test
+from irlib.verdict import format_number, format_p, verdict
+
+
+def summary_sentence(c, label, a, b):
+    return verdict(c, label, a, b).sentence
 from irlib.io import read_qrels, read_run
 
 SAMPLES = Path(__file__).resolve().parents[1] / "assets" / "samples"
@@ -43,26 +47,24 @@ def test_numbers_equal_scipy():
     assert (c.ci_low, c.ci_high) == (pytest.approx(low, rel=1e-12), pytest.approx(high, rel=1e-12))
     # the t-interval and the t-test agree: 0 is inside the interval iff p >= 0.05
     assert (c.ci_low <= 0 <= c.ci_high) == (c.t_pvalue >= 0.05)
-    # compare_systems orders the pairs by query id before resampling
-    perm = stats.permutation_test((a.sort_index().to_numpy(), b.sort_index().to_numpy()),
-                                  lambda x, y, axis: np.mean(y - x, axis=axis),
-                                  permutation_type="samples", vectorized=True,
-                                  n_resamples=1000, rng=np.random.default_rng(7))
-    assert c.randomization_pvalue == pytest.approx(perm.pvalue, rel=1e-12)
-    assert not c.exact_randomization            # 2**11 = 2048 sign patterns > 1000
-    exact = compare_systems(a, b, n_resamples=10_000)
-    assert exact.exact_randomization
-    assert exact.randomization_pvalue == pytest.approx(_sign_flip_p(d.to_numpy()), abs=1e-12)
+    # 11 queries differ: every one of the 2^11 sign patterns is counted
+    assert c.exact_randomization and c.randomization.patterns == 2 ** 11
+    assert c.randomization_pvalue == pytest.approx(_sign_flip_p(d.to_numpy()), abs=1e-12)
 
 
 def _sign_flip_p(d: np.ndarray) -> float:
     """Exact two-sided sign-flip p-value, by enumerating every sign pattern (scipy's rule)."""
+    d = np.asarray(d, dtype=float)
     observed = d.mean()
-    means = np.array([np.mean(d * np.array(s)) for s in itertools.product((1, -1), repeat=len(d))])
-    eps = 1e-14 * max(1.0, abs(observed))      # scipy's tolerance for equal statistics
-    greater = np.mean(means >= observed - eps)
-    less = np.mean(means <= observed + eps)
-    return min(1.0, 2 * min(greater, less))
+    greater = less = 0
+    for start in range(0, 2 ** len(d), 1 << 16):          # pattern numbers, in chunks
+        bits = (np.arange(start, min(start + (1 << 16), 2 ** len(d)))[:, None]
+                >> np.arange(len(d))) & 1
+        means = ((1 - 2 * bits) @ d) / len(d)
+        eps = 1e-14 * max(1.0, abs(observed))      # scipy's tolerance for equal statistics
+        greater += np.count_nonzero(means >= observed - eps)
+        less += np.count_nonzero(means <= observed + eps)
+    return min(1.0, 2 * min(greater, less) / 2 ** len(d))
 
 
 @pytest.mark.parametrize("seed", [0, 1, 2])
@@ -224,27 +226,37 @@ def test_per_query_ranking_reproduces_evaluate(measure, fn):
 
 
 def test_large_inputs_use_the_fast_sign_flip_with_scipys_rule():
-    """Thousands of queries: NumPy batches instead of scipy's generic machinery; the
-    p-value agrees with scipy's Monte Carlo estimate within its sampling error."""
+    """Thousands of queries: random sign patterns (NumPy batches), the p-value within its
+    stated margin of scipy's Monte Carlo estimate and of the t-test (accurate here)."""
     rng = np.random.default_rng(5)
     ids = [f"q{i}" for i in range(3000)]
     a = pd.Series(rng.random(3000), index=ids)
     for shift in (0.0, 0.004, 0.01):
         b = a + rng.normal(shift, 0.1, 3000)
-        ours = compare_systems(a, b, n_resamples=4000).randomization_pvalue
+        c = compare_systems(a, b, n_resamples=4000)
+        assert not c.exact_randomization and c.randomization.margin < 0.016
         theirs = stats.permutation_test((a.sort_index().to_numpy(), b.sort_index().to_numpy()),
                                         lambda x, y, axis: np.mean(y - x, axis=axis),
                                         permutation_type="samples", vectorized=True,
                                         n_resamples=4000, batch=500,
                                         rng=np.random.default_rng(0)).pvalue
         # both estimate the same p; their difference has sd <= sqrt(2 * 0.25 / 4000) = 0.011
-        assert ours == pytest.approx(theirs, abs=0.045)
-        # and the t-test, which is accurate with this many queries
-        assert ours == pytest.approx(compare_systems(a, b).t_pvalue, abs=0.045)
+        assert c.randomization_pvalue == pytest.approx(theirs, abs=0.045)
+        assert c.randomization_pvalue == pytest.approx(c.t_pvalue, abs=0.045)
 
 
-def test_fast_sign_flip_matches_enumeration_on_small_data():
-    from irlib.compare import _sign_flip_pvalue
-    d = np.array([0.3, -0.1, 0.25, 0.05, 0.2, -0.05, 0.15, 0.1])
-    p = _sign_flip_pvalue(d, 200_000, np.random.default_rng(0))
-    assert p == pytest.approx(_sign_flip_p(d), abs=0.005)
+def test_exact_up_to_twenty_differing_queries_then_monte_carlo_with_a_margin():
+    """The issue's case: 24 queries, 11 ties, 13 that differ -> exact over 2^13 patterns."""
+    rng = np.random.default_rng(8)
+    d = np.concatenate([rng.normal(0.02, 0.05, 13), np.zeros(11)])
+    exact = sign_flip_test(d)
+    assert exact.exact and exact.patterns == 2 ** 13 and exact.n_differing == 13
+    assert exact.p_value == pytest.approx(_sign_flip_p(d[:13]), abs=1e-12)
+    twenty = sign_flip_test(rng.normal(0.01, 0.05, 20))
+    assert twenty.exact and twenty.patterns == 2 ** 20 and twenty.margin is None
+    more = rng.normal(0.01, 0.05, 21)
+    estimate = sign_flip_test(more, n_resamples=20_000)
+    assert not estimate.exact and estimate.margin == pytest.approx(
+        1.96 * math.sqrt(estimate.p_value * (1 - estimate.p_value) / 20_000))
+    assert estimate.p_value == pytest.approx(_sign_flip_p(more), abs=estimate.margin * 1.5)
+    assert "p ± 0.0" in estimate.describe() and "exact" in twenty.describe()

@@ -1,0 +1,229 @@
+"""Comparisons said in sentences: for the engineer, and for the product team they report to.
+
+:func:`verdict` turns a :class:`~irlib.compare.Comparison` into
+
+* ``sentence``: wins and losses, how the mean moves, and what the randomization test says,
+  naming the test (it assumes nothing about the shape of the differences);
+* ``disagreement``: when the paired t-test (and its confidence interval) reaches the other
+  conclusion, one sentence saying so and why (few queries differ, many ties, one query
+  carries the difference, skewed differences), so the page never contradicts its own cards;
+* ``plain``: a reading for people who do not read p-values: what changed for how many
+  queries, how sure we are, and what the comparison does not say.
+
+Numbers in a sentence are rounded alike (:func:`format_pair`): "from 0.60 to 0.59", never
+"from 0.6 to 0.59", and with enough digits to tell two different means apart.
+"""
+from __future__ import annotations
+
+import math
+from dataclasses import dataclass
+
+import numpy as np
+from scipy import stats
+
+from irlib.compare import _TIE_TOLERANCE, Comparison
+
+#: Below this many differing queries a difference is easily chance; the sentence says so.
+FEW_DIFFERING = 10
+#: Below this many queries the t-test's normality assumption cannot be checked, and one odd
+#: query moves its p-value a lot.
+MIN_QUERIES_T_TEST = 6
+
+
+def format_number(x: float) -> str:
+    """A score or difference for a sentence: 2 decimals, or 2 significant digits if tiny.
+
+    Examples
+    --------
+    >>> format_number(0.0512), format_number(0.0042), format_number(1.0), format_number(0)
+    ('0.05', '0.0042', '1', '0')
+    """
+    x = float(x)
+    if x == 0 or not math.isfinite(x):
+        return "0" if x == 0 else str(x)
+    if abs(x) >= 0.01:
+        text = f"{x:.2f}".rstrip("0").rstrip(".")
+    else:
+        text = f"{x:.2g}"
+        if "e" in text:
+            text = f"{x:.6f}".rstrip("0").rstrip(".")
+    return "0" if text in ("-0", "") else text
+
+
+def format_pair(a: float, b: float) -> tuple[str, str]:
+    """Two means with the same number of decimals (2 to 4), enough to tell them apart.
+
+    >>> format_pair(0.6, 0.5912), format_pair(0.2712, 0.2749), format_pair(0.5, 0.5)
+    (('0.60', '0.59'), ('0.271', '0.275'), ('0.50', '0.50'))
+    """
+    for digits in (2, 3, 4):
+        pair = f"{a:.{digits}f}", f"{b:.{digits}f}"
+        if pair[0] != pair[1] or a == b:
+            return pair
+    return pair
+
+
+def format_p(p: float | None) -> str:
+    """A p-value as people read it: ``0.21``, ``0.034``, ``0.008``, ``< 0.001``; ``–`` if none.
+
+    Examples
+    --------
+    >>> format_p(0.2134), format_p(0.0342), format_p(0.0082), format_p(0.0001), format_p(None)
+    ('0.21', '0.034', '0.008', '< 0.001', '–')
+    """
+    if p is None or not math.isfinite(p):
+        return "–"
+    if p >= 0.995:
+        return "1"
+    if p >= 0.1:
+        return f"{p:.2f}"
+    if p >= 0.001:
+        return f"{p:.3f}"
+    return "< 0.001"
+
+
+def _p_text(p: float) -> str:
+    text = format_p(p)
+    return f"p {text}" if text.startswith("<") else f"p = {text}"
+
+
+def queries(n: int) -> str:
+    """``1 query``, ``24 queries``.
+
+    >>> queries(1), queries(0)
+    ('1 query', '0 queries')
+    """
+    return f"{n:,} {'query' if n == 1 else 'queries'}"
+
+
+def t_test_caveat(comparison: Comparison) -> str | None:
+    """Why the paired t-test's p-value must not be read here, or None when it may be.
+
+    Examples
+    --------
+    >>> import pandas as pd
+    >>> from irlib.compare import compare_systems
+    >>> a = pd.Series({"q1": 0.2, "q2": 0.4, "q3": 0.1})
+    >>> print(t_test_caveat(compare_systems(a, a + 0.1)))
+    every query moved by the same amount, so the differences have no spread and the t-test divides by zero
+    """
+    d = comparison.deltas.to_numpy()
+    if len(d) < 2:
+        return "it needs at least two queries"
+    if np.ptp(d) <= _TIE_TOLERANCE * max(1.0, float(np.abs(d).max())):   # float noise aside
+        return ("every query moved by the same amount, so the differences have no spread "
+                "and the t-test divides by zero")
+    if len(d) < MIN_QUERIES_T_TEST:
+        return (f"with {len(d)} queries its assumption of normally distributed differences "
+                "cannot be checked")
+    return None
+
+
+def _reasons(c: Comparison) -> list[str]:
+    """What makes the two tests weigh this sample differently."""
+    d = c.deltas.to_numpy()
+    moved = d[d != 0]
+    reasons = []
+    if len(moved) < FEW_DIFFERING:
+        reasons.append(f"only {queries(len(moved))} differ")
+    if c.ties * 3 >= c.n and c.ties:
+        reasons.append(f"{c.ties} of the {queries(c.n)} are ties")
+    if len(moved):
+        share = np.abs(moved).max() / np.abs(moved).sum()
+        top = c.deltas.index[int(np.argmax(np.abs(d)))]
+        if len(moved) > 2 and share >= 0.4:
+            reasons.append(f"one query carries {share:.0%} of the total change "
+                           f"(query {top}: {float(c.deltas[top]):+.2f})")
+        elif len(moved) >= 8 and abs(float(stats.skew(d))) >= 1:
+            reasons.append("the differences are skewed (a few large moves, many small ones)")
+    return reasons or ["the mean difference sits near the edge of what either test calls "
+                       "rare"]
+
+
+@dataclass(frozen=True)
+class Verdict:
+    """A comparison in words; see the module."""
+    sentence: str
+    disagreement: str | None
+    plain: str
+    significant: bool | None       # by the randomization test; None: no test possible
+
+
+def verdict(comparison: Comparison, measure_label: str, name_a: str, name_b: str, *,
+            alpha: float = 0.05) -> Verdict:
+    """The comparison of ``name_b`` against ``name_a`` in sentences (see the module).
+
+    Examples
+    --------
+    >>> import pandas as pd
+    >>> from irlib.compare import compare_systems
+    >>> a = pd.Series({"q1": 0.5, "q2": 0.25, "q3": 1.0, "q4": 0.0})
+    >>> b = pd.Series({"q1": 0.75, "q2": 0.25, "q3": 1.0, "q4": 0.5})
+    >>> v = verdict(compare_systems(a, b), "NDCG@4", "control", "test")
+    >>> print(v.sentence)   # doctest: +NORMALIZE_WHITESPACE
+    test is better on 2 of 4 queries and worse on 0; the mean NDCG@4 rises by 0.19 (from
+    0.44 to 0.62); by the randomization test (exact: all 4 sign patterns of the 2 queries
+    that differ) the difference could be chance (p = 0.50).
+    """
+    c = comparison
+    n = c.n
+    if n == 0:
+        text = f"{name_a} and {name_b} have no query in common, so they cannot be compared."
+        return Verdict(text, None, text, None)
+    if c.wins == 0 and c.losses == 0:
+        where = "the only query" if n == 1 else f"all {n:,} queries"
+        text = f"{name_b} and {name_a} score the same {measure_label} on {where}."
+        return Verdict(text, None, text + " Nothing changed on this test set.", False)
+    head = f"{name_b} is better on {c.wins:,} of {queries(n)} and worse on {c.losses:,}"
+    before, after = format_pair(c.mean_a, c.mean_b)
+    if c.mean_delta == 0:
+        move = f"the mean {measure_label} does not change ({before})"
+    else:
+        verb = "rises" if c.mean_delta > 0 else "falls"
+        move = (f"the mean {measure_label} {verb} by {format_number(abs(c.mean_delta))} "
+                f"(from {before} to {after})")
+    p = c.randomization_pvalue
+    if p is None:
+        text = f"{head}; {move}; with a single query no test can tell a real difference " \
+               "from chance."
+        return Verdict(text, None, _plain(c, measure_label, name_a, name_b, None), None)
+    how = f"by the randomization test ({c.randomization.describe()})"
+    significant = p < alpha
+    if significant:
+        ruling = f"{how} a difference this large would rarely appear by chance ({_p_text(p)})"
+    else:
+        ruling = f"{how} the difference could be chance ({_p_text(p)})"
+    text = f"{head}; {move}; {ruling}."
+    return Verdict(text, _disagreement(c, alpha, significant),
+                   _plain(c, measure_label, name_a, name_b, significant), significant)
+
+
+def _disagreement(c: Comparison, alpha: float, significant: bool) -> str | None:
+    if t_test_caveat(c) or c.t_pvalue is None or (c.t_pvalue < alpha) == significant:
+        return None
+    low, high = f"{c.ci_low:+.3f}", f"{c.ci_high:+.3f}"
+    interval = (f"its {c.confidence:.0%} interval for the mean difference, {low} to {high}, "
+                + ("includes 0" if c.ci_low <= 0 <= c.ci_high else "excludes 0"))
+    return (f"The paired t-test disagrees ({_p_text(c.t_pvalue)}; {interval}) because "
+            + "; ".join(_reasons(c)) + ": the two tests weigh such a sample differently, so "
+            "treat the difference as not settled and judge more queries.")
+
+
+def _plain(c: Comparison, label: str, name_a: str, name_b: str,
+           significant: bool | None) -> str:
+    before, after = format_pair(c.mean_a, c.mean_b)
+    change = "did not change" if c.mean_delta == 0 else f"went from {before} to {after}"
+    lines = [f"On the {queries(c.n)} we tested, {name_b} gave better results than {name_a} "
+             f"for {c.wins:,}, worse for {c.losses:,} and the same for {c.ties:,}. "
+             f"Its average {label} score {change}."]
+    if significant is None:
+        lines.append("One query is too few to tell a real difference from luck.")
+    elif significant:
+        lines.append("A difference this large would rarely come from the luck of which "
+                     "queries were picked, so it is likely real for queries like these.")
+    else:
+        lines.append("A difference like this could easily come from the luck of which queries "
+                     "were picked: these queries cannot tell the two systems apart.")
+    lines.append("It does not say how people will respond to the change online, or how it "
+                 "does on kinds of queries that are not in this test set.")
+    return " ".join(lines)
