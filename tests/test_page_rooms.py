@@ -357,3 +357,23 @@ def test_a_closed_room_is_a_friendly_notice():
     assert f"Your teacher has closed room {code}. Thank you for taking part!" in texts(phone,
                                                                                        "info")
     assert texts(phone, "error") == ""
+
+
+def test_the_teachers_choices_survive_a_trip_to_a_lesson():
+    from streamlit.testing.v1 import AppTest
+
+    from tests.apptest import ROOT
+    at = AppTest.from_file(str(ROOT / "app.py"), default_timeout=60)
+    at.run()
+    at.switch_page("pages/room.py").run()
+    at.button(key="room_open").click().run()
+    choose(at, "compare")
+    at.selectbox(key="room_source").set_value("lecture")
+    at.selectbox(key="room_k").set_value(4).run()
+    before = previewed(at)
+    assert "higher" in before[0]["prompt"][0] and "@4" in before[0]["prompt"][0]
+    at.switch_page("pages/playground.py").run()
+    at.switch_page("pages/room.py").run()
+    assert not at.exception
+    assert previewed(at) == before
+    assert at.selectbox(key="room_source").value == "lecture"
