@@ -203,7 +203,9 @@ def main() -> None:
         teacher.get_by_role("button", name="Open a room").click()
         teacher.locator(".room-code").wait_for()
         code = teacher.locator(".room-code").inner_text().strip()
-        teacher.get_by_role("button", name="Which ranking is higher, A or B?").click()
+        teacher.get_by_role("radio", name="A or B?").click()       # choose, then ask
+        teacher.get_by_role("combobox", name="Rankings").wait_for()   # its options: chosen
+        teacher.get_by_role("button", name="Ask the class").click()
         teacher.get_by_text("0 answered").wait_for()
 
         print(f"{n} students, one server (pid {pid}); polls: teacher every {TEACHER_POLL_S:g} s, "

@@ -31,7 +31,7 @@ def join(code: str) -> None:
     try:
         room = db.join(code, ss[ME], view.session_id())
     except RoomError as error:
-        ss[P + "message"] = str(error)
+        ss[P + "message"] = error
         return
     S.set("code", room.code)
     ss[JOINED] = room.code
@@ -46,7 +46,7 @@ def answer(question: int, choice: str) -> None:
     try:
         db.answer(ss[JOINED], ss[ME], question, choice, view.session_id())
     except RoomError as error:
-        ss[P + "message"] = str(error)
+        ss[P + "message"] = error
 
 
 # Arriving by the QR link joins at once (one try per session, so a bad link cannot loop),
@@ -67,7 +67,7 @@ if JOINED not in ss:
     st.title("Join a class")
     st.markdown("Type the code your teacher shows (6 letters and digits).")
     if message:
-        st.error(message, icon=":material/error:")
+        view.say(message)
     with st.form(P + "form", border=False):
         typed = st.text_input("Room code", value=S["code"], max_chars=12, key=P + "typed",
                               placeholder="e.g. K7Q2MX", autocomplete="off")
@@ -85,7 +85,7 @@ except RoomError as error:
 current = room.current
 st.caption(f"Room **{room.code}** · {room.members} joined · answers are anonymous")
 if message:
-    st.error(message, icon=":material/error:")
+    view.say(message)
 if current is None:
     st.subheader("You are in!")
     st.info("Waiting for your teacher's first question…", icon=":material/hourglass_top:")
@@ -94,6 +94,8 @@ else:
         view.question_text(current.payload)
     view.rankings(current.payload)
     mine = db.my_answer(current.id, ss[ME])
+    # the student's answer as a sentence reads it: "Your answer: it stays the same."
+    yours = mine and f"**{view.md_escape(view.said(current.payload, mine))}**"
     right = current.payload.get("correct")
     if current.revealed:
         if right is None:
@@ -105,13 +107,11 @@ else:
                 if mine == right:
                     st.markdown("You got it right.")
                 else:
-                    yours = view.md_escape(view.choice_label(current.payload, mine))
-                    st.markdown(f"Your answer was **{yours}**.")
+                    st.markdown(f"Your answer: {yours}.")
             if current.payload.get("explanation"):
                 st.markdown(view.md_escape(current.payload["explanation"]))
     elif mine is not None:
-        yours = view.md_escape(view.choice_label(current.payload, mine))
-        st.success(f"Your answer: **{yours}**. Waiting for the reveal…",
+        st.success(f"Your answer: {yours}. Waiting for the reveal…",
                    icon=":material/how_to_vote:")
     else:
         # four or more short answers ("Board A" … "Neither") two a row: all in one phone screen

@@ -1,9 +1,12 @@
-"""Class room, teacher's side: open a room, show its code and QR code on the projector, pose
-questions, watch the tally come in (counts only), reveal the right answer, close the room.
+"""Class room, teacher's side: open a room, show its code and QR code on the projector, choose
+a question and preview it, pose it, watch the tally come in (counts only), reveal the right
+answer, close the room.
 
-The room and the teacher's key live in this page's address (``?room=…&key=…``): a refresh or a
-bookmark keeps the room; without the key nobody can run it (``ui/rooms/store.py``)."""
-import functools
+The room, the teacher's key and what the teacher is choosing live in this page's address
+(``?room=…&key=…&ask=…&draw=…``): a refresh or a bookmark keeps the room and shows the same
+preview; without the key nobody can run it (``ui/rooms/store.py``). A preview is drawn from a
+seed (``draw``), so the address holds the question, and "Ask the class" poses exactly it."""
+import secrets
 
 import streamlit as st
 
@@ -13,13 +16,34 @@ from ui.layout import board_page
 from ui.rooms import questions as qs
 from ui.rooms import view
 from ui.rooms.qr import qr_png
-from ui.rooms.store import MAX_CHOICES, MAX_PROMPT, RoomError
+from ui.rooms.store import MAX_CHOICE, MAX_CHOICES, MAX_PROMPT, RoomError, check_payload
 
 through_app_navigation()   # first: a deep link on a fresh server (ui/course.py)
 
 P = "room_"
-S = ps.PageState(P, [ps.Field("code", "", view.code_codec(), "room"),
-                     ps.Field("key", "", view.token_codec("the teacher's key"), "key")])
+ANY = "any"                # an option the teacher leaves to chance
+
+
+def new_seed() -> int:
+    return secrets.randbelow(1_000_000)
+
+
+S = ps.PageState(P, [
+    ps.Field("code", "", view.code_codec(), "room"),
+    ps.Field("key", "", view.token_codec("the teacher's key"), "key"),
+    # choosing the next question while one is up (with none up, the page always chooses)
+    ps.Field("next", False, ps.switch()),
+    ps.Field("ask", qs.SURPRISE, ps.one_of((qs.SURPRISE, *qs.KINDS))),
+    ps.Field("source", ANY, ps.one_of((ANY, *qs.SOURCES)), "src"),
+    ps.Field("metric", ANY, ps.one_of((ANY, *qs.METRICS))),
+    ps.Field("k", 0, ps.whole_number(0, max(qs.DOCUMENTS.values()))),     # 0: any
+    ps.Field("challenge", ANY, ps.one_of((ANY, *qs.one_board_challenges())), "ch"),
+    ps.Field("draw", new_seed, ps.whole_number(0, 999_999)),
+    # the teacher's own question, as typed
+    ps.Field("prompt", "", view.text_codec(MAX_PROMPT), "q"),
+    ps.Field("choices", "", view.text_codec(4 * MAX_CHOICES * MAX_CHOICE), "a"),
+    ps.Field("correct", 0, ps.whole_number(0, 4 * MAX_CHOICES), "right"),  # 0: none, a poll
+])
 S.start()
 view.style()
 db = view.store()
@@ -40,11 +64,41 @@ def open_room() -> None:
 
 
 def leave() -> None:
-    S.reset()
+    S.reset("code", "key", "next")
 
 
-def pose(kind: str, params: dict | None = None) -> None:
-    db.pose(S["code"], S["key"], qs.make_question(kind, params=params))
+def written() -> bool:
+    kind = qs.KINDS.get(S["ask"])
+    return bool(kind and kind.written)
+
+
+def preview() -> dict:
+    """The question the teacher is about to ask, exactly as "Ask the class" poses it: the
+    teacher's own from the form, else drawn from the chosen kind, options and seed."""
+    if written():
+        right = S["correct"]
+        return qs.make_question(S["ask"], params={
+            "prompt": S["prompt"], "choices": S["choices"],
+            "correct": right - 1 if right else None})
+    fixed = {"source": S["source"], "metric": S["metric"], "k": S["k"],
+             "challenge": S["challenge"]}
+    return qs.draw(S["ask"], S["draw"], {name: value for name, value in fixed.items()
+                                          if value not in (ANY, 0)})
+
+
+def pose_preview() -> None:
+    db.pose(S["code"], S["key"], preview())
+    S.set("next", False)            # asking closes the chooser (and its right answer)
+    S.set("draw", new_seed())       # the next preview is a new question
+
+
+def redraw() -> None:
+    """Another question of the same choice; a few seeds until it differs from the shown one."""
+    shown = preview()
+    for _ in range(20):
+        S.set("draw", new_seed())
+        if preview() != shown:
+            return
 
 
 message = st.session_state.pop(P + "message", None)
@@ -68,6 +122,8 @@ except RoomError as error:
     view.refuse("Run a class room", error, "Open a new room", leave, S)
 
 link = view.join_link(room.code)
+current = room.current
+choosing = current is None or S["next"]
 board_page()
 left, right = st.columns([2, 3], gap="large")
 with left:
@@ -77,7 +133,7 @@ with left:
                 unsafe_allow_html=True)
     # once a question is up, a smaller QR (latecomers) leaves room for the tally below it;
     # a link only this computer can open says so beside the QR code
-    st.markdown(view.qr_img(qr_png(link), link, small=room.current is not None),
+    st.markdown(view.qr_img(qr_png(link), link, small=current is not None),
                 unsafe_allow_html=True)
 
 
@@ -103,65 +159,133 @@ def live_tally() -> None:
                     key=P + "tally", config={"displayModeBar": False, "staticPlot": True})
 
 
-def ask_section(stacked: bool) -> None:
-    """The questions the teacher can ask, beside the code: one per row while none is up,
-    else side by side under the question (wrapping), so asking the next one and seeing it
-    (code, question, tally) share a 1366x768 projector's screen."""
-    if stacked:
-        st.subheader("Ask a question")
-    else:
-        st.markdown("**Ask the next question**")
-    drawn = [kind for kind in qs.KINDS.values() if not kind.written]
-    with st.container(horizontal=not stacked, gap="small"):
-        for kind in drawn:
-            st.button(kind.label, help=kind.help, key=P + "ask_" + kind.key,
-                      width="stretch" if stacked else "content", icon=":material/quiz:",
-                      on_click=act, args=(lambda k=kind.key: pose(k),))
-    for kind in (k for k in qs.KINDS.values() if k.written):
-        with st.expander(kind.label, icon=":material/edit_note:"):
-            st.caption(kind.help)
-            with st.form(P + "write_" + kind.key, clear_on_submit=False, border=False):
-                prompt = st.text_area("Question", max_chars=MAX_PROMPT, key=P + "prompt")
-                lines = st.text_area(f"Answers, one a line (2 to {MAX_CHOICES})",
-                                     key=P + "choices")
-                which = st.selectbox("Right answer", range(MAX_CHOICES + 1), key=P + "correct",
-                                     format_func=lambda n: f"line {n}" if n else "none (a poll)")
-                if st.form_submit_button("Ask the class"):
-                    act(functools.partial(pose, kind.key, {
-                        "prompt": prompt, "choices": lines,
-                        "correct": which - 1 if which else None}))
-                    st.rerun()
+def choose_options(kind: qs.Kind) -> None:
+    """The options of a drawn kind the teacher may fix, side by side; "any" draws them. Each
+    names itself in its box ("Metric: any"): one row, no labels above, on a laptop's screen."""
+    def named(name: str, show):
+        return lambda value: f"{name}: {show(value)}"
+    row = {"label_visibility": "collapsed"}
+    with st.container(horizontal=True, gap="small", key=P + "options"):
+        if "source" in kind.options:
+            st.selectbox("Rankings", (ANY, *qs.SOURCES), **S.bind("source"), width=250,
+                         format_func=named("Rankings", lambda s: qs.SOURCES.get(s, "any")),
+                         **row)
+        if "metric" in kind.options:
+            st.selectbox("Metric", (ANY, *qs.METRICS), **S.bind("metric"), width=170,
+                         format_func=named("Metric", lambda m: qs.METRICS.get(m, "any")), **row)
+        if "k" in kind.options:
+            ks = qs.k_choices(S["source"] if "source" in kind.options and S["source"] != ANY
+                              else None)
+            if S["k"] not in ks:
+                S.set("k", 0)        # e.g. K = 8, then the lecture's six documents
+            st.selectbox("K", (0, *ks), **S.bind("k"), width=100,
+                         format_func=named("K", lambda k: str(k) if k else "any"), **row)
+        if "challenge" in kind.options:
+            challenges = qs.one_board_challenges()
+            st.selectbox("Challenge", (ANY, *challenges), **S.bind("challenge"),
+                         format_func=named("Challenge", lambda c: (
+                             f"lesson {challenges[c].lesson}, {challenges[c].title}")
+                             if c in challenges else "any"), **row)
 
 
-current = room.current
-if current is not None:            # the vote in view beside the question, under the code
-    with left:
-        live_tally()
-with right, st.container(key=P + "stage"):
-    if message:
-        st.error(message, icon=":material/block:")
-    if current is None:
-        st.subheader("No question yet")
-        live_tally()                # "0 joined", counting up as students arrive
-    else:
-        view.question_text(current.payload)
-        view.rankings(current.payload)
-        right_answer = current.payload.get("correct")
-        if not current.revealed:
-            st.button("Reveal the answer", icon=":material/visibility:",
-                      key=P + "reveal", on_click=act,
-                      args=(lambda: db.reveal(room.code, S["key"], current.id),))
-        elif right_answer:
-            words = view.md_escape(view.choice_label(current.payload, right_answer))
+def write_question() -> list[str]:
+    """The teacher's own question: its text and answers (the answers typed, for the picker)."""
+    st.text_area("Question", max_chars=MAX_PROMPT, height=68, **S.bind("prompt"))
+    st.text_area(f"Answers, one a line (2 to {MAX_CHOICES})", height=110,
+                 **S.bind("choices"))
+    answers = qs.written_answers(S["choices"])
+    if S["correct"] > len(answers):
+        S.set("correct", 0)          # its line was deleted: nothing marked, not a wrong mark
+    return answers
+
+
+def right_answer(question: dict, answers: list[str] | None) -> None:
+    """The right answer behind a control closed by default (the page is on the projector).
+    For the teacher's own question this is where it is marked: the answers typed, as they are
+    now, so a choice that is not an answer cannot be made."""
+    marked = question.get("correct") is not None
+    with st.popover("Right answer" + ("" if marked else ": none, a poll"),
+                    icon=":material/lock:"):
+        if answers is not None:
+            st.selectbox("The right answer", range(len(answers) + 1), **S.bind("correct"),
+                         format_func=lambda n: answers[n - 1] if n else "none (a poll)")
+        elif marked:
+            st.markdown(f"**{view.md_escape(view.choice_label(question, question['correct']))}**"
+                        f". {view.md_escape(question.get('explanation', ''))}")
+
+
+def choose() -> None:
+    """Choose, preview, then pose: the kind (and its options), the question exactly as the
+    projector and the phones will show it, another draw, and only then "Ask the class"."""
+    st.segmented_control("The kind of question", (qs.SURPRISE, *qs.KINDS), **S.bind("ask"),
+                         required=True, label_visibility="collapsed",
+                         format_func=lambda k: qs.KINDS[k].short if k in qs.KINDS
+                         else "Surprise me")
+    kind = qs.KINDS.get(S["ask"])
+    answers = None
+    if kind is not None and kind.written:
+        answers = write_question()
+    elif kind is not None and kind.options:
+        choose_options(kind)
+    question = preview()
+    with st.container(border=True, gap="small", key=P + "preview"):
+        st.markdown('<div class="room-tag">Preview · not asked yet</div>',
+                    unsafe_allow_html=True)
+        if question.get("prompt"):
+            view.question_text(question)
+        view.rankings(question)
+        if question.get("choices"):
+            view.answers_strip(question)
+        try:
+            check_payload(question)
+        except RoomError as problem:
+            st.caption(f":material/edit_note: Not ready yet: "
+                       f"{view.md_escape(str(problem.details['problem']))}.")
+    with st.container(horizontal=True, gap="small", vertical_alignment="center"):
+        # no type="primary": white on the dark theme's primary is 2.9:1 (axe, test_rooms.py)
+        st.button("Ask the class", icon=":material/send:", key=P + "pose",
+                  on_click=act, args=(pose_preview,))
+        if not written():
+            st.button("Draw another", icon=":material/casino:", key=P + "redraw",
+                      on_click=redraw)
+        right_answer(question, answers)
+        if current is not None:
+            st.button("Back to the question", type="tertiary", key=P + "back",
+                      on_click=S.set, args=("next", False))
+
+
+def posed() -> None:
+    """The question the room is answering: reveal it, or go on to the next one."""
+    view.question_text(current.payload)
+    view.rankings(current.payload)
+    right_answer_key = current.payload.get("correct")
+    if current.revealed:
+        if right_answer_key:
+            words = view.md_escape(view.choice_label(current.payload, right_answer_key))
             st.success(f"Right answer: **{words}**. "
                        f"{view.md_escape(current.payload.get('explanation', ''))}",
                        icon=":material/check_circle:")
         else:
             st.info("A poll: no right answer.", icon=":material/ballot:")
+    with st.container(horizontal=True, gap="small"):
+        if not current.revealed:
+            st.button("Reveal the answer", icon=":material/visibility:", key=P + "reveal",
+                      on_click=act,
+                      args=(lambda: db.reveal(room.code, S["key"], current.id),))
+        st.button("Next question", icon=":material/quiz:", key=P + "next_question",
+                  on_click=S.set, args=("next", True))
 
 
-with right:                         # beside the code: every button in view on a projector
-    ask_section(stacked=current is None)
+with left:                          # the vote (or who joined) under the code
+    live_tally()
+with right:
+    if message:
+        st.error(message, icon=":material/block:")
+    if choosing:
+        choose()
+    else:
+        with st.container(key=P + "stage"):
+            posed()
 
 with st.popover("Close the room", icon=":material/door_front:"):
     st.markdown("Closing deletes the room, its questions and every answer now. "

@@ -24,11 +24,29 @@ def texts(at, kind: str) -> str:
     return "\n".join(str(e.value) for e in getattr(at, kind))
 
 
-def teacher_with_question(kind: str = "compare"):
+def choose(at, kind: str):
+    """The teacher picks the kind of question (the preview follows)."""
+    at.button_group(key="room_ask").set_value(kind).run()
+    assert not at.exception, at.exception
+
+
+def ask(at):
+    """The teacher's "Ask the class": poses the preview."""
+    at.button(key="room_pose").click().run()
+    assert not at.exception, at.exception
+
+
+def open_room():
+    """The teacher's page with a room just opened: (page, room code)."""
     at = run_page("room")
     at.button(key="room_open").click().run()
-    at.button(key=f"room_ask_{kind}").click().run()
-    assert not at.exception
+    return at, at.session_state["room_code"]
+
+
+def teacher_with_question(kind: str = "compare"):
+    at, _ = open_room()
+    choose(at, kind)
+    ask(at)
     return at, at.session_state["room_code"], at.session_state["room_key"]
 
 
@@ -68,7 +86,9 @@ def test_teacher_opens_a_room_with_code_link_and_qr_in_the_address():
     assert texts(at, "error") == ""
     at.button(key="room_open").click().run()
     code, key = at.session_state["room_code"], at.session_state["room_key"]
-    assert address(at) == {"room": code, "key": key}
+    shown = address(at)
+    assert (shown["room"], shown["key"]) == (code, key)
+    assert shown["ask"] == "surprise" and shown["draw"].isdigit()    # what is being chosen
     page = texts(at, "markdown")
     assert f'class="room-code" aria-label="Room code">{code}<' in page
     # the address breaks only between its parts (ui/rooms/view.py link_html)
@@ -94,7 +114,7 @@ def test_students_join_answer_once_and_the_tally_counts():
         buttons = answer_buttons(s)
         assert [b.label for b in buttons] == ["Ranking A", "Ranking B", "Both the same"]
         buttons[0 if n < 2 else 1].click().run()
-        assert "Your answer: **Ranking" in texts(s, "success")
+        assert "Your answer: **ranking " in texts(s, "success")
         assert answer_buttons(s) == []                   # answered: no buttons any more
     at.run()
     assert "3 answered · 3 joined" in texts(at, "markdown")
@@ -138,8 +158,9 @@ def test_an_expired_room_says_so(rooms_db):
     with sqlite3.connect(rooms_db) as conn:              # four hours later
         conn.execute("UPDATE rooms SET expires_at = 0 WHERE code = ?", (code,))
     s.run()
-    assert f"Room {code} has expired" in texts(s, "error")
-    assert f"Room {code} has expired" in texts(student(code), "error")
+    assert f"Room {code} has expired" in texts(s, "info")       # news, not an error
+    assert texts(s, "error") == ""
+    assert f"Room {code} has expired" in texts(student(code), "info")
 
 
 def test_a_forged_or_missing_teacher_key_is_refused():
@@ -159,13 +180,12 @@ def test_too_many_joins_hit_the_rate_limit():
 
 
 def test_a_teachers_own_question_is_shown_as_text():
-    at = run_page("room")
-    at.button(key="room_open").click().run()
-    code = at.session_state["room_code"]
+    at, code = open_room()
+    choose(at, "text")
     at.text_area(key="room_prompt").set_value("Is <img src=x onerror=alert(1)> *fine*?")
-    at.text_area(key="room_choices").set_value("Yes\n**No**")
+    at.text_area(key="room_choices").set_value("Yes\n**No**").run()
     at.selectbox(key="room_correct").set_value(2)
-    next(b for b in at.button if b.label == "Ask the class").click().run()
+    ask(at)
     s = student(code)
     (prompt,) = [m for m in s.markdown if "onerror" in m.value]
     assert prompt.value == r"### Is \<img src\=x onerror\=alert\(1\)\> \*fine\*?"
@@ -235,9 +255,125 @@ def test_an_old_link_with_a_students_id_is_not_adopted_and_leaves_the_address():
     assert "Your answer" not in texts(neighbour, "success")
     assert len(answer_buttons(neighbour)) == 3           # answers for themselves, once
     answer_buttons(neighbour)[1].click().run()
-    assert "Your answer: **Ranking B**" in texts(neighbour, "success")
+    assert "Your answer: **ranking B is higher**" in texts(neighbour, "success")
     # the first student's reload (same browser, so same id) still shows their own answer
     again = student(code, voter=leaked)
-    assert "Your answer: **Ranking A**" in texts(again, "success")
+    assert "Your answer: **ranking A is higher**" in texts(again, "success")
     teacher.run()
     assert "2 answered · 2 joined" in texts(teacher, "markdown")
+
+
+
+def drawn(root) -> dict:
+    """A question as a page draws it (``root``: a page or one of its containers): the prompt,
+    the context, the change, the rankings as HTML (pictures and K cut included)."""
+    markdown = [m.value for m in root.markdown]
+    return {
+        "prompt": [m for m in markdown if m.startswith("### ")],
+        "context": [c.value for c in root.caption],
+        "action": [m for m in markdown if m.startswith(("**Move", "**Judge"))],
+        "rankings": [m for m in markdown if m.startswith('<div class="room-strip">')],
+    }
+
+
+def previewed(teacher) -> tuple[dict, list[str]]:
+    """The teacher's preview: the question and the answers it says the phones will offer."""
+    import html
+    import re
+    box = teacher.get_by_key("room_preview")
+    strip = next(m.value for m in box.markdown if 'class="room-choices"' in m.value)
+    return drawn(box), [html.unescape(t) for t in re.findall(r'<span class="choice">(.*?)</span>',
+                                                             strip)]
+
+
+def test_the_lecturer_previews_redraws_and_poses_and_the_phone_shows_exactly_the_preview():
+    at, code = open_room()
+    choose(at, "predict")
+    at.selectbox(key="room_metric").set_value("AP")
+    at.selectbox(key="room_k").set_value(5).run()
+    first, _ = previewed(at)
+    assert first["prompt"] == ["### After this change, does AP@5 go up, go down or stay the same?"]
+    assert first["action"] and len(first["rankings"]) == 1
+    # the K cut sits after the fifth card
+    assert first["rankings"][0].split('class="room-cut"')[0].count('class="rank"') == 5
+    at.button(key="room_redraw").click().run()
+    second, choices = previewed(at)
+    assert second != first and second["prompt"] == first["prompt"]      # another, still AP@5
+    assert choices == ["Goes up ▲", "Goes down ▼", "Stays the same ="]
+    assert address(at)["metric"] == "AP" and address(at)["k"] == "5"
+    # a reload (or a link, or a trip elsewhere and back) shows the same preview
+    again = run_page("room", query=address(at))
+    assert previewed(again) == (second, choices)
+    assert texts(again, "error") == ""
+
+    ask(at)
+    assert not [b for b in at.button if b.key == "room_pose"]   # asking closed the chooser
+    phone = student(code)
+    assert {**drawn(phone.get_by_key("join_question")),
+            "rankings": drawn(phone)["rankings"]} == second
+    assert [b.label for b in answer_buttons(phone)] == choices
+    assert drawn(at.get_by_key("room_stage")) == second          # and the projector too
+
+
+def test_the_right_answer_picker_lists_the_typed_answers_and_follows_them():
+    at, code = open_room()
+    choose(at, "text")
+    picker = at.selectbox(key="room_correct")
+    assert picker.options == ["none (a poll)"]                  # nothing typed: nothing to mark
+    at.text_area(key="room_prompt").set_value("Which is a ranking metric?")
+    at.text_area(key="room_choices").set_value("Accuracy\n\n  AP  \nLog loss").run()
+    picker = at.selectbox(key="room_correct")
+    assert picker.options == ["none (a poll)", "Accuracy", "AP", "Log loss"]
+    picker.set_value(3).run()                                    # "Log loss"
+    # the marked line goes: nothing is marked (never a choice that is not an answer)
+    at.text_area(key="room_choices").set_value("Accuracy\nAP").run()
+    picker = at.selectbox(key="room_correct")
+    assert picker.options == ["none (a poll)", "Accuracy", "AP"] and picker.value == 0
+    picker.set_value(2).run()
+    at.text_area(key="room_choices").set_value("Accuracy\nAverage precision").run()
+    picker = at.selectbox(key="room_correct")                    # follows the edited text
+    assert picker.options[2] == "Average precision" and picker.value == 2
+    ask(at)
+    assert texts(at, "error") == ""
+    phone = student(code)
+    assert [b.label for b in answer_buttons(phone)] == ["Accuracy", "Average precision"]
+    answer_buttons(phone)[1].click().run()
+    at.button(key="room_reveal").click().run()
+    assert "Right answer: **Average precision**" in texts(at, "success")
+
+
+def test_the_students_confirmation_is_a_sentence():
+    _, code, _ = teacher_with_question("predict")
+    phone = student(code)
+    answer_buttons(phone)[2].click().run()                       # "Stays the same ="
+    assert texts(phone, "success") == "Your answer: **it stays the same**. Waiting for the reveal…"
+
+
+def test_a_closed_room_is_a_friendly_notice():
+    at, code, _ = teacher_with_question()
+    phone = student(code)
+    at.button(key="room_close").click().run()
+    phone.run()
+    assert f"Your teacher has closed room {code}. Thank you for taking part!" in texts(phone,
+                                                                                       "info")
+    assert texts(phone, "error") == ""
+
+
+def test_the_teachers_choices_survive_a_trip_to_a_lesson():
+    from streamlit.testing.v1 import AppTest
+
+    from tests.apptest import ROOT
+    at = AppTest.from_file(str(ROOT / "app.py"), default_timeout=60)
+    at.run()
+    at.switch_page("pages/room.py").run()
+    at.button(key="room_open").click().run()
+    choose(at, "compare")
+    at.selectbox(key="room_source").set_value("lecture")
+    at.selectbox(key="room_k").set_value(4).run()
+    before = previewed(at)
+    assert "higher" in before[0]["prompt"][0] and "@4" in before[0]["prompt"][0]
+    at.switch_page("pages/playground.py").run()
+    at.switch_page("pages/room.py").run()
+    assert not at.exception
+    assert previewed(at) == before
+    assert at.selectbox(key="room_source").value == "lecture"

@@ -163,3 +163,41 @@ def test_every_one_board_challenge_can_be_asked():
         question = qs.make_question("challenge", random.Random(0), {"challenge": cid})
         assert question["prompt"].startswith(all_challenges()[cid].task)
         assert question["correct"] in {"A", "B", "both", "neither"}
+
+
+def test_a_preview_is_the_same_question_from_the_same_choice_and_seed():
+    """What the teacher's page keeps in its address (kind, options, seed) is the question."""
+    for choice in (qs.SURPRISE, *(k for k, kind in qs.KINDS.items() if not kind.written)):
+        assert qs.draw(choice, 42) == qs.draw(choice, 42)
+        assert any(qs.draw(choice, 42) != qs.draw(choice, seed) for seed in range(5))
+    kinds = {qs.draw(qs.SURPRISE, seed)["kind"] for seed in range(40)}
+    assert kinds == {k for k, kind in qs.KINDS.items() if not kind.written}
+
+
+@pytest.mark.parametrize("source", [None, *qs.SOURCES])
+def test_the_teachers_options_are_kept(source):
+    for k in qs.k_choices(source):
+        params = {"metric": "RR", "k": k, "source": source, "ignored": "x"}
+        question = qs.draw("compare", k, params)
+        assert shown(question) == ("RR", k) and question["k"] == k
+        if source:
+            assert len(question["rankings"][0]["items"]) == qs.DOCUMENTS[source]
+    predict = qs.draw("predict", 3, {"metric": "P", "k": 8, "source": "lecture"})
+    assert shown(predict) == ("P", 8) and predict["k"] == 8
+    from ui.practice import all_challenges
+    for cid in qs.one_board_challenges():
+        question = qs.draw("challenge", 1, {"challenge": cid})
+        assert question["prompt"].startswith(all_challenges()[cid].task)
+
+
+@pytest.mark.parametrize("seed", range(10))
+def test_every_answer_reads_in_a_sentence(seed):
+    """A student's confirmation ("Your answer: it stays the same") has a phrase for each
+    answer of every drawn kind, and no stray symbol."""
+    for key, kind in qs.KINDS.items():
+        if kind.written:
+            continue
+        question = qs.make_question(key, random.Random(seed))
+        phrases = question["phrases"]
+        assert set(phrases) == {choice for choice, _ in question["choices"]}
+        assert all(text.replace(" ", "").isalpha() for text in phrases.values()), phrases

@@ -2,8 +2,10 @@
 
     python tests/browser/room_screenshots.py [outdir]      # default /tmp/rooms
 
-Writes teacher_{1920,1366}_{light,dark}_{asked,revealed}.png (three students answered) and
-student_{light,dark}_{join,question,answered,revealed}.png (390x844, touch, 2x).
+Writes teacher_{1920,1366}_{light,dark}_{choose,asked,revealed,next,own}.png (choosing an A-or-B
+question and its preview; three students answered; the reveal; choosing the next question
+while the tally stays; writing one's own) and
+student_{light,dark}_{join,question,answered,revealed,closed}.png (390x844, touch, 2x).
 """
 from __future__ import annotations
 
@@ -17,6 +19,7 @@ sys.path.insert(0, str(Path(__file__).resolve().parents[2]))
 from playwright.sync_api import sync_playwright  # noqa: E402
 
 from tests.browser.helpers import launch_browser, open_app, streamlit_app  # noqa: E402
+from tests.browser.waiting import wait_for_app_run  # noqa: E402
 
 PHONE = dict(width=390, height=844, is_mobile=True, has_touch=True, device_scale_factor=2)
 TEACHERS = {"1920": dict(width=1920, height=1080), "1366": dict(width=1366, height=768)}
@@ -45,12 +48,24 @@ def main(out: Path) -> list[Path]:
             teachers = {size: open_app(browser, app.url + "/room", color_scheme=scheme, **vp)
                         for size, vp in TEACHERS.items()}
             first = teachers["1920"]
-            first.get_by_role("button", name="Open a room").click()
-            first.locator(".room-code").wait_for()
+
+            def click(page, role, name):
+                page.get_by_role(role, name=name, exact=True).click()
+                wait_for_app_run(page)
+
+            def teachers_shot(name):
+                """The 1366 page follows the 1920 one's address (room, key and preview)."""
+                teachers["1366"].goto(first.url)
+                wait_for_app_run(teachers["1366"])
+                for size, teacher in teachers.items():
+                    shot(teacher, f"teacher_{size}_{scheme}_{name}")
+
+            click(first, "button", "Open a room")
             code = first.locator(".room-code").inner_text().strip()
-            first.get_by_role("button", name="Which ranking is higher, A or B?").click()
+            click(first, "radio", "A or B?")
+            teachers_shot("choose")
+            click(first, "button", "Ask the class")
             first.get_by_text("0 answered").wait_for()
-            teachers["1366"].goto(first.url)                   # the same room, smaller screen
             students = [open_app(browser, f"{app.url}/join", color_scheme=scheme, **PHONE)]
             shot(students[0], f"student_{scheme}_join")
             students[0].goto(f"{app.url}/join?code={code}")
@@ -63,15 +78,26 @@ def main(out: Path) -> list[Path]:
                 student.locator(".st-key-join_answers button").nth(n % 2).click()
                 student.get_by_text("Waiting for the reveal").wait_for()
             shot(students[0], f"student_{scheme}_answered")
-            for size, teacher in teachers.items():
-                teacher.get_by_text("3 answered").wait_for()
-                shot(teacher, f"teacher_{size}_{scheme}_asked")
-            first.get_by_role("button", name="Reveal the answer").click()
-            for size, teacher in teachers.items():
-                teacher.get_by_text("Right answer:").wait_for()
-                shot(teacher, f"teacher_{size}_{scheme}_revealed")
+            first.get_by_text("3 answered").wait_for()
+            teachers_shot("asked")
+            click(first, "button", "Reveal the answer")
+            teachers_shot("revealed")
             students[0].get_by_text("Right answer:").wait_for(timeout=20_000)
             shot(students[0], f"student_{scheme}_revealed")
+            click(first, "button", "Next question")
+            click(first, "radio", "Up, down, same?")
+            teachers_shot("next")
+            click(first, "radio", "Your own")
+            first.get_by_role("textbox", name="Question").fill("Which metric would you report to your boss?")
+            first.get_by_role("textbox", name="Answers, one a line (2 to 6)").fill(
+                "Precision@10\nRecall@100\nNDCG@10\nWhatever makes us look good")
+            first.get_by_role("textbox", name="Question").click()            # leaves the answers: they count
+            wait_for_app_run(first)
+            teachers_shot("own")
+            click(first, "button", "Close the room")
+            click(first, "button", "Close it now")
+            students[0].get_by_text("closed room").wait_for(timeout=20_000)
+            shot(students[0], f"student_{scheme}_closed")
             for page in [*teachers.values(), *students]:
                 page.context.close()
         browser.close()

@@ -1,8 +1,9 @@
 """A class room in Chromium against the real app (app.py): a teacher and three students, each in
-their own browser context. The students join by the QR link and answer on phones; the teacher's
-tally updates by itself; the reveal reaches the students by itself. A wrong code, a reused
-answer, an expired room and a forged teacher link each get a clear message. A student's id
-stays in their browser (localStorage), never in the address."""
+their own browser context. The teacher chooses a question, previews it and asks it; the students
+join by the QR link and answer on phones; the teacher's tally updates by itself; the reveal
+reaches the students by itself, and no right answer is on the projector before it. A wrong
+code, a reused answer, an expired room and a forged teacher link each get a clear message. A
+student's id stays in their browser (localStorage), never in the address."""
 from __future__ import annotations
 
 import os
@@ -20,6 +21,7 @@ from playwright.sync_api import Page, expect  # noqa: E402
 
 from tests.browser.helpers import (REPO_ROOT, expect_app_run, streamlit_app,  # noqa: E402
                                   wait_for_app_run)
+from tests.browser.waiting import wait_until  # noqa: E402
 from ui.rooms.store import ALPHABET  # noqa: E402
 
 pytestmark = pytest.mark.browser
@@ -40,15 +42,29 @@ def rooms(tmp_path_factory):
             yield app.url, db
 
 
-def open_room(open_page, url: str, kind_label: str = "Which ranking is higher, A or B?"):
-    """A teacher's page with a room open and a question posed: (page, code)."""
-    teacher = open_page(url + "/room", width=1366, height=768)
+def choose(teacher: Page, kind: str) -> None:
+    """Pick the kind of question ("A or B?", "Your own"…): the preview follows."""
+    teacher.get_by_role("radio", name=kind, exact=True).click()
+    wait_for_app_run(teacher)
+
+
+def ask(teacher: Page) -> None:
+    """"Ask the class": the preview becomes the room's question."""
+    teacher.get_by_role("button", name="Ask the class").click()
+    wait_for_app_run(teacher)
+    expect(teacher.get_by_role("button", name="Reveal the answer")).to_be_visible()
+
+
+def open_room(open_page, url: str, kind: str = "A or B?", **viewport):
+    """A teacher's page with a room open and a question of ``kind`` posed: (page, code)."""
+    teacher = open_page(url + "/room", **(viewport or dict(width=1366, height=768)))
     teacher.get_by_role("button", name="Open a room").click()
     code_box = teacher.locator(".room-code")
     code_box.wait_for()
     code = code_box.inner_text().strip()
     assert re.fullmatch(f"[{ALPHABET}]{{6}}", code), code
-    teacher.get_by_role("button", name=kind_label).click()
+    choose(teacher, kind)
+    ask(teacher)
     expect(teacher.get_by_text("0 answered")).to_be_visible(timeout=POLL_TIMEOUT_MS)
     return teacher, code
 
@@ -93,7 +109,9 @@ def test_teacher_and_three_students(rooms, open_page):
         assert shown.split(".")[0] in right
 
     # the next question replaces it on every phone, buttons back
-    teacher.get_by_role("button", name="Predict: up, down or the same?").click()
+    teacher.get_by_role("button", name="Next question").click()
+    choose(teacher, "Up, down, same?")
+    ask(teacher)
     for student in students:
         expect(answers(student)).to_have_count(3, timeout=POLL_TIMEOUT_MS)
         expect(answers(student).first).to_have_text("Goes up ▲")
@@ -115,14 +133,14 @@ def test_the_students_id_stays_in_their_browser_not_in_the_address(rooms, open_p
     link = teacher.locator(".room-url").inner_text().strip()
     student = open_page(link, **PHONE)                       # by the QR link
     answers(student).first.click()
-    expect(student.get_by_text("Your answer: Ranking A")).to_be_visible()
+    expect(student.get_by_text("Your answer: ranking A is higher")).to_be_visible()
     expect(student).to_have_url(f"{url}/join?code={code}")  # no `me=`
     first_id = stored_id(student)
     assert re.fullmatch("[0-9a-f]{32}", first_id or ""), first_id
 
     student.reload()
     wait_for_app_run(student, initial_wait_ms=0)
-    expect(student.get_by_text("Your answer: Ranking A")).to_be_visible()
+    expect(student.get_by_text("Your answer: ranking A is higher")).to_be_visible()
     expect(answers(student)).to_have_count(0)
     assert stored_id(student) == first_id
 
@@ -132,7 +150,7 @@ def test_the_students_id_stays_in_their_browser_not_in_the_address(rooms, open_p
     expect(neighbour.get_by_text("Your answer")).to_have_count(0)
     assert stored_id(neighbour) not in (None, first_id)
     answers(neighbour).nth(1).click()
-    expect(neighbour.get_by_text("Your answer: Ranking B")).to_be_visible()
+    expect(neighbour.get_by_text("Your answer: ranking B is higher")).to_be_visible()
     expect(teacher.get_by_text("2 answered · 2 joined")).to_be_visible(timeout=POLL_TIMEOUT_MS)
 
 
@@ -161,7 +179,7 @@ def test_a_student_without_local_storage_still_joins_and_answers(rooms, open_pag
         wait_for_app_loaded(student)
         expect(answers(student)).to_have_count(3)
         answers(student).nth(2).click()
-        expect(student.get_by_text("Your answer: Both the same")).to_be_visible()
+        expect(student.get_by_text("Your answer: both are the same")).to_be_visible()
         expect(teacher.get_by_text("1 answered · 1 joined")).to_be_visible(
             timeout=POLL_TIMEOUT_MS)
         if "sessionStorage" not in blocked:
@@ -218,7 +236,7 @@ def test_a_challenge_fits_a_phone_and_the_projector(rooms, open_page):
     127.0.0.1 here, so the note about that is up too) and breaks the join address only
     between its parts, never inside one."""
     url, _ = rooms
-    teacher, code = open_room(open_page, url, "A challenge: which board solves it?")
+    teacher, code = open_room(open_page, url, "Which board?")
     student = open_page(f"{url}/join?code={code}", **PHONE)
     expect(answers(student)).to_have_count(4)
     assert [in_view(student, answers(student).nth(n)) for n in range(4)] == [True] * 4
@@ -237,7 +255,8 @@ def test_a_challenge_fits_a_phone_and_the_projector(rooms, open_page):
 
 @pytest.mark.parametrize("scheme", ["light", "dark"])
 def test_no_serious_accessibility_violation_in_a_room(rooms, open_page, scheme):
-    """axe-core, as for every lesson (test_accessibility.py): the projector and a phone."""
+    """axe-core, as for every lesson (test_accessibility.py): the projector (a question up,
+    then choosing the next) and a phone."""
     from tests.browser.test_accessibility import serious_violations
 
     url, _ = rooms
@@ -251,13 +270,19 @@ def test_no_serious_accessibility_violation_in_a_room(rooms, open_page, scheme):
     teacher.locator(".stPlotlyChart .main-svg").first.wait_for()
     assert serious_violations(teacher) == []
     assert serious_violations(student) == []
+    teacher.get_by_role("button", name="Next question").click()     # the chooser and preview
+    wait_for_app_run(teacher)
+    expect(teacher.locator(".st-key-room_preview .room-cut")).to_have_count(2)
+    assert serious_violations(teacher) == []
 
 
-def test_the_next_question_is_asked_and_seen_without_scrolling(rooms, open_page):
-    """At 1366x768 with a question up, "Ask the next question" is in view; after a click the
-    new question, the room code and its tally are in view too, all without scrolling."""
+def test_choosing_previewing_and_asking_the_next_question_fit_a_laptop(rooms, open_page):
+    """At 1366x768 with a question up: "Next question", then the kind, its options, the whole
+    preview (the tallest: two rankings) and "Ask the class" are in view beside the code and the
+    tally, all without scrolling; after asking, the new question, the code and its tally are in
+    view, and no tooltip lingers over them."""
     url, _ = rooms
-    teacher, _ = open_room(open_page, url)
+    teacher, _ = open_room(open_page, url, "Up, down, same?")
 
     def in_view(locator) -> bool:
         box = locator.bounding_box()
@@ -265,20 +290,89 @@ def test_the_next_question_is_asked_and_seen_without_scrolling(rooms, open_page)
                 and box["y"] + box["height"] <= 768 and box["x"] + box["width"] <= 1366)
 
     scrolled = "() => document.querySelector('[data-testid=stMain]').scrollTop"
-    ask = teacher.get_by_role("button", name="Predict: up, down or the same?")
-    expect(ask).to_be_visible()
-    assert in_view(ask) and teacher.evaluate(scrolled) == 0
-    ask.click()
     tally = teacher.get_by_test_id("stPlotlyChart").first
-    expect(teacher.get_by_role("heading", name=re.compile("go up, go down or stay"))).to_be_visible(
-        timeout=POLL_TIMEOUT_MS)
     expect(tally).to_be_visible()
-    expect(tally).to_contain_text("Goes up")
+    next_question = teacher.get_by_role("button", name="Next question")
+    assert in_view(next_question)
+    next_question.click()
+    wait_for_app_run(teacher)
+    choose(teacher, "A or B?")
+    preview = teacher.locator(".st-key-room_preview")
+    expect(preview.locator(".room-strip")).to_have_count(2)
+    for part in (teacher.get_by_role("radio", name="Surprise me"),
+                 teacher.get_by_role("radio", name="Your own"),
+                 teacher.get_by_role("combobox", name="K", exact=True), preview,
+                 teacher.get_by_role("button", name="Ask the class"),
+                 teacher.get_by_role("button", name="Draw another"),
+                 teacher.locator(".room-code"), tally):
+        assert in_view(part), part
     assert teacher.evaluate(scrolled) == 0
-    for part in (teacher.locator(".room-code"), tally,
-                 teacher.get_by_role("heading", name=re.compile("go up, go down or stay")),
+    prompt = preview.get_by_role("heading").inner_text()
+
+    ask(teacher)
+    heading = teacher.locator(".st-key-room_stage").get_by_role("heading", name=prompt)
+    expect(heading).to_be_visible()
+    expect(tally).to_contain_text("Ranking A")
+    assert teacher.evaluate(scrolled) == 0
+    for part in (teacher.locator(".room-code"), tally, heading,
                  teacher.get_by_text(re.compile(r"\d+ answered"))):
         assert in_view(part), part
+    expect(teacher.get_by_test_id("stTooltipContent")).to_have_count(0)
+
+
+def latest_question(db, code: str) -> dict:
+    import json
+    with sqlite3.connect(db) as conn:
+        (payload,), = conn.execute("SELECT payload FROM questions WHERE room = ? "
+                                   "ORDER BY id DESC LIMIT 1", (code,))
+    return json.loads(payload)
+
+
+def test_no_right_answer_on_the_projector_before_the_reveal(rooms, open_page):
+    """Issue 27: at 1920x1080, between "Ask the class" and "Reveal the answer", nothing on the
+    teacher's screen gives the answer away, for every kind of question (the teacher's own
+    question's form, which holds its right answer, closes when it is asked)."""
+    url, db = rooms
+    teacher = open_page(url + "/room", width=1920, height=1080)
+    teacher.get_by_role("button", name="Open a room").click()
+    code = teacher.locator(".room-code").inner_text().strip()
+    student = open_page(f"{url}/join?code={code}", **PHONE)
+    main = teacher.get_by_test_id("stMain")
+    for kind in ("A or B?", "Up, down, same?", "Which board?", "Your own"):
+        if teacher.get_by_role("button", name="Next question").count():
+            teacher.get_by_role("button", name="Next question").click()
+            wait_for_app_run(teacher)
+        choose(teacher, kind)
+        if kind == "Your own":
+            teacher.get_by_role("textbox", name="Question").fill("Which is a ranking metric?")
+            teacher.get_by_role("textbox", name="Answers, one a line (2 to 6)").fill(
+                "Accuracy\nAP\nLog loss")
+            teacher.get_by_role("textbox", name="Question").click()   # the answers count
+            wait_for_app_run(teacher)
+            teacher.get_by_role("button", name=re.compile("^Right answer")).click()
+            teacher.get_by_role("combobox", name="The right answer").click()
+            teacher.get_by_role("option", name="AP", exact=True).click()
+            wait_for_app_run(teacher)
+            teacher.keyboard.press("Escape")                          # closes the popover
+        ask(teacher)
+        question = latest_question(db, code)
+        assert question["correct"], kind
+        expect(answers(student).first).to_have_text(question["choices"][0][1],
+                                                    timeout=POLL_TIMEOUT_MS)
+        answers(student).first.click()
+        expect(teacher.get_by_text("1 answered")).to_be_visible(timeout=POLL_TIMEOUT_MS)
+        screen = main.inner_text()
+        assert "Right answer" not in screen and "right answer" not in screen, kind
+        assert not [text for _, text in question["choices"]
+                    if "✓ " + text in screen], kind                   # the tally marks none
+        if question["explanation"]:
+            assert question["explanation"][:20] not in screen, kind
+        expect(teacher.get_by_role("combobox", name="The right answer")).to_have_count(0)
+        teacher.get_by_role("button", name="Reveal the answer").click()
+        wait_for_app_run(teacher)
+        expect(teacher.get_by_text("Right answer:")).to_be_visible()   # the check can see it
+        right = dict(question["choices"])[question["correct"]]
+        wait_until(teacher, lambda: f"✓ {right}" in main.inner_text())
 
 
 def test_a_closed_room_says_so_after_the_code_changed_under_a_running_server(tmp_path, open_page):

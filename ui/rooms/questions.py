@@ -7,12 +7,16 @@ A question is a plain dict (it travels through the database as JSON)::
      "correct": "A",                      # None: no right answer (an opinion poll)
      "explanation": "AP@8: A 0.66, B 0.41.",
      "rankings": [{"label": "A", "items": [{"id", "title", "grade"}, ...]}, ...],
-     "action": "Move ... from rank 5 to rank 1."}   # optional
+     "action": "Move ... from rank 5 to rank 1.",  # optional
+     "k": 8,                              # optional: the K cut drawn on the rankings
+     "phrases": {"A": "ranking A is higher", ...}}   # optional: a choice in a sentence
 
-Every kind is one :class:`Kind` in :data:`KINDS`: a label for the teacher's picker and a
-``make(rng, params)`` that returns such a dict. Adding a kind (e.g. the challenges) is one
-:func:`register` call; the pages draw any question from the dict alone. No Streamlit calls here,
-and no metric math: the numbers come from :func:`irlib.metric_curves` and
+Every kind is one :class:`Kind` in :data:`KINDS`: labels for the teacher's picker, the options
+the teacher may fix (``source``, ``metric``, ``k``, ``challenge``) and a ``make(rng, params)``
+that returns such a dict. Adding a kind is one :func:`register` call; the pages draw any
+question from the dict alone. :func:`draw` is what the teacher's preview shows: the same kind,
+options and seed give the same question, so a link or a reload shows it again. No Streamlit
+calls here, and no metric math: the numbers come from :func:`irlib.metric_curves` and
 :func:`irlib.metric_curves_batch`.
 """
 from __future__ import annotations
@@ -37,22 +41,31 @@ DIRECTIONS = (("up", "Goes up ▲"), ("down", "Goes down ▼"), (SAME, "Stays th
 
 @dataclass(frozen=True)
 class Kind:
-    """A kind of question: its picker label, a sentence for the teacher, and its maker."""
+    """A kind of question: its labels, a sentence for the teacher, the options the teacher
+    may fix (keys of ``params``; the others are drawn) and its maker."""
     key: str
     label: str
+    short: str                  # the picker's label
     help: str
     make: Callable[[random.Random, Mapping], dict]
+    options: tuple[str, ...] = ()
     #: The teacher writes it (the page shows a form) instead of drawing one at random.
     written: bool = False
 
 
 KINDS: dict[str, Kind] = {}
+#: The teacher's "Surprise me": any drawn kind, every option drawn.
+SURPRISE = "surprise"
+#: Where the two rankings of an A-or-B question come from, and how many documents each has.
+SOURCES = {"cats": "eight cats", "graded": "eight cats, graded", "lecture": "the lecture's three"}
+DOCUMENTS = {"cats": 8, "graded": 8, "lecture": len(DOCS)}
 
 
-def register(key: str, label: str, help: str, *, written: bool = False):
+def register(key: str, label: str, help: str, *, short: str | None = None,
+             options: tuple[str, ...] = (), written: bool = False):
     """Decorator: add ``make(rng, params) -> question dict`` to :data:`KINDS` as ``key``."""
     def add(make):
-        KINDS[key] = Kind(key, label, help, make, written)
+        KINDS[key] = Kind(key, label, short or label, help, make, tuple(options), written)
         return make
     return add
 
@@ -62,6 +75,25 @@ def make_question(key: str, rng: random.Random | None = None,
     """A new question of kind ``key`` (``rng`` for repeatable draws in tests)."""
     question = KINDS[key].make(rng or random.Random(), dict(params or {}))
     return {"kind": key, **question}
+
+
+def draw(choice: str, seed: int, params: Mapping | None = None) -> dict:
+    """The question the teacher's preview shows: kind ``choice`` (or :data:`SURPRISE`) with
+    the options ``params`` fixes (unset ones are drawn), from ``seed``. The same arguments give
+    the same question: the preview, the link that keeps it and what is posed agree."""
+    rng = random.Random(seed)
+    if choice == SURPRISE:
+        return make_question(rng.choice([k for k, kind in KINDS.items() if not kind.written]),
+                             rng)
+    kind = KINDS[choice]
+    return make_question(choice, rng, {name: value for name, value in (params or {}).items()
+                                       if name in kind.options and value})
+
+
+def k_choices(source: str | None = None) -> range:
+    """The K a teacher may fix: up to the documents of ``source`` (the eight cats when None;
+    an A-or-B question with a drawn source then draws one with enough)."""
+    return range(1, DOCUMENTS.get(source or "cats", 8) + 1)
 
 
 def metric_label(metric: str, k: int) -> str:
@@ -105,19 +137,26 @@ def _compare_payload(metric: str, k: int, rankings: dict[str, list[int]], items:
             " — a tie." if correct == SAME else f" — ranking {correct} is higher."),
         "context": context,
         "rankings": [{"label": name, "items": items[name]} for name in ("A", "B")],
+        "k": k,
+        "phrases": {"A": "ranking A is higher", "B": "ranking B is higher",
+                    SAME: "both are the same"},
     }
 
 
 @register("compare", "Which ranking is higher, A or B?",
           "Two orders of the eight cats (or two of the lecture's three rankings) and one "
-          "metric at K; the class picks the higher one.")
+          "metric at K; the class picks the higher one.",
+          short="A or B?", options=("source", "metric", "k"))
 def make_compare(rng: random.Random, params: Mapping) -> dict:
     """Two rankings, one metric at K. ``params``: ``source`` ("cats", "graded", "lecture"),
-    ``metric``, ``k``; each drawn when missing. Ties are allowed but drawn less often."""
-    source = params.get("source") or rng.choice(("cats", "cats", "graded", "lecture"))
+    ``metric``, ``k``; each drawn when missing (a source with at least K documents). Ties are
+    allowed but drawn less often."""
+    fixed_k = int(params.get("k") or 0)
+    source = params.get("source") or rng.choice(
+        [s for s in ("cats", "cats", "graded", "lecture") if DOCUMENTS[s] >= fixed_k])
     metric = params.get("metric") or ("nDCG" if source == "graded" else rng.choice(list(METRICS)))
     if source == "lecture":
-        k = int(params.get("k") or rng.randint(2, len(DOCS)))
+        k = min(fixed_k, len(DOCS)) or rng.randint(2, len(DOCS))
         first, second = rng.sample(sorted(LECTURE_ORDERS), 2)
         orders = {"A": LECTURE_ORDERS[first], "B": LECTURE_ORDERS[second]}
         titles = {d: d for d in DOCS}
@@ -128,7 +167,7 @@ def make_compare(rng: random.Random, params: Mapping) -> dict:
             "A, B and C relevant.")
     catalog, query = _cats("white-cat-in-a-box" if source == "graded" else "cat-in-a-box")
     titles = {i: item.title for i, item in catalog.items.items()}
-    k = int(params.get("k") or rng.randint(2, len(query.order) - 1))
+    k = min(fixed_k, len(query.order)) or rng.randint(2, len(query.order) - 1)
     allow_tie = rng.random() < 0.15
     for _ in range(200):
         orders = {name: rng.sample(list(query.order), len(query.order)) for name in "AB"}
@@ -146,7 +185,7 @@ def make_compare(rng: random.Random, params: Mapping) -> dict:
 
 @register("predict", "Predict: up, down or the same?",
           "One move or one judgment on the eight cats; the class predicts which way a metric "
-          "at K goes.")
+          "at K goes.", short="Up, down, same?", options=("metric", "k"))
 def make_predict(rng: random.Random, params: Mapping) -> dict:
     """A ranking of the cats, one action (a drag or a judgment) and a metric at K.
 
@@ -157,7 +196,7 @@ def make_predict(rng: random.Random, params: Mapping) -> dict:
     catalog, query = _cats()
     titles = {i: item.title for i, item in catalog.items.items()}
     metric = params.get("metric") or rng.choice(list(METRICS))
-    k = int(params.get("k") or rng.randint(2, len(query.order) - 1))
+    k = min(int(params.get("k") or 0), len(query.order)) or rng.randint(2, len(query.order) - 1)
     wanted = params.get("direction") or rng.choice([key for key, _ in DIRECTIONS])
     for _ in range(50):
         order = rng.sample(list(query.order), len(query.order))
@@ -190,6 +229,8 @@ def make_predict(rng: random.Random, params: Mapping) -> dict:
         "change": {"kind": nb.kinds[row], "from": at, "to": to,
                    "grade": int(nb.new_grades[row])},
         "rankings": [{"label": "Now", "items": _items(order, query.grades, titles)}],
+        "k": k,
+        "phrases": {"up": "it goes up", "down": "it goes down", SAME: "it stays the same"},
     }
 
 
@@ -198,15 +239,14 @@ def make_predict(rng: random.Random, params: Mapping) -> dict:
 
 @register("challenge", "A challenge: which board solves it?",
           "One of the Practice lesson's challenges and two boards; the class picks the one "
-          "that solves it (or neither). irlib's check of each board decides.")
+          "that solves it (or neither). irlib's check of each board decides.",
+          short="Which board?", options=("challenge",))
 def make_challenge(rng: random.Random, params: Mapping) -> dict:
     """A one-board challenge (``params``: ``challenge``, its id; drawn when missing), shown on
     two boards: its worked answer and its start, or (a third of the time) its start and
     another board that fails too. The right answer is what :meth:`Challenge.check` says of
     each board; the explanation is its sentence, with the numbers."""
-    from ui.practice import all_challenges       # the lessons' boards (imports the widgets)
-
-    pool = {cid: c for cid, c in all_challenges().items() if len(c.start) == 1}
+    pool = one_board_challenges()
     challenge = pool.get(params.get("challenge")) or pool[rng.choice(sorted(pool))]
     (start,), (answer,) = challenge.start, challenge.answer
     second = answer
@@ -226,6 +266,8 @@ def make_challenge(rng: random.Random, params: Mapping) -> dict:
         "prompt": f"{challenge.task} Which board solves it?",
         "choices": [["A", "Board A"], ["B", "Board B"], ["both", "Both"],
                     ["neither", "Neither"]],
+        "phrases": {"A": "board A solves it", "B": "board B solves it",
+                    "both": "both boards solve it", "neither": "neither board solves it"},
         "correct": correct,
         "explanation": " ".join(f"Board {name}: {verdict.why}"
                                 for name, verdict in verdicts.items()),
@@ -236,20 +278,35 @@ def make_challenge(rng: random.Random, params: Mapping) -> dict:
     }
 
 
+def one_board_challenges() -> dict:
+    """The challenges a room can ask (one board each), by id, in course order."""
+    from ui.practice import all_challenges       # the lessons' boards (imports the widgets)
+
+    return {cid: c for cid, c in all_challenges().items() if len(c.start) == 1}
+
+
 # --------------------------------------------------------------------------- written
+
+
+def written_answers(choices: str | Sequence[str]) -> list[str]:
+    """The answers a teacher typed (one a line, or a list): blanks squeezed, empty lines gone.
+
+    >>> written_answers("  Yes \n\n No, never\n")
+    ['Yes', 'No, never']
+    """
+    if isinstance(choices, str):
+        choices = choices.splitlines()
+    texts = [" ".join(str(c).split()) for c in choices]
+    return [t for t in texts if t]
 
 
 @register("text", "Your own question",
           "Write a question and 2–6 answers; mark the right one, or none for a poll.",
-          written=True)
+          short="Your own", written=True)
 def make_text(rng: random.Random, params: Mapping) -> dict:
     """The teacher's own question: ``params`` = ``prompt``, ``choices`` (texts, one a line or a
     list) and ``correct`` (the index of the right one, or None). Shown as text, never HTML."""
-    choices = params.get("choices") or []
-    if isinstance(choices, str):
-        choices = choices.splitlines()
-    texts = [" ".join(str(c).split()) for c in choices]
-    texts = [t for t in texts if t]
+    texts = written_answers(params.get("choices") or [])
     correct = params.get("correct")
     return {
         "prompt": " ".join(str(params.get("prompt") or "").split()),

@@ -45,8 +45,19 @@ STYLE = """<style>
 .room-card .doc { aspect-ratio: 1; display: flex; align-items: center; justify-content: center;
   font-size: 1.6rem; font-weight: 700; }
 .room-card .rank, .room-card .mark { font-weight: 700; display: block; }
+/* the K cut between two cards, as the lessons' boards draw it (ui/board/board.css) */
+.room-cut { display: flex; flex-direction: column; align-items: center; gap: .2rem;
+  color: var(--room-primary); font-weight: 700; font-size: .8rem; }
+.room-cut::before, .room-cut::after { content: ""; flex: 1; border-left: 3px dashed currentColor; }
+.room-cut span { writing-mode: vertical-rl; transform: rotate(180deg); white-space: nowrap; }
+/* the answers as the phones show them, in the teacher's preview */
+.room-choices { display: flex; flex-wrap: wrap; gap: .4rem; align-items: center; margin: 0; }
+.room-choices .choice { border: 1px solid rgba(128,128,128,.6); border-radius: .5rem;
+  padding: .2rem .8rem; font-size: 1.1rem; }
+.room-choices .lbl { font-size: .95rem; margin-right: .2rem; }
 @media (max-width: 640px) {
   .room-cards { gap: .2rem; }
+  .room-cut { font-size: .65rem; }
   .room-card { padding: .05rem; border-width: 2px; font-size: .72rem; }
   .room-card .doc { font-size: 1.1rem; }
 }
@@ -54,10 +65,19 @@ STYLE = """<style>
 .room-qr.small { width: min(170px, 100%); }
 .room-qr img { width: 100%; image-rendering: pixelated; border-radius: .3rem; }
 .room-qr figcaption { font-size: .95rem; opacity: .8; }
-.st-key-room_stage h3 { font-size: clamp(1.6rem, 2.3vw, 2.6rem); line-height: 1.2; }
-.st-key-room_stage [data-testid="stCaptionContainer"] p { font-size: 1.1rem; }
-.st-key-room_stage [data-testid="stMarkdownContainer"] p { font-size: 1.25rem; }
-.st-key-room_stage .room-strip .lbl { font-size: 1.4rem; }
+/* the question on the projector, and its preview on the teacher's page, in the same type */
+:is(.st-key-room_stage, .st-key-room_preview) h3 {
+  font-size: clamp(1.6rem, 2.3vw, 2.6rem); line-height: 1.2; }
+:is(.st-key-room_stage, .st-key-room_preview) [data-testid="stCaptionContainer"] p {
+  font-size: 1.1rem; }
+:is(.st-key-room_stage, .st-key-room_preview) [data-testid="stMarkdownContainer"] p {
+  font-size: 1.25rem; }
+:is(.st-key-room_stage, .st-key-room_preview) .room-strip .lbl { font-size: 1.4rem; }
+@media (min-width: 641px) {
+  :is(.st-key-room_stage, .st-key-room_preview) .room-cut { font-size: clamp(.8rem, .9vw, 1.1rem); }
+}
+.room-tag { font-size: .9rem; font-weight: 600; text-transform: uppercase; letter-spacing: .06em;
+  opacity: .85; }
 .st-key-join_answers button { min-height: 3.2rem; }
 .st-key-join_pairs { display: grid; grid-template-columns: repeat(2, minmax(0, 1fr)); }
 @media (max-width: 640px) {   /* a phone: the question, its boards and every answer in view */
@@ -107,10 +127,23 @@ def is_local(link: str) -> bool:
     return urlsplit(link).hostname in ("localhost", "127.0.0.1", "::1")
 
 
+#: A room that ended as planned is news, not an error: a notice (the other refusals are errors).
+ENDED = {"closed": ":material/waving_hand:", "expired": ":material/schedule:"}
+
+
+def say(error: Exception) -> None:
+    """A refusal's message: a notice when the room ended as planned, else an error."""
+    reason = getattr(error, "reason", None)
+    if reason in ENDED:
+        st.info(str(error), icon=ENDED[reason])
+    else:
+        st.error(str(error), icon=":material/block:")
+
+
 def refuse(title: str, error: Exception, button: str, on_click, state) -> None:
     """Stop the page with ``title``, the refusal's message and one way on."""
     st.title(title)
-    st.error(str(error), icon=":material/block:")
+    say(error)
     st.button(button, key=state.prefix + "again", on_click=on_click)
     state.keep_address()
     st.stop()
@@ -151,7 +184,11 @@ def qr_img(png: bytes, link: str, *, small: bool = False) -> str:
 
 
 def style() -> None:
-    st.html(STYLE)
+    # the theme's primary colour (AA for text in each theme, .streamlit/config.toml): markdown
+    # has no CSS variable for it (components do)
+    scheme = "dark" if getattr(st.context.theme, "type", "light") == "dark" else "light"
+    primary = st.get_option(f"theme.{scheme}.primaryColor") or "#b02a37"
+    st.html(f"<style>:root {{ --room-primary: {html.escape(primary)}; }}</style>" + STYLE)
 
 
 def _card(item: Mapping, rank: int, graded: bool) -> str:
@@ -172,17 +209,30 @@ def _card(item: Mapping, rank: int, graded: bool) -> str:
             f'<span class="mark" aria-label="{word}">{html.escape(mark)}</span></div>')
 
 
+def _cut(k: int) -> str:
+    return (f'<div class="room-cut" role="separator" aria-label="top K = {k}">'
+            f'<span aria-hidden="true">top K = {k}</span></div>')
+
+
 def rankings(question: Mapping) -> None:
     """The question's rankings (if any) as strips of small cards, relevance marked by ✓/✗
-    and a green frame (never by colour alone)."""
+    and a green frame (never by colour alone); a question at K draws the K cut on each."""
     shown = question.get("rankings") or []
     graded = any(int(item.get("grade", 0)) > 1 for r in shown for item in r["items"])
+    k = int(question.get("k") or 0)
     for ranking in shown:
         label = html.escape(str(ranking.get("label", "")))
         items = ranking["items"]
-        cards = "".join(_card(item, n, graded) for n, item in enumerate(items, start=1))
+        cards = [_card(item, n, graded) for n, item in enumerate(items, start=1)]
         # one row whatever the screen: the cards share the width, at most 5.5rem each
-        grid = f"grid-template-columns: repeat({len(items)}, minmax(0, 5.5rem))"
+        card = "minmax(0, 5.5rem)"
+        if 0 < k < len(items):          # a cut after the last card would cut nothing
+            cards.insert(k, _cut(k))
+            grid = (f"grid-template-columns: repeat({k}, {card}) 1.4em "
+                    f"repeat({len(items) - k}, {card})")
+        else:
+            grid = f"grid-template-columns: repeat({len(items)}, {card})"
+        cards = "".join(cards)
         st.markdown(f'<div class="room-strip"><div class="lbl">{label}</div>'
                     f'<div class="room-cards" style="{grid}">{cards}</div></div>',
                     unsafe_allow_html=True)
@@ -200,6 +250,20 @@ def question_text(question: Mapping, *, heading: bool = True) -> None:
 
 def choice_label(question: Mapping, key: str | None) -> str:
     return {k: v for k, v in question.get("choices", [])}.get(key, "—")
+
+
+def said(question: Mapping, key: str | None) -> str:
+    """A choice as it reads in a sentence ("Your answer: it stays the same."): the question's
+    phrase for it, else its label."""
+    return (question.get("phrases") or {}).get(key) or choice_label(question, key)
+
+
+def answers_strip(question: Mapping) -> None:
+    """The answers as the phones offer them (the teacher's preview), as text."""
+    chips = "".join(f'<span class="choice">{html.escape(text)}</span>'
+                    for _, text in question.get("choices", []))
+    st.markdown(f'<p class="room-choices"><span class="lbl">On the phones:</span>{chips}</p>',
+                unsafe_allow_html=True)
 
 
 def tally_figure(question: Mapping, counts: Mapping[str, int], revealed: bool,
@@ -247,8 +311,6 @@ def code_codec():
 
 def token_codec(expected: str):
     """A random token in a link (the teacher's key, a student's id): URL-safe base64."""
-    import re
-
     from ui import page_state as ps
 
     def parse(text: str) -> str:
@@ -256,6 +318,18 @@ def token_codec(expected: str):
             raise ValueError(text)
         return text
     return ps.Codec(parse, str, expected)
+
+
+def text_codec(most: int):
+    """A teacher's text in a link (a question being written): any text up to ``most``
+    characters; it is shown as text wherever it goes."""
+    from ui import page_state as ps
+
+    def parse(text: str) -> str:
+        if len(text) > most:
+            raise ValueError(text)
+        return text
+    return ps.Codec(parse, str, f"a text of at most {most} characters")
 
 
 def time_left(expires_at: float) -> str:
