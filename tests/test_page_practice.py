@@ -66,12 +66,12 @@ def test_a_board_in_the_session_is_checked_at_once():
     c = CHALLENGES["ndcg-one-move"]
     at = run_page("practice", session={PREFIX + "at": (c.id, c.answer)})
     assert verdicts(at) == [c.check(c.answer).why] and at.success
-    # one more move breaks "one move": the check says so at once
+    # one more move breaks "one move": the check says so at once, and what it counts
     two = (c.answer[0].moved("dog", 8),)
     at.session_state[PREFIX + "at"] = (c.id, two)
     at.run()
     (why,) = verdicts(at)
-    assert "2 moves, more than 1" in why
+    assert "the board is 2 moves from the start: it can be done in 1" in why
     assert address(at)["solved"] == c.id                             # solved once stays solved
 
 

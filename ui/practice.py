@@ -237,8 +237,9 @@ def verdict(result: Result) -> None:
 def help_panels(challenge: Challenge) -> None:
     """Hint and worked answer, each shown only on request. Popovers, not expanders: under
     the boards an expander opened below a laptop's fold, out of sight."""
+    _, shown = current()
     with st.popover("Show a hint", icon=":material/lightbulb:"):
-        st.markdown(md(challenge.hint))
+        st.markdown(md(challenge.hint_for(shown)))     # about the board as it is now
     with st.popover("Show the answer", icon=":material/key:"):
         st.markdown(md(challenge.answer_text))
         for board in challenge.answer:
