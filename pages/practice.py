@@ -1,8 +1,9 @@
 """Lesson 8, practice: challenges on the lessons' boards, checked by irlib at every move.
 
 Pick a challenge (grouped by lesson), change its board, and the check under the task says at
-once, with the board's numbers, whether it is solved. A hint and a worked answer wait behind
-"Show". Solved challenges are ticked; progress and the open board are in the share link.
+once, with the board's numbers, whether it is solved. A hint about the board as it is and a
+worked answer wait behind "Show". Solved challenges are ticked, those whose answer was seen
+marked; all of it lives in the page's link.
 """
 import streamlit as st
 
