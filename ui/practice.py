@@ -351,15 +351,40 @@ def boards() -> None:
                       size="small" if small else "normal", on_change=_saver(n))
 
 
-def keep_task_in_view() -> None:
-    """On a laptop, the task and its check stay at the top while the boards scroll under them
-    (a challenge with three boards is taller than the screen)."""
+#: Where the laptop's pinned task is off (a phone; a landscape phone, too short for it), the
+#: verdict is a strip stuck to the bottom of the screen while the boards scroll under it, so
+#: the check of a board is in view after every move on it. Sticky, not fixed: at the end of the
+#: boards it rests in its place under them and covers nothing; and the scroll container stops a
+#: card brought into view (keyboard focus) above it. The laptop's task box opens up (``display:
+#: contents``) so that the verdict is the work area's own child, ordered after the boards, and
+#: what follows it (the notes, the way on) after the strip, out of the boards' way.
+_STRIP_CSS = """<style>
+@media (max-width: 639.98px), (max-height: 599.98px) {{
+  .st-key-{task}, div:has(> .st-key-{task}) {{ display: contents; }}
+  div:has(> .st-key-{check}) {{ order: 1; position: sticky; bottom: 0; z-index: 5; }}
+  div:has(> .st-key-{after}) {{ order: 2; }}
+  .st-key-{check} {{ background: {ground}; padding: 0.5rem 0 0.75rem; max-height: 35vh;
+                     overflow-y: auto; box-shadow: 0 -0.5rem 0.5rem -0.5rem rgba(0, 0, 0, 0.25); }}
+  .st-key-{check} [data-testid="stAlert"] > div {{ padding: 0.4rem 0.75rem; }}
+  .st-key-{check} p {{ font-size: 0.875rem; }}
+  [data-testid="stMain"] {{ scroll-padding-bottom: 9rem; }}
+}}</style>"""
+
+
+def keep_check_in_view() -> None:
+    """The check in view while the learner works on any board: on a laptop the task and its
+    check stay at the top (a challenge with three boards is taller than the screen); on a
+    phone the check is a strip at the bottom of the screen (:data:`_STRIP_CSS`)."""
     keep_in_view(f"{PREFIX}task")
+    # the app's background, as keep_in_view has it (no CSS variable holds it)
+    ground = "#171614" if getattr(st.context.theme, "type", "light") == "dark" else "#ffffff"
+    st.html(_STRIP_CSS.format(task=f"{PREFIX}task", check=f"{PREFIX}check",
+                              after=f"{PREFIX}after_check", ground=ground))
 
 
 def verdict(result: Result) -> None:
-    """The check of the open boards; under it, what the board counts for and, once it meets the
-    goal, the way on."""
+    """The check of the open boards (:data:`_STRIP_CSS` pins it on a phone); under it, what the
+    board counts for and, once it meets the goal, the way on."""
     challenge, _ = current()
     progress = Progress.now()
     with st.container(key=PREFIX + "check"):

@@ -1,5 +1,6 @@
 """Practice and Predict first in a real browser: a drag solves a challenge, the link keeps it,
-a worked answer is not a solve; a drag is held back until the learner predicts."""
+a worked answer is not a solve, a phone keeps the check in view; a drag is held back until the
+learner predicts."""
 from __future__ import annotations
 
 import re
@@ -11,6 +12,7 @@ from tests.browser.helpers import (
     board_card,
     board_order,
     drag_card,
+    touch_drag,
     wait_for_app_loaded,
     wait_for_app_run,
     wait_until,
@@ -18,6 +20,8 @@ from tests.browser.helpers import (
 from ui.practice import all_challenges, at_codec
 
 pytestmark = pytest.mark.browser
+
+PHONE = dict(width=390, height=844, is_mobile=True, has_touch=True, device_scale_factor=2)
 
 
 def tile(page, label: str) -> str:
@@ -145,3 +149,40 @@ def test_hint_and_answer_open_in_view_on_a_laptop_and_the_answer_is_not_a_solve(
     expect(page.get_by_test_id("stSelectbox")).to_contain_text("0 of")
     expect(page.get_by_test_id("stPopoverBody")).to_be_hidden()     # the board is in view again
     expect(board_card(page, rank=8)).to_be_in_viewport()
+
+
+#: Whether a card's badge can be seen: in the viewport, and the topmost thing at its middle.
+BADGE_SEEN_JS = """(badge) => {
+  const r = badge.getBoundingClientRect();
+  const x = r.left + r.width / 2, y = r.top + r.height / 2;
+  if (y < 0 || y > window.innerHeight) return false;
+  const hit = badge.getRootNode().elementFromPoint(x, y);   // the board's shadow root
+  return badge === hit || badge.contains(hit);
+}"""
+
+
+def test_on_a_phone_the_check_stays_in_view_and_hides_no_badge(app, open_page):
+    """Issue 27: on a phone the check sat above the boards, and a learner scrolled ~2,000 px up
+    after each move on query 3's board. It is a strip at the foot of the screen now."""
+    c = all_challenges()["one-query-lifts-map"]
+    page = open_page(app.url + "/practice", **PHONE,
+                     query="challenge=" + at_codec(all_challenges()).encode((c.id, c.start)))
+    query3 = 2
+    board_card(page, rank=8, index=query3).wait_for()
+    for item, rank, verdict in (("two-cats", 4, "Not yet: MAP@8 = 0.487"),
+                                ("two-cats", 1, "Solved: MAP@8 = 0.612")):
+        touch_drag(page, board_card(page, item_id=item, index=query3),
+                   board_card(page, rank=rank, index=query3))
+        wait_for_app_run(page)
+        assert board_order(page, query3)[rank - 1] == item
+        check = page.get_by_test_id("stAlert").filter(has_text=verdict)
+        expect(check).to_be_in_viewport(ratio=1)
+        moved = board_card(page, item_id=item, index=query3).locator(".rb-badge")
+        assert moved.evaluate(BADGE_SEEN_JS), "the check covers the card just moved"
+    # a card the page scrolls to from above (the keyboard's focus moving down the board: the
+    # least scroll that shows it puts it at the foot of the screen) shows its badge
+    page.evaluate("() => document.querySelector('[data-testid=stMain]').scrollTop = 0")
+    for rank in range(1, 9):
+        card = board_card(page, rank=rank, index=query3)
+        card.evaluate("(c) => c.scrollIntoView({block: 'nearest'})")
+        assert card.locator(".rb-badge").evaluate(BADGE_SEEN_JS), f"rank {rank}'s badge is hidden"
