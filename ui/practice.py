@@ -442,17 +442,16 @@ def way_on(challenge: Challenge, progress: Progress) -> None:
 
 def help_panels(challenge: Challenge) -> None:
     """Hint and worked answer, each shown only on request. Popovers, not expanders: under
-    the boards an expander opened below a laptop's fold, out of sight. Keyed, so that a rerun
-    from inside keeps them open. The hint is about the board as it is now; the worked answer
-    starts from the start, and looking at it marks the challenge "answer seen" (the popover
-    says so before it shows anything)."""
+    the boards an expander opened below a laptop's fold, out of sight. Keyed: an unkeyed popover
+    whose content changes (the answer after "Show me the answer") is a new element, and closes.
+    The answer's is closed by "Put this answer on the board", so the board is in view. The hint
+    is about the board as it is now; the worked answer starts from the start, and looking at it
+    marks the challenge "answer seen" (the popover says so before it shows anything)."""
     _, boards = current()
     with st.popover("Show a hint", icon=":material/lightbulb:", key=PREFIX + "hint_panel"):
         st.markdown(md(challenge.hint_for(boards)))
     with st.popover("Show the answer", icon=":material/key:", key=PREFIX + "answer_panel",
                     on_change="rerun"):
-        # one text and one button, whose label changes: a popover stays open only while the
-        # element clicked in it stays on the page
         if challenge.id not in page_state()["seen"]:
             st.markdown("Looking at the worked answer marks this challenge ◐ *answer seen*: "
                         "it then counts as solved only once you reach the goal with your own "
