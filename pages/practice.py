@@ -1,8 +1,9 @@
 """Lesson 8, practice: challenges on the lessons' boards, checked by irlib at every move.
 
 Pick a challenge (grouped by lesson), change its board, and the check under the task says at
-once, with the board's numbers, whether it is solved. A hint and a worked answer wait behind
-"Show". Solved challenges are ticked; progress and the open board are in the share link.
+once, with the board's numbers, whether it is solved (on a phone, in a strip at the foot of the
+screen). A hint about the board as it is and a worked answer wait behind "Show". Solved
+challenges are ticked, those whose answer was seen marked; all of it lives in the page's link.
 """
 import streamlit as st
 
@@ -16,18 +17,19 @@ S = pr.page_state()
 board_page(compact_metrics=True)
 st.title("Practice: challenges", anchor=False)
 st.caption("Each challenge gives a board from a lesson and a goal. **Drag** the cards and "
-           "**click a badge** to judge them: the check below the task follows every change, "
-           "with the numbers irlib computes.")
+           "**click a badge** to judge them: the check follows every change, with the numbers "
+           "irlib computes.")
 pr.init()
 result = pr.check()                 # before the picker, so a new tick shows at once
 pr.picker()
 challenge, _ = pr.current()
 
-pr.keep_task_in_view()
-with st.container(border=True, key=pr.PREFIX + "task"):
-    st.markdown(f"**{pr.md(challenge.title)}.** {pr.md(challenge.task)}")
-    pr.verdict(result)
-pr.boards()
+pr.keep_check_in_view()
+with st.container(key=pr.PREFIX + "work"):
+    with st.container(border=True, key=pr.PREFIX + "task"):
+        st.markdown(f"**{pr.md(challenge.title)}.** {pr.md(challenge.task)}")
+        pr.verdict(result)
+    pr.boards()
 # one row under the boards; the hint and the answer open over the page, where they are seen
 with st.container(horizontal=True, gap="small"):
     st.button("↺ Start this challenge again", key=pr.PREFIX + "restart", on_click=pr.restart)

@@ -46,7 +46,6 @@ def lesson_links(path: str) -> None:
     names the neighbours instead.
     """
     import streamlit as st
-    from streamlit.errors import StreamlitAPIException
 
     pages = [HOME, *LESSONS]
     i = next(n for n, page in enumerate(pages) if page.path == path)
@@ -59,10 +58,18 @@ def lesson_links(path: str) -> None:
             continue
         word, page = link
         with column:
-            try:
-                st.page_link(page.path, label=f"{word}: {page.title}", icon=page.icon)
-            except StreamlitAPIException:
-                st.caption(f"{word}: {page.title}")
+            page_link(page, f"{word}: {page.title}")
+
+
+def page_link(page: Lesson, label: str) -> None:
+    """A link to ``page``; its name alone where the app's navigation is not running (tests)."""
+    import streamlit as st
+    from streamlit.errors import StreamlitAPIException
+
+    try:
+        st.page_link(page.path, label=label, icon=page.icon)
+    except StreamlitAPIException:
+        st.caption(label)
 
 
 def through_app_navigation() -> None:

@@ -1,13 +1,23 @@
 """The Practice lesson: pick a challenge, change its boards, and irlib checks them at once.
 
-State (``ui/page_state.py``): ``challenge`` holds the open challenge and its boards, ``solved``
-the ids already solved; both are in the share link
-(``?challenge=ndcg-one-move~51234678.04134132&solved=top-three.f1-three-quarters``). Boards
-of other challenges the learner started are kept for the session only.
+State (``ui/page_state.py``), all of it in the page's link, the only place progress is kept:
+
+- ``at`` (``challenge=``): the open challenge and its boards, ``id~order.grades~…``;
+- ``solved`` (``solved=``): each challenge the learner solved, with the boards that solved it
+  (``id~order.grades_id~…``), so a solved challenge reopens on its solved board after a reload
+  or in a new tab;
+- ``seen`` (``seen=``): the challenges whose worked answer the learner looked at.
+
+A worked answer is not a solve. Looking at it marks the challenge "answer seen"; a board put
+there by "Put this answer on the board" is solved but counts for nothing. The challenge counts
+once the check passes on a board the answer did not make: after "Start again", or after the
+learner's board has left the goal and come back to it (:func:`_own_board`). Boards of other
+challenges the learner started are kept for the session only.
 """
 from __future__ import annotations
 
 import functools
+from dataclasses import dataclass
 
 import streamlit as st
 
@@ -16,12 +26,13 @@ from ui import choosing
 from ui import page_state as ps
 from ui.board import ranking_board
 from ui.catalog import board_items, load_catalog
-from ui.course import LESSONS
+from ui.course import LESSONS, page_link
 from ui.layout import keep_in_view
 from ui.texts import md_escape as md
 
 PREFIX = "pr_"
-_BOARD_SEP, _PART_SEP, _LIST_SEP = "~", ".", "."
+_BOARD_SEP, _PART_SEP, _LIST_SEP, _SOLVED_SEP = "~", ".", ".", "_"
+SOLVED_MARK, SEEN_MARK = "✓ ", "◐ "
 
 
 @functools.cache
@@ -89,6 +100,38 @@ def at_codec(table: dict[str, Challenge]) -> ps.Codec:
     return ps.Codec(parse, encode, "a challenge and its boards")
 
 
+def solved_codec(table: dict[str, Challenge]) -> ps.Codec:
+    """The solved challenges, each with the boards that solved it, in the course's order:
+    ``at_codec`` entries joined by ``_``. A link written before the boards were kept (ids
+    joined by ``.``) still reads; its challenges are solved with boards unknown (None).
+
+    >>> c = solved_codec(all_challenges())
+    >>> value = c.parse("f1-three-quarters~23456781.01011010_top-three")
+    >>> list(value), value["top-three"], c.encode(value)
+    (['top-three', 'f1-three-quarters'], None, 'top-three_f1-three-quarters~23456781.01011010')
+    >>> list(c.parse("top-three.mrr-one"))
+    ['top-three', 'mrr-one']
+    """
+    entry = at_codec(table)
+
+    def parse(text: str) -> dict:
+        found = {}
+        for part in filter(None, text.split(_SOLVED_SEP if _BOARD_SEP in text else _LIST_SEP)):
+            if _BOARD_SEP in part:
+                cid, boards = entry.parse(part)
+            elif part in table:
+                cid, boards = part, None
+            else:
+                raise ValueError(text)
+            found[cid] = boards
+        return {cid: found[cid] for cid in table if cid in found}
+
+    def encode(value: dict) -> str:
+        return _SOLVED_SEP.join(cid if value[cid] is None else entry.encode((cid, value[cid]))
+                                for cid in table if cid in value)
+    return ps.Codec(parse, encode, "challenge names, each with its boards")
+
+
 def id_set(ids) -> ps.Codec:
     """A set of challenge ids, written ``a.b`` in the course's order (empty: none).
 
@@ -116,7 +159,8 @@ def _first() -> tuple[str, tuple[Board, ...]]:
 def page_state() -> ps.PageState:
     table = all_challenges()
     return ps.PageState(PREFIX, [ps.Field("at", _first, at_codec(table), "challenge"),
-                                 ps.Field("solved", [], id_set(table))])
+                                 ps.Field("solved", {}, solved_codec(table)),
+                                 ps.Field("seen", [], id_set(table))])
 
 
 def init() -> None:
@@ -133,20 +177,59 @@ def _memory() -> dict:
     return st.session_state.setdefault(PREFIX + "memory", {})
 
 
+def _left_the_goal() -> set:
+    """Seen challenges whose board has not met the goal at some check since their worked answer
+    was last put on it (session only)."""
+    return st.session_state.setdefault(PREFIX + "left_the_goal", set())
+
+
+def _own_board(cid: str) -> bool:
+    """Whether a board of ``cid`` that meets the goal is the learner's own, so it counts. Once
+    the answer was seen, only a board that has left the goal in this session since: a board
+    from a link or a reload cannot say where it came from, so it does not count."""
+    return cid not in page_state()["seen"] or cid in _left_the_goal()
+
+
+def _in_course_order(ids) -> list[str]:
+    ids = set(ids)
+    return [cid for cid in all_challenges() if cid in ids]
+
+
 def _keep(cid: str, boards) -> None:
     _memory()[cid] = tuple(boards)
     page_state().set("at", (cid, tuple(boards)))
 
 
 def open_challenge(cid: str) -> None:
-    """Switch to ``cid``, with the boards it had in this session or its start."""
+    """Switch to ``cid``, with the boards it had in this session, else the boards that solved
+    it (from the link), else its start."""
     _keep(*page_state()["at"])
-    _keep(cid, _memory().get(cid, all_challenges()[cid].start))
+    boards = _memory().get(cid) or page_state().get("solved").get(cid)
+    _keep(cid, boards or all_challenges()[cid].start)
+
+
+def _label(cid: str) -> str:
+    """``3. NDCG · One move to a good top three``: the lesson's short name, then the title."""
+    c = all_challenges()[cid]
+    number, _, name = LESSONS[c.lesson - 1].title.partition(" ")
+    return f"{number} {name.rpartition(': ')[2]} · {c.title}"
+
+
+def _marked(cid: str, progress: Progress) -> str:
+    """The picker's label: ✓ solved, ◐ answer seen (not solved), first, where a phone shows it."""
+    mark = (SOLVED_MARK if cid in progress.solved else SEEN_MARK if cid in progress.seen
+            else "")
+    return mark + _label(cid)
 
 
 def _on_pick() -> None:
-    label = st.session_state[PREFIX + "pick"].removeprefix(_TICK)
-    open_challenge(next(cid for cid in all_challenges() if _label(cid) == label))
+    """Open the picked challenge. Only a change from the one the picker showed: when its label
+    gains a mark, the browser reports the new label as a change of its own (and "Next
+    challenge" may have moved on in the same run)."""
+    label = st.session_state[PREFIX + "pick"].removeprefix(SOLVED_MARK).removeprefix(SEEN_MARK)
+    picked = next((cid for cid in all_challenges() if _label(cid) == label), None)
+    if picked and picked != st.session_state.get(PREFIX + "pick_shown"):
+        open_challenge(picked)
 
 
 def restart() -> None:
@@ -154,9 +237,22 @@ def restart() -> None:
     _keep(challenge.id, challenge.start)
 
 
+def _mark_seen(cid: str) -> None:
+    page_state().set("seen", _in_course_order({*page_state()["seen"], cid}))
+
+
+def show_answer() -> None:
+    """The learner asked for the worked answer: the challenge is "answer seen" from now on."""
+    _mark_seen(current()[0].id)
+
+
 def apply_answer() -> None:
+    """The worked answer onto the board; its panel closes, so the board is in view."""
     challenge, _ = current()
+    _mark_seen(challenge.id)
+    _left_the_goal().discard(challenge.id)
     _keep(challenge.id, challenge.answer)
+    st.session_state[PREFIX + "answer_panel"] = False
 
 
 def _saver(n: int):
@@ -169,39 +265,73 @@ def _saver(n: int):
 
 
 def check() -> Result:
-    """Check the open boards; a solved challenge joins ``solved`` (and the link)."""
+    """Check the open boards. A board that solves the challenge and did not come from the
+    worked answer joins ``solved`` (and the link) with the boards that solved it."""
     challenge, boards = current()
     result = challenge.check(boards)
-    s = page_state()
-    if result.solved and challenge.id not in s["solved"]:
-        done = {*s["solved"], challenge.id}
-        s.set("solved", [cid for cid in all_challenges() if cid in done])    # course order
+    if not result.solved:
+        _left_the_goal().add(challenge.id)
+    elif _own_board(challenge.id):
+        s = page_state()
+        if s["solved"].get(challenge.id) != boards:
+            solved = {**s["solved"], challenge.id: boards}
+            s.set("solved", {cid: solved[cid] for cid in _in_course_order(solved)})
     return result
 
 
-_TICK = "✓ "
+@dataclass(frozen=True)
+class Progress:
+    """The course's challenges as the learner left them: solved, answer seen (not solved), left."""
+    solved: list[str]
+    seen: list[str]
+    left: list[str]
+
+    @classmethod
+    def now(cls) -> Progress:
+        s = page_state()
+        solved = list(s.get("solved"))
+        seen = [cid for cid in s.get("seen") if cid not in solved]
+        return cls(solved, seen, [cid for cid in all_challenges()
+                                  if cid not in solved and cid not in seen])
+
+    def line(self) -> str:
+        return (f"✓ **{len(self.solved)} of {len(all_challenges())} solved** · "
+                f"◐ {len(self.seen)} answer seen · {len(self.left)} left")
 
 
-def _label(cid: str) -> str:
-    """``3. NDCG · One move to a good top three``: the lesson's short name, then the title."""
-    c = all_challenges()[cid]
-    number, _, name = LESSONS[c.lesson - 1].title.partition(" ")
-    return f"{number} {name.rpartition(': ')[2]} · {c.title}"
+def _link() -> str:
+    """The address of this page as it is now (the one the address bar holds)."""
+    base = st.context.url or "/" + LESSONS[-1].url_path
+    return f"{base}?{page_state().address()}"
 
 
 def picker() -> None:
-    """The challenges, grouped by lesson (in course order), solved ones ticked.
+    """The challenges, grouped by lesson (in course order), marked; beside them the progress
+    and where it is kept, with the link to copy.
 
     The options are the labels themselves (no ``format_func``): AppTest reads a selectbox's
-    value back through its labels. The tick comes first, where a phone still shows it.
+    value back through its labels. The open challenge is set as the value on every run, so a
+    change from elsewhere ("Next challenge", a restored address) shows in the picker too.
     """
     challenge, _ = current()
     ids = list(all_challenges())
-    solved = page_state()["solved"]
-    labels = [(_TICK if cid in solved else "") + _label(cid) for cid in ids]
-    st.selectbox(f"Challenge — {len(solved)} of {len(ids)} solved", labels,
-                 index=ids.index(challenge.id), key=PREFIX + "pick", on_change=_on_pick,
-                 help="Grouped by lesson; ✓ marks the ones you solved.")
+    progress = Progress.now()
+    key = PREFIX + "pick"
+    st.session_state[key] = _marked(challenge.id, progress)
+    st.session_state[PREFIX + "pick_shown"] = challenge.id
+    pick, where = st.columns([3, 2], vertical_alignment="bottom")
+    pick.selectbox(f"Challenge — {len(progress.solved)} of {len(ids)} solved",
+                   [_marked(cid, progress) for cid in ids], key=key, on_change=_on_pick,
+                   help="Grouped by lesson. ✓ solved with your own board; ◐ answer seen, "
+                        "not solved yet.")
+    with where.popover("Progress is kept only in this link: copy it", icon=":material/link:",
+                       key=PREFIX + "link", width="stretch"):
+        st.markdown("Your progress is saved nowhere else: bookmark this page or keep this link "
+                    "to come back to your boards and your ✓ and ◐ marks. A reload, Back and "
+                    "Forward keep them too.")
+        st.code(_link(), language=None, wrap_lines=True)
+    st.caption(f"{progress.line()}. Only your own board counts as a solve: a look at a worked "
+               "answer marks its challenge ◐ until then.")
 
 
 def _items(board: Board) -> list[dict]:
@@ -221,32 +351,121 @@ def boards() -> None:
                       size="small" if small else "normal", on_change=_saver(n))
 
 
-def keep_task_in_view() -> None:
-    """On a laptop, the task and its check stay at the top while the boards scroll under them
-    (a challenge with three boards is taller than the screen)."""
+#: Where the laptop's pinned task is off (a phone; a landscape phone, too short for it), the
+#: verdict is a strip stuck to the bottom of the screen while the boards scroll under it, so
+#: the check of a board is in view after every move on it. Sticky, not fixed: at the end of the
+#: boards it rests in its place under them and covers nothing; and the scroll container stops a
+#: card brought into view (keyboard focus) above it. The laptop's task box opens up (``display:
+#: contents``) so that the verdict is the work area's own child, ordered after the boards, and
+#: what follows it (the notes, the way on) after the strip, out of the boards' way.
+_STRIP_CSS = """<style>
+@media (max-width: 639.98px), (max-height: 599.98px) {{
+  .st-key-{task}, div:has(> .st-key-{task}) {{ display: contents; }}
+  div:has(> .st-key-{check}) {{ order: 1; position: sticky; bottom: 0; z-index: 5; }}
+  div:has(> .st-key-{after}) {{ order: 2; }}
+  .st-key-{check} {{ background: {ground}; padding: 0.5rem 0 0.75rem; max-height: 35vh;
+                     overflow-y: auto; box-shadow: 0 -0.5rem 0.5rem -0.5rem rgba(0, 0, 0, 0.25); }}
+  .st-key-{check} [data-testid="stAlert"] > div {{ padding: 0.4rem 0.75rem; }}
+  .st-key-{check} p {{ font-size: 0.875rem; }}
+  [data-testid="stMain"] {{ scroll-padding-bottom: 9rem; }}
+}}</style>"""
+
+
+def keep_check_in_view() -> None:
+    """The check in view while the learner works on any board: on a laptop the task and its
+    check stay at the top (a challenge with three boards is taller than the screen); on a
+    phone the check is a strip at the bottom of the screen (:data:`_STRIP_CSS`)."""
     keep_in_view(f"{PREFIX}task")
+    # the app's background, as keep_in_view has it (no CSS variable holds it)
+    ground = "#171614" if getattr(st.context.theme, "type", "light") == "dark" else "#ffffff"
+    st.html(_STRIP_CSS.format(task=f"{PREFIX}task", check=f"{PREFIX}check",
+                              after=f"{PREFIX}after_check", ground=ground))
 
 
 def verdict(result: Result) -> None:
-    if result.solved:
-        st.success(md(result.why), icon=":material/check_circle:")
-    else:
-        st.info(md(result.why), icon=":material/pending:")
+    """The check of the open boards (:data:`_STRIP_CSS` pins it on a phone); under it, what the
+    board counts for and, once it meets the goal, the way on."""
+    challenge, _ = current()
+    progress = Progress.now()
+    with st.container(key=PREFIX + "check"):
+        if result.solved:
+            st.success(md(result.why), icon=":material/check_circle:")
+        else:
+            st.info(md(result.why), icon=":material/pending:")
+    with st.container(key=PREFIX + "after_check", gap="small"):
+        if result.solved and not _own_board(challenge.id) and challenge.id not in progress.solved:
+            st.caption("◐ This board is the worked answer: it does not count. Start again and "
+                       "reach the goal with your own moves to count it.")
+        elif challenge.id in progress.seen:
+            st.caption("◐ Answer seen: this challenge counts once your own board reaches the "
+                       "goal.")
+        elif challenge.id in progress.solved and not result.solved:
+            st.caption("✓ You solved this one; the check is for your board as it is now.")
+        if result.solved:
+            way_on(challenge, progress)
+
+
+def _next_unsolved(cid: str, progress: Progress) -> str | None:
+    """The next challenge in the course's order that is not solved, wrapping round."""
+    ids = list(all_challenges())
+    at = ids.index(cid)
+    return next((c for c in ids[at + 1:] + ids[:at] if c not in progress.solved), None)
+
+
+def _open_next() -> None:
+    challenge, _ = current()
+    following = _next_unsolved(challenge.id, Progress.now())
+    if following:
+        open_challenge(following)
+
+
+def way_on(challenge: Challenge, progress: Progress) -> None:
+    """After a solve: the next unsolved challenge; after a lesson's last challenge, the next
+    lesson; after the course's last one (or when none is left), what the learner has done."""
+    following = _next_unsolved(challenge.id, progress)
+    ids = list(all_challenges())
+    later = ids[ids.index(challenge.id) + 1:]
+    last_of_lesson = all(all_challenges()[cid].lesson != challenge.lesson for cid in later)
+    last = not later
+    with st.container(horizontal=True, gap="small", vertical_alignment="center"):
+        if following:
+            st.button(f"Next challenge: {all_challenges()[following].title}",
+                      key=PREFIX + "next", on_click=_open_next, type="primary",
+                      icon=":material/arrow_forward:")
+        if last_of_lesson and challenge.lesson < len(LESSONS):
+            lesson = LESSONS[challenge.lesson]          # the lesson after this one
+            page_link(lesson, f"Next lesson: {lesson.title}")
+    if last or not following:
+        st.markdown(("That was the last challenge. " if last else "No challenge is left. ")
+                    + f"You have: {progress.line()}.")
 
 
 def help_panels(challenge: Challenge) -> None:
     """Hint and worked answer, each shown only on request. Popovers, not expanders: under
-    the boards an expander opened below a laptop's fold, out of sight."""
-    with st.popover("Show a hint", icon=":material/lightbulb:"):
-        st.markdown(md(challenge.hint))
-    with st.popover("Show the answer", icon=":material/key:"):
-        st.markdown(md(challenge.answer_text))
+    the boards an expander opened below a laptop's fold, out of sight. Keyed: an unkeyed popover
+    whose content changes (the answer after "Show me the answer") is a new element, and closes.
+    The answer's is closed by "Put this answer on the board", so the board is in view. The hint
+    is about the board as it is now; the worked answer starts from the start, and looking at it
+    marks the challenge "answer seen" (the popover says so before it shows anything)."""
+    _, boards = current()
+    with st.popover("Show a hint", icon=":material/lightbulb:", key=PREFIX + "hint_panel"):
+        st.markdown(md(challenge.hint_for(boards)))
+    with st.popover("Show the answer", icon=":material/key:", key=PREFIX + "answer_panel",
+                    on_change="rerun"):
+        if challenge.id not in page_state()["seen"]:
+            st.markdown("Looking at the worked answer marks this challenge ◐ *answer seen*: "
+                        "it then counts as solved only once you reach the goal with your own "
+                        "board.")
+            st.button("Show me the answer", key=PREFIX + "answer", on_click=show_answer,
+                      icon=":material/visibility:")
+            return
+        lines = ["**From the starting board:** " + md(challenge.answer_text)]
         for board in challenge.answer:
-            names = _items(board)
-            title = {i["id"]: i["title"] for i in names}
-            st.caption(md(board.label + ": "
-                           + ", ".join(f"{title[i]} ({board.grades[i]})" for i in board.order)))
-        st.markdown(md(challenge.check(challenge.answer).why))
-        st.button("Put this answer on the board", key=PREFIX + "apply", on_click=apply_answer,
-                  icon=":material/done_all:")
-
+            title = {i["id"]: i["title"] for i in _items(board)}
+            lines.append(md(board.label + ": " + ", ".join(f"{title[i]} ({board.grades[i]})"
+                                                           for i in board.order)))
+        lines.append(md(challenge.check(challenge.answer).why))
+        st.markdown("\n\n".join(lines))
+        st.button("Put this answer on the board", key=PREFIX + "answer", on_click=apply_answer,
+                  icon=":material/done_all:", help="It is not counted as solved: start again "
+                                                   "and reach the goal yourself to count it.")

@@ -3,7 +3,9 @@
 A challenge starts from boards the lessons already show (``sources``: the cats, the article's
 three queries, the lecture's three rankings), states a task in one sentence, and checks any
 boards the learner makes with :meth:`Challenge.check`, which says in one sentence, with the
-boards' numbers, why they do or do not solve it. Nothing here draws anything; ``ui/practice.py``
+boards' numbers, why they do or do not solve it. A hint that speaks of a board is a function of
+the learner's boards (:meth:`Challenge.hint_for`), so it never describes a start the learner has
+left; the worked answer starts from the start. Nothing here draws anything; ``ui/practice.py``
 does. The challenges themselves are declared in :mod:`irlib.challenges._lessons`.
 
 A challenge on a three-item board: put a relevant item first.
@@ -51,6 +53,8 @@ class Result:
 
 
 Rule = Callable[[Sequence[Board], Sequence[Board]], Sequence[Condition]]
+#: A hint: a sentence about the task, or one made from the boards (``(boards, start)``).
+Hint = str | Callable[[Sequence[Board], Sequence[Board]], str]
 Edit = Callable[[Board], Board]
 
 
@@ -71,7 +75,7 @@ class Spec:
     lesson: int
     title: str
     task: str
-    hint: str
+    hint: Hint
     sources: tuple[str, ...]
     rule: Rule
     answer_edits: tuple[tuple[Edit, ...], ...]
@@ -86,7 +90,7 @@ class Challenge:
     lesson: int
     title: str
     task: str
-    hint: str
+    hint: Hint
     start: tuple[Board, ...]
     answer: tuple[Board, ...]
     answer_text: str
@@ -99,6 +103,10 @@ class Challenge:
             sorted(b.order) == sorted(s.order) and b.top == s.top
             and all(0 <= int(b.grades.get(i, 0)) <= s.top for i in b.order)
             for b, s in zip(boards, self.start))
+
+    def hint_for(self, boards: Sequence[Board]) -> str:
+        """The hint for the learner's ``boards`` (the same sentence for a hint about the task)."""
+        return self.hint(tuple(boards), self.start) if callable(self.hint) else self.hint
 
     def check(self, boards: Sequence[Board]) -> Result:
         """Solved or not, and why, in one sentence with the numbers of ``boards``."""

@@ -106,22 +106,29 @@ class Condition:
 
     @classmethod
     def moves(cls, n: int, limit: int) -> Condition:
-        """At most ``limit`` drags: ``1 move (at most 1)``."""
+        """The board at most ``limit`` drags from the start: ``1 move from the start (at most 1)``.
+
+        ``n`` is :func:`moves_between` (the fewest drags that make this board), not the drags
+        made, so the sentence says so: three drags that end one drag away are one move.
+
+        >>> Condition.moves(2, 1).text
+        'the board is 2 moves from the start: it can be done in 1'
+        """
         noun = "move" if n == 1 else "moves"
         if n <= limit:
-            return cls(True, f"{n} {noun} (at most {limit})")
-        return cls(False, f"{n} {noun}, more than {limit}")
+            return cls(True, f"{n} {noun} from the start (at most {limit})")
+        return cls(False, f"the board is {n} {noun} from the start: it can be done in {limit}")
 
     @classmethod
-    def kept(cls, what: str, changed: int, unit: str) -> Condition:
+    def kept(cls, what: str, changed: int, unit: str, how: str = "changed") -> Condition:
         """Nothing of ``what`` changed: ``the judgments as given`` / ``2 grades changed …``.
 
-        >>> Condition.kept("the order", 2, "move").text
-        '2 moves (keep the order as given)'
+        >>> Condition.kept("the order", 2, "move", "from the start").text
+        '2 moves from the start (keep the order as given)'
         """
         if not changed:
             return cls(True, f"{what} as given")
-        return cls(False, f"{changed} {unit}{'' if changed == 1 else 's'} "
+        return cls(False, f"{changed} {unit}{'' if changed == 1 else 's'} {how} "
                           f"(keep {what} as given)")
 
     @classmethod

@@ -25,7 +25,7 @@ def _judgments_kept(boards, start) -> Condition:
 
 
 def _order_kept(board, start) -> Condition:
-    return Condition.kept("the order", moves_between(start, board), "move")
+    return Condition.kept("the order", moves_between(start, board), "move", "from the start")
 
 
 def _moves(board, start, limit) -> Condition:
@@ -35,7 +35,23 @@ def _moves(board, start, limit) -> Condition:
 def _untouched(boards, start, which, what) -> Condition:
     changed = sum(moves_between(start[n], boards[n]) + regrades_between(start[n], boards[n])
                   for n in which)
-    return Condition.kept(what, changed, "change")
+    return Condition.kept(what, changed, "change", "made")
+
+
+def _listed(numbers) -> str:
+    """``3`` / ``1 and 3`` / ``1, 2 and 3``."""
+    numbers = [str(n) for n in numbers]
+    return numbers[0] if len(numbers) == 1 else f"{', '.join(numbers[:-1])} and {numbers[-1]}"
+
+
+def _named(one: str, many: str, numbers) -> str:
+    """``rank 3`` / ``ranks 1 and 3``."""
+    return f"{one if len(numbers) == 1 else many} {_listed(numbers)}"
+
+
+def _hits(board, k: int) -> int:
+    """How many relevant cards the top ``k`` of ``board`` holds (from irlib's P@k)."""
+    return round(precision_at_k(board.ranked(), k) * k)
 
 
 # --------------------------------------------------------------------------- lesson 1
@@ -44,6 +60,22 @@ def _top_three(boards, start):
     (b,), (s,) = boards, start
     return [Condition.compare("P@3", precision_at_k(b.ranked(), 3), "=", 1),
             _moves(b, s, 2), _judgments_kept(boards, start)]
+
+
+def _top_three_hint(boards, start):
+    """Which of the learner's first three cards are not cats in boxes (as judged at the start)."""
+    (b,), (s,) = boards, start
+    misses = [n for n, item in enumerate(b.order[:3], 1) if not s.grades[item]]
+    if not misses:
+        moved = moves_between(s, b)
+        return ("On your board the first three cards are all cats in boxes"
+                + ("." if moved <= 2 else f", but {moved} moves from the start: start again "
+                                          "and send down only the cards that are not."))
+    if len(misses) == 1:
+        return (f"On your board, the card at {_named('rank', 'ranks', misses)} is not a cat "
+                "in a box: send it down.")
+    return (f"On your board, the cards at {_named('rank', 'ranks', misses)} are not cats in "
+            "boxes: send them down.")
 
 
 def _first_hit_poor_list(boards, start):
@@ -65,6 +97,13 @@ def _f1(boards, start):
             _judgments_kept(boards, start)]
 
 
+def _f1_hint(boards, start):
+    found = _hits(boards[0], 4)
+    return ("There are four relevant cats, so at K = 4 precision and recall share a "
+            "denominator: F1@4 = 0.75 needs three of them in the top four. Your top four holds "
+            f"{found}.")
+
+
 def _order_matters(boards, start):
     g = boards[0].ranked()
     return [Condition.compare("P@4", precision_at_k(g, 4), "=", 0.5),
@@ -79,11 +118,28 @@ def _rankings(boards) -> list[list[int]]:
 
 
 def _mrr_one(boards, start):
-    most = max(map(moves_between, start, boards))
+    moved = list(map(moves_between, start, boards))
+    far = [n for n, m in enumerate(moved, 1) if m > 1]
+    if not far:
+        within = Condition(True, "each query at most 1 move from its start")
+    else:
+        counts = _listed(moved[n - 1] for n in far)
+        within = Condition(False, f"{_named('query', 'queries', far)} "
+                           + (f"is {counts} moves from its start" if len(far) == 1
+                              else f"are {counts} moves from their starts")
+                           + ": each query can be done in 1")
     return [Condition.compare("MRR@8", mean_reciprocal_rank(_rankings(boards), 8), "=", 1),
-            Condition(most <= 1, f"at most {most} move{'' if most == 1 else 's'} on a query"
-                      + (" as asked" if most <= 1 else ", not 1")),
-            _judgments_kept(boards, start)]
+            within, _judgments_kept(boards, start)]
+
+
+def _mrr_one_hint(boards, start):
+    """The queries of the learner's boards that do not start with a relevant card."""
+    lacking = [n for n, b in enumerate(boards, 1) if reciprocal_rank(b.ranked()) < 1]
+    head = "MRR is the mean of the three queries' RR: each query needs a relevant card first. "
+    if not lacking:
+        return head + "On your boards all three do."
+    return (head + f"On your boards, {_named('query', 'queries', lacking)} "
+            + ("does" if len(lacking) == 1 else "do") + " not start with one.")
 
 
 def _map_not_mrr(boards, start):
@@ -97,6 +153,17 @@ def _one_query_lifts_map(boards, start):
     return [Condition.compare("MAP@8", mean_average_precision(_rankings(boards), 8), ">", 0.6),
             _untouched(boards, start, (0, 1), "queries 1 and 2"),
             _judgments_kept(boards, start)]
+
+
+def _one_query_hint(boards, start):
+    """The three APs of the learner's boards and what query 3 needs (MAP is their mean)."""
+    ap1, ap2, ap3 = (average_precision(g, 8) for g in _rankings(boards))
+    need = 3 * 0.6 - ap1 - ap2
+    text = (f"MAP@8 is the plain mean of the queries' AP@8, on your boards {number(ap1)}, "
+            f"{number(ap2)} and {number(ap3)}: query 3's counts as much as the others'. ")
+    if need >= 1:
+        return text + "Queries 1 and 2 must stay as given: start again or undo their changes."
+    return text + f"Query 3 needs an AP@8 above {number(need)}."
 
 
 # --------------------------------------------------------------------------- lesson 3
@@ -141,6 +208,14 @@ def _p2_vs_ap(boards, start):
             _judgments_kept(boards, start)]
 
 
+def _k_decides_hint(boards, start):
+    r1, r2, _ = boards
+    return ("P@5 and P@2 count the relevant documents in the top five and the top two. On your "
+            f"boards ranking 1 has {_hits(r1, 5)} and {_hits(r1, 2)}, ranking 2 has "
+            f"{_hits(r2, 5)} and {_hits(r2, 2)}: ranking 2 needs more than ranking 1 in its top "
+            "five but fewer in its top two.")
+
+
 def _k_decides(boards, start):
     r1, r2, _ = _rankings(boards)
     return [Condition.versus("P@5", precision_at_k(r2, 5), precision_at_k(r1, 5), ">",
@@ -172,8 +247,7 @@ def _libraries_agree(boards, start):
 SPECS = [
     Spec("top-three", 1, "Fill the top three",
          "In at most two moves, make Precision@3 equal 1 without changing a judgment.",
-         "Two of the first three cards are not cats in boxes: send those two down.",
-         ("cats",), _top_three, ((move("dog", 8), move("empty-box", 8)),),
+         _top_three_hint, ("cats",), _top_three, ((move("dog", 8), move("empty-box", 8)),),
          "Drag the dog and then the empty box to the bottom: the two white cats and the "
          "ginger cat move up into the top three.", k=3),
     Spec("first-hit-poor-list", 1, "A perfect first hit, a poor list",
@@ -194,9 +268,7 @@ SPECS = [
          "top four remain.", k=4),
     Spec("f1-three-quarters", 1, "F1 in one move",
          "With one move, make F1@4 equal 0.75.",
-         "There are four relevant cats, so at K = 4 precision and recall share a denominator: "
-         "F1@4 = 0.75 needs three of them in the top four.",
-         ("cats",), _f1, ((move("dog", 8),),),
+         _f1_hint, ("cats",), _f1, ((move("dog", 8),),),
          "Drag the dog from rank 1 to the bottom: the second white cat moves up to rank 4.", k=4),
     Spec("order-matters", 1, "Same precision, better order",
          "Keep Precision@4 at 0.5 but raise AP@4 to at least 0.5.",
@@ -207,8 +279,7 @@ SPECS = [
          "two relevant cards, now at the best ranks.", k=4),
     Spec("mrr-one", 2, "Every first hit at rank 1",
          "Make MRR@8 equal 1, moving at most one card on each query.",
-         "MRR is the mean of the three queries' RR: each query needs a relevant card first.",
-         QUERIES, _mrr_one,
+         _mrr_one_hint, QUERIES, _mrr_one,
          ((move("white-cat-box", 1),), (), (move("two-cats", 1),)),
          "Drag the white cat to the top of query 1 and the two cats to the top of query 3."),
     Spec("map-not-mrr", 2, "MAP up, MRR still",
@@ -222,9 +293,7 @@ SPECS = [
          "the bottom; every first hit stays where it was."),
     Spec("one-query-lifts-map", 2, "One query lifts the mean",
          "Raise MAP@8 above 0.6 by changing query 3 (“dark cats”) only.",
-         "Query 3 has the lowest AP; MAP is a plain mean, so its AP counts as much as the "
-         "others'.",
-         QUERIES, _one_query_lifts_map, ((), (), (move("dark-cat-box", 1),)),
+         _one_query_hint, QUERIES, _one_query_lifts_map, ((), (), (move("dark-cat-box", 1),)),
          "Drag the dark cat to the top of query 3."),
     Spec("ndcg-one-move", 3, "One move to a good top three",
          "With one move, raise NDCG@3 above 0.7 without changing Recall@3 (grade ≥ 1 is "
@@ -262,8 +331,8 @@ SPECS = [
     Spec("p2-vs-ap", 4, "Two metrics, two winners",
          "Reorder the rankings so that P@2 picks ranking 1 and AP picks ranking 3 (keep "
          "the judgments).",
-         "Ranking 3 need not change: make ranking 1 win P@2 by a hair with a low AP, and "
-         "push ranking 2's relevant documents down.",
+         "From the starting boards, ranking 3 need not change: make ranking 1 win P@2 by a "
+         "hair with a low AP, and push ranking 2's relevant documents down.",
          RANKINGS, _p2_vs_ap,
          ((move("D", 1), move("E", 3), move("F", 4)), (move("A", 4), move("B", 5)), ()),
          "Ranking 1 becomes D A E F B C (relevant at 2, 5, 6) and ranking 2 D E F A B C "
@@ -271,9 +340,7 @@ SPECS = [
     Spec("k-decides", 4, "K decides the winner",
          "Reorder ranking 2 only, so that it beats ranking 1 on P@5 but still loses to it "
          "on P@2.",
-         "Ranking 1 has two relevant documents in its top five: ranking 2 needs all three, "
-         "but not both in its top two.",
-         RANKINGS, _k_decides, ((), (move("F", 6),), ()),
+         _k_decides_hint, RANKINGS, _k_decides, ((), (move("F", 6),), ()),
          "Drag document F from rank 4 to the bottom of ranking 2: B and C move up to ranks "
          "4 and 5.", k=5),
     Spec("libraries-agree", 5, "Make the libraries agree",

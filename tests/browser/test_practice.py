@@ -1,5 +1,6 @@
-"""Practice and Predict first in a real browser: a drag solves a challenge; a drag is held
-back until the learner predicts."""
+"""Practice and Predict first in a real browser: a drag solves a challenge, the link keeps it,
+a worked answer is not a solve, a phone keeps the check in view; a drag is held back until the
+learner predicts."""
 from __future__ import annotations
 
 import re
@@ -7,10 +8,20 @@ import re
 import pytest
 from playwright.sync_api import expect
 
-from tests.browser.helpers import board_card, board_order, drag_card, wait_for_app_run, wait_until
+from tests.browser.helpers import (
+    board_card,
+    board_order,
+    drag_card,
+    touch_drag,
+    wait_for_app_loaded,
+    wait_for_app_run,
+    wait_until,
+)
 from ui.practice import all_challenges, at_codec
 
 pytestmark = pytest.mark.browser
+
+PHONE = dict(width=390, height=844, is_mobile=True, has_touch=True, device_scale_factor=2)
 
 
 def tile(page, label: str) -> str:
@@ -25,23 +36,74 @@ def app(start_app):
     return start_app("app.py")
 
 
-def test_one_drag_solves_a_challenge_and_ticks_it(app, open_page):
-    c = all_challenges()["f1-three-quarters"]
-    page = open_page(app.url + "/practice",
-                     query="challenge=" + at_codec(all_challenges()).encode((c.id, c.start)))
+def choose(page, title: str) -> None:
+    """Pick a challenge in the picker by its title."""
+    page.get_by_role("combobox", name=re.compile("^Challenge")).click()
+    page.get_by_role("option", name=re.compile(re.escape(title) + "$")).click()
+    wait_for_app_run(page)
+
+
+def picker_value(page) -> str:
+    return page.get_by_role("combobox", name=re.compile("^Challenge")).input_value()
+
+
+def test_one_drag_solves_a_challenge_and_the_link_keeps_it(app, open_page, browser):
+    """A drag solves; "Next challenge" moves on; the solved board and the marks come back
+    after a reload, Back and Forward, and from the copied link in a new tab (issues 27, 29)."""
+    table = all_challenges()
+    c, seen = table["f1-three-quarters"], table["p2-vs-ap"]
+    page = open_page(app.url + "/practice", width=1366, height=768,
+                     query=f"challenge={at_codec(table).encode((c.id, c.start))}&seen={seen.id}")
     board_card(page, rank=8).wait_for()
-    picker = page.get_by_role("combobox", name=re.compile("^Challenge"))
-    expect(picker).to_have_value(re.compile(re.escape(c.title) + "$"))
+    expect(page.get_by_role("combobox", name=re.compile("^Challenge"))).to_have_value(
+        re.compile(re.escape(c.title) + "$"))
     expect(page.get_by_test_id("stAlertContentInfo")).to_contain_text("Not yet: F1@4 = 0.5")
     drag_card(page, board_card(page, item_id="dog"), board_card(page, rank=8))
     wait_for_app_run(page)
     assert board_order(page)[-1] == "dog"
     expect(page.get_by_test_id("stAlertContentSuccess")).to_contain_text(
-        "Solved: F1@4 = 0.75 as asked; 1 move (at most 1)")
-    expect(picker).to_have_value(re.compile("^✓ .*" + re.escape(c.title) + "$"))
-    expect(page.get_by_test_id("stSelectbox")).to_contain_text(
-        f"1 of {len(all_challenges())} solved")
-    wait_until(page, lambda: "solved=f1-three-quarters" in page.url)
+        "Solved: F1@4 = 0.75 as asked; 1 move from the start (at most 1)")
+    assert picker_value(page).startswith("✓ ")
+    expect(page.get_by_test_id("stSelectbox")).to_contain_text(f"1 of {len(table)} solved")
+    wait_until(page, lambda: "solved=f1-three-quarters~" in page.url)
+
+    page.get_by_role("button", name="Next challenge: " + table["order-matters"].title).click()
+    wait_for_app_run(page)
+    expect(page.get_by_role("combobox", name=re.compile("^Challenge"))).to_have_value(
+        re.compile(re.escape(table["order-matters"].title) + "$"))
+    page.reload()
+    wait_for_app_loaded(page)
+    assert table["order-matters"].title in picker_value(page)
+    choose(page, c.title)                       # the solved one: its board, not its start
+    wait_until(page, lambda: board_order(page)[-1] == "dog")
+    expect(page.get_by_test_id("stAlertContentSuccess")).to_contain_text("Solved: F1@4 = 0.75")
+    assert picker_value(page).startswith("✓ ")
+
+    # Back and Forward through another lesson
+    page.get_by_test_id("stSidebarNav").get_by_text("1. Rank the cats").click()
+    expect(page).to_have_url(re.compile("/playground"))
+    wait_for_app_run(page)
+    page.go_back()
+    expect(page).to_have_url(re.compile("/practice"))
+    wait_for_app_run(page)
+    assert picker_value(page).startswith("✓ ")
+    expect(page.get_by_test_id("stSelectbox")).to_contain_text(f"1 of {len(table)} solved")
+
+    # the link the page offers, in a new tab of another browser
+    page.get_by_role("button", name="Progress is kept only in this link: copy it").click()
+    copied = page.get_by_test_id("stCode").inner_text().strip()
+    assert copied.startswith(app.url + "/practice?") and "seen=p2-vs-ap" in copied
+    other = browser.new_context(viewport={"width": 1366, "height": 768})
+    try:
+        tab = other.new_page()
+        tab.goto(copied)
+        wait_for_app_loaded(tab)
+        assert picker_value(tab).startswith("✓ ") and board_order(tab)[-1] == "dog"
+        tab.get_by_role("combobox", name=re.compile("^Challenge")).click()
+        expect(tab.get_by_role("option", name=re.compile(re.escape(seen.title) + "$"))
+               ).to_have_text(re.compile("^◐ "))
+    finally:
+        other.close()
 
 
 def test_a_predict_round_holds_the_numbers_until_the_guess(app, open_page):
@@ -64,20 +126,63 @@ def test_a_predict_round_holds_the_numbers_until_the_guess(app, open_page):
     expect(page).to_have_url(re.compile(r"score=1-1"))
 
 
-def test_hint_and_answer_open_in_view_on_a_laptop_and_the_answer_solves(app, open_page):
+def test_hint_and_answer_open_in_view_on_a_laptop_and_the_answer_is_not_a_solve(app, open_page):
     # under the boards an expander opened below a 1366x768 screen's fold
     page = open_page(app.url + "/practice", width=1366, height=768)
     board_card(page, rank=8).wait_for()
     page.get_by_role("button", name="Show a hint").click()
     hint = page.get_by_test_id("stPopoverBody")
     expect(hint).to_be_in_viewport(ratio=1)
+    expect(hint).to_contain_text("On your board, the cards at ranks 1 and 3 are not cats")
     page.keyboard.press("Escape")
     expect(hint).to_be_hidden()
     page.get_by_role("button", name="Show the answer").click()
+    page.get_by_role("button", name="Show me the answer").click()      # says what it costs
+    wait_for_app_run(page)
     apply = page.get_by_role("button", name="Put this answer on the board")
     expect(page.get_by_test_id("stPopoverBody")).to_be_in_viewport(ratio=1)
     apply.click()
     wait_for_app_run(page)
     expect(page.get_by_test_id("stAlertContentSuccess")).to_contain_text("Solved:")
+    expect(page.get_by_text("This board is the worked answer: it does not count")).to_be_visible()
+    assert picker_value(page).startswith("◐ ")
+    expect(page.get_by_test_id("stSelectbox")).to_contain_text("0 of")
     expect(page.get_by_test_id("stPopoverBody")).to_be_hidden()     # the board is in view again
     expect(board_card(page, rank=8)).to_be_in_viewport()
+
+
+#: Whether a card's badge can be seen: in the viewport, and the topmost thing at its middle.
+BADGE_SEEN_JS = """(badge) => {
+  const r = badge.getBoundingClientRect();
+  const x = r.left + r.width / 2, y = r.top + r.height / 2;
+  if (y < 0 || y > window.innerHeight) return false;
+  const hit = badge.getRootNode().elementFromPoint(x, y);   // the board's shadow root
+  return badge === hit || badge.contains(hit);
+}"""
+
+
+def test_on_a_phone_the_check_stays_in_view_and_hides_no_badge(app, open_page):
+    """Issue 27: on a phone the check sat above the boards, and a learner scrolled ~2,000 px up
+    after each move on query 3's board. It is a strip at the foot of the screen now."""
+    c = all_challenges()["one-query-lifts-map"]
+    page = open_page(app.url + "/practice", **PHONE,
+                     query="challenge=" + at_codec(all_challenges()).encode((c.id, c.start)))
+    query3 = 2
+    board_card(page, rank=8, index=query3).wait_for()
+    for item, rank, verdict in (("two-cats", 4, "Not yet: MAP@8 = 0.487"),
+                                ("two-cats", 1, "Solved: MAP@8 = 0.612")):
+        touch_drag(page, board_card(page, item_id=item, index=query3),
+                   board_card(page, rank=rank, index=query3))
+        wait_for_app_run(page)
+        assert board_order(page, query3)[rank - 1] == item
+        check = page.get_by_test_id("stAlert").filter(has_text=verdict)
+        expect(check).to_be_in_viewport(ratio=1)
+        moved = board_card(page, item_id=item, index=query3).locator(".rb-badge")
+        assert moved.evaluate(BADGE_SEEN_JS), "the check covers the card just moved"
+    # a card the page scrolls to from above (the keyboard's focus moving down the board: the
+    # least scroll that shows it puts it at the foot of the screen) shows its badge
+    page.evaluate("() => document.querySelector('[data-testid=stMain]').scrollTop = 0")
+    for rank in range(1, 9):
+        card = board_card(page, rank=rank, index=query3)
+        card.evaluate("(c) => c.scrollIntoView({block: 'nearest'})")
+        assert card.locator(".rb-badge").evaluate(BADGE_SEEN_JS), f"rank {rank}'s badge is hidden"
