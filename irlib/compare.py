@@ -85,7 +85,8 @@ def _aligned(a: pd.Series, b: pd.Series) -> tuple[pd.Series, pd.Series, tuple[st
 
 
 def compare_systems(a: pd.Series, b: pd.Series, *, n_resamples: int = 10_000,
-                    seed: int = 0, confidence: float = 0.95) -> Comparison:
+                    seed: int = 0, confidence: float = 0.95,
+                    randomization: bool = True) -> Comparison:
     """Compare per-query scores ``b`` (new system) with ``a`` (baseline), paired by query id.
 
     Parameters
@@ -102,6 +103,8 @@ def compare_systems(a: pd.Series, b: pd.Series, *, n_resamples: int = 10_000,
         are put in query-id order first, so row order does not matter either).
     confidence : float
         Level of the t-based confidence interval of the mean difference.
+    randomization : bool
+        Run the randomization test (its p-value is None when not).
 
     Returns
     -------
@@ -154,11 +157,13 @@ def compare_systems(a: pd.Series, b: pd.Series, *, n_resamples: int = 10_000,
         t_stat, t_p = float(test.statistic), float(test.pvalue)
         half = float(stats.t.ppf(0.5 + confidence / 2, df=n - 1)) * sd / math.sqrt(n)
         ci_low, ci_high = mean - half, mean + half
-    flips = sign_flip_test(diff, n_resamples=int(n_resamples), seed=seed)
+    flips = sign_flip_test(diff, n_resamples=int(n_resamples), seed=seed) if randomization \
+        else None
     return Comparison(mean_a=float(x.mean()), mean_b=float(y.mean()), mean_delta=mean,
                       ci_low=float(ci_low), ci_high=float(ci_high), t_statistic=float(t_stat),
-                      t_pvalue=float(t_p), randomization_pvalue=flips.p_value,
-                      exact_randomization=flips.exact, randomization=flips, **common)
+                      t_pvalue=float(t_p), randomization_pvalue=flips and flips.p_value,
+                      exact_randomization=bool(flips and flips.exact), randomization=flips,
+                      **common)
 
 
 def per_query_ranking(qrels: pd.DataFrame, run: pd.DataFrame, query_id) -> pd.DataFrame:

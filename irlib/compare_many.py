@@ -124,7 +124,8 @@ def compare_many(per_query: Mapping[str, pd.DataFrame], baseline: str, *,
         found = []
         for system, against in pairs:
             c = compare_systems(per_query[against][measure], per_query[system][measure],
-                                n_resamples=n_resamples, seed=seed)
+                                n_resamples=n_resamples, seed=seed,
+                                randomization=test == "randomization")
             p = c.randomization_pvalue if test == "randomization" else c.t_pvalue
             found.append(dict(measure=measure, system=system, against=against, n=int(c.n),
                               mean_delta=c.mean_delta, wins=int(c.wins), ties=int(c.ties),

@@ -150,8 +150,11 @@ class Verdict:
 
 
 def verdict(comparison: Comparison, measure_label: str, name_a: str, name_b: str, *,
-            alpha: float = 0.05) -> Verdict:
+            alpha: float = 0.05, plain_label: str | None = None) -> Verdict:
     """The comparison of ``name_b`` against ``name_a`` in sentences (see the module).
+
+    ``plain_label`` names the measure in the product team's reading (e.g. ``NDCG@10``
+    where the engineer's label says ``NDCG@10 (gain g)``).
 
     Examples
     --------
@@ -186,7 +189,8 @@ def verdict(comparison: Comparison, measure_label: str, name_a: str, name_b: str
     if p is None:
         text = f"{head}; {move}; with a single query no test can tell a real difference " \
                "from chance."
-        return Verdict(text, None, _plain(c, measure_label, name_a, name_b, None), None)
+        return Verdict(text, None, _plain(c, plain_label or measure_label, name_a, name_b,
+                                          None), None)
     how = f"by the randomization test ({c.randomization.describe()})"
     significant = p < alpha
     if significant:
@@ -195,7 +199,8 @@ def verdict(comparison: Comparison, measure_label: str, name_a: str, name_b: str
         ruling = f"{how} the difference could be chance ({_p_text(p)})"
     text = f"{head}; {move}; {ruling}."
     return Verdict(text, _disagreement(c, alpha, significant),
-                   _plain(c, measure_label, name_a, name_b, significant), significant)
+                   _plain(c, plain_label or measure_label, name_a, name_b, significant),
+                   significant)
 
 
 def _disagreement(c: Comparison, alpha: float, significant: bool) -> str | None:

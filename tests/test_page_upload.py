@@ -23,7 +23,7 @@ from scipy import stats
 from streamlit.testing.v1 import AppTest
 
 import irlib
-from irlib.compare import format_p
+from irlib.verdict import format_p
 from irlib.io import read_qrels, read_ratings, read_run
 from tests.apptest import address, run_page
 from ui import upload as ui
@@ -48,15 +48,22 @@ def load_samples(at: AppTest, kind: str) -> AppTest:
 
 
 def per_query(at: AppTest) -> pd.DataFrame:
-    tables = [d for d in at.dataframe if getattr(d, "key", None) == "upload_table"]
+    # the table's key follows its order and the chosen query (ui/upload/scores.py)
+    tables = [d for d in at.dataframe if (getattr(d, "key", None) or "").startswith("upload_table_")]
     assert tables, "the per-query table is not shown"
-    return tables[0].value
+    return tables[0].value.drop(columns="below")
 
 
 def metric(at: AppTest, label: str) -> str:
     found = [m for m in at.metric if m.label == label]
     assert found, f"no metric {label!r}; have {[m.label for m in at.metric]}"
     return found[0].value
+
+
+def query_picker(at: AppTest):
+    """The picker of the query shown up close (its key follows the ranking measure)."""
+    (picker,) = [s for s in at.selectbox if (s.key or "").startswith("upload_query_pick_")]
+    return picker
 
 
 def errors(at: AppTest) -> list[str]:
@@ -79,14 +86,16 @@ def test_ratings_sample_reproduces_the_notebook_dcg_worst_first():
     assert table["DCG@4 (gain 2^g−1)"].is_monotonic_increasing                # worst first
     assert table["query"].iloc[0] == "adhesive" and table["query"].iloc[-1] == "frying pan"
     assert "rater spread" in table.columns
-    assert metric(at, "mean DCG@4 (gain 2^g−1)") == f"{table['DCG@4 (gain 2^g−1)'].mean():.4f}"
+    # numbers from the app's samples say so (issue 25)
+    assert metric(at, "mean DCG@4 (gain 2^g−1) · sample data") == \
+        f"{table['DCG@4 (gain 2^g−1)'].mean():.4f}"
     # the notebook's control vs test, told as two orderings of one query
     assert any("control" in i.value and "test" in i.value for i in at.info)
 
 
 def test_ratings_selected_query_shows_raters_and_the_formula():
     at = load_samples(page(input="ratings", measures="DCG", gain="exponential"), "ratings")
-    at.selectbox(key="upload_query").set_value("1").run()        # "disagreement"
+    query_picker(at).set_value("1").run()                         # "disagreement"
     ranking = next(d.value for d in at.dataframe if "rating_1" in d.value.columns)
     assert ranking["doc_id"].tolist() == ["doc1", "doc2", "doc3", "doc4"]
     assert ranking["relevance"].tolist() == [2, 3, 0, 1]
@@ -142,26 +151,31 @@ def test_trec_sample_comparison_equals_scipy(trec_compared):
     assert not errors(at)
     assert at.radio(key="upload_gain").value == "linear"     # TREC's, as the link names none
     table = per_query(at)
-    assert len(table) == 25 and table["AP"].is_monotonic_increasing
+    ap = "AP (grade ≥ 1)"                    # the sample grades 0-3: AP names its threshold
+    assert len(table) == 25 and table[ap].is_monotonic_increasing
     control, test = _sample_scores("AP")
     d = test - control
     assert metric(at, "test better") == f"{int((d > 0).sum())} of 25" == "11 of 25"
     assert metric(at, "test worse") == f"{int((d < 0).sum())} of 25" == "4 of 25"
     assert metric(at, "ties") == f"{int((d == 0).sum())} of 25"
-    assert metric(at, "mean difference in AP") == f"{d.mean():+.4f}"
+    label = f"mean difference in {ap} · sample data"          # sample numbers say so
+    assert metric(at, label) == f"{d.mean():+.4f}"
     low, high = stats.t.interval(0.95, len(d) - 1, loc=d.mean(), scale=stats.sem(d))
-    shown = next(m for m in at.metric if m.label == "mean difference in AP")
+    shown = next(m for m in at.metric if m.label == label)
     assert shown.delta == f"95% CI {low:+.3f} to {high:+.3f}"
     assert metric(at, "paired t-test p") == format_p(stats.ttest_rel(test, control).pvalue) \
         == "0.008"
-    perm = stats.permutation_test((control.sort_index().to_numpy(), test.sort_index().to_numpy()),
-                                  lambda x, y, axis: np.mean(y - x, axis=axis),
-                                  permutation_type="samples", vectorized=True,
-                                  n_resamples=10_000, rng=np.random.default_rng(0))
-    assert metric(at, "randomization test p") == format_p(perm.pvalue)
-    sentence = next(i.value for i in at.info if i.value.startswith("test is better"))
+    # 15 queries differ: the randomization test counts all 2^15 sign patterns (exact)
+    moved = d[d != 0].to_numpy()
+    signs = 1 - 2 * ((np.arange(2 ** 15)[:, None] >> np.arange(15)) & 1)
+    exact = np.mean(np.abs(signs @ moved) >= abs(moved.sum()) - 1e-12)
+    assert metric(at, "randomization test p") == format_p(exact)
+    sentence = next(i.value for i in at.info if i.value.startswith("test is better")).replace(
+        "\\", "")
     assert sentence.startswith("test is better on 11 of 25 queries and worse on 4; "
-                               "the mean AP rises by 0.07")
+                               f"the mean {ap} rises by 0.07")
+    assert "by the randomization test (exact: all 32,768 sign patterns of the 15 queries" \
+        in sentence and sentence.endswith("(sample data).")
     differences = next(x.value for x in at.dataframe if "difference" in x.value.columns)
     assert differences.set_index("query_id")["difference"].to_dict() == pytest.approx(d.to_dict())
     assert at.get("plotly_chart"), "the chart of the per-query differences is missing"
@@ -201,13 +215,14 @@ def test_trec_unanswered_query_warning_and_toggle():
     assert not at.exception
     assert len(per_query(at)) == 24 and "9" not in per_query(at)["query_id"].tolist()
     assert metric(at, "test better") == "11 of 24"
+    metric(at, "MAP (grade ≥ 1) · sample data")               # the mean, labelled
 
 
 def test_trec_one_run_has_no_comparison():
     at = page(input="trec")
     at.session_state["upload_inject"] = [
         ("qrels", "qrels.txt", (SAMPLES / "qrels.txt").read_bytes()),
-        ("run_a", "run_test.txt", (SAMPLES / "run_test.txt").read_bytes())]
+        ("run_1", "run_test.txt", (SAMPLES / "run_test.txt").read_bytes())]
     at.run()
     assert not at.exception and not errors(at)
     assert len(per_query(at)) == 24          # trec_eval's default: query 9 is not answered
@@ -218,7 +233,7 @@ def test_run_with_unknown_queries_warns_with_count_and_ids():
     at = load_samples(page(input="trec"), "trec")
     extra = b"".join(f"zz{i} Q0 d{i} 1 1.0 x\n".encode() for i in range(7))
     at.session_state["upload_inject"] = [
-        ("run_b", "run_plus.txt", (SAMPLES / "run_test.txt").read_bytes() + extra)]
+        ("run_2", "run_plus.txt", (SAMPLES / "run_test.txt").read_bytes() + extra)]
     at.run()
     assert not at.exception and not errors(at)
     warning = next(w.value.replace("\\", "") for w in at.warning if "not in qrels" in w.value)
@@ -229,7 +244,7 @@ def test_cp1252_file_is_read_with_a_note_next_to_in_use():
     """Excel's "CSV" on Windows is cp1252: the page reads it and says so by the file."""
     at = page(input="table")
     data = "query_id,doc_id,score,title\nq1,a,3,Café crème\nq1,b,2,naïve\n".encode("cp1252")
-    at.session_state["upload_inject"] = [("table_a", "excel.csv", data)]
+    at.session_state["upload_inject"] = [("table_1", "excel.csv", data)]
     at.run()
     assert not at.exception and not errors(at)
     captions = [re.sub(r"\\(.)", r"\1", c.value) for c in at.caption]   # unescape markdown
@@ -237,7 +252,7 @@ def test_cp1252_file_is_read_with_a_note_next_to_in_use():
     note = captions[in_use + 1]
     assert "Windows-1252 (cp1252)" in note and "not UTF-8" in note
     # a UTF-8 file gets no note
-    at.session_state["upload_inject"] = [("table_a", "utf8.csv", data.decode("cp1252").encode())]
+    at.session_state["upload_inject"] = [("table_1", "utf8.csv", data.decode("cp1252").encode())]
     at.run()
     assert not [c for c in at.caption if "cp1252" in c.value]
     assert any("In use" in c.value and "utf8" in c.value for c in at.caption)
@@ -257,7 +272,7 @@ def test_table_sample_with_ratings_as_judgments():
 def test_table_with_its_own_relevance_column():
     at = page(input="table")
     data = b"query_id,doc_id,score,relevance\nq1,a,3,0\nq1,b,2,1\nq2,c,1,2\n"
-    at.session_state["upload_inject"] = [("table_a", "mine.csv", data)]
+    at.session_state["upload_inject"] = [("table_1", "mine.csv", data)]
     at.run()
     assert not at.exception and not errors(at)
     assert per_query(at)["query_id"].tolist() == ["q1", "q2"]
@@ -272,8 +287,8 @@ def test_table_from_parquet_or_tsv_compared_with_a_second_table(name, make):
                           "position": [1, 2, 1, 2], "relevance": [0, 2, 1, 0]})
     second = first.assign(position=[2, 1, 1, 2])
     at = page(input="table", measures="nDCG", by="nDCG")
-    at.session_state["upload_inject"] = [("table_a", name, make(first)),
-                                         ("table_b", "other_" + name, make(second))]
+    at.session_state["upload_inject"] = [("table_1", name, make(first)),
+                                         ("table_2", "other_" + name, make(second))]
     at.run()
     assert not at.exception and not errors(at)
     table = per_query(at)
@@ -296,14 +311,15 @@ def test_url_settings_are_applied_and_written_back():
     load_samples(at, "trec")
     assert at.multiselect(key="upload_measures").value == ["RR", "P"]
     assert at.number_input(key="upload_k").value == 5            # the link's K wins
-    assert list(per_query(at).columns[1:3]) == ["P@5", "RR"]
+    # the sample qrels grade 0-3: binary measures name the threshold
+    assert list(per_query(at).columns[1:3]) == ["P@5 (grade ≥ 1)", "RR (grade ≥ 1)"]
     written = address(at)                                         # the address bar
     assert written["k"] == "5" and written["measures"] == "RR,P" and written["input"] == "trec"
 
 
 def test_invalid_url_values_fall_back_with_a_notice():
     at = page(k="abc", gain="cubic", measures="MAP", input="excel")
-    (notice,) = [i.value for i in at.info if "link" in i.value]     # one notice for all
+    (notice,) = [i.value for i in at.info if "could not be read" in i.value]   # one for all
     for key in ("k", "gain", "measures", "input"):
         assert f"`{key}`" in notice
     notices = notice
@@ -335,13 +351,13 @@ BAD_FILES = [
     ("trec", "qrels", "zipped.txt", b"PK\x03\x04rest", "zip or Excel"),
     ("trec", "qrels", "nul.txt", NUL, "NUL byte"),
     ("trec", "qrels", "broken.gz", b"\x1f\x8b\x08\x00garbage", "not a valid gzip"),
-    ("trec", "run_a", "qrels_as_run.txt", b"1 0 doc1 1\n", "looks like a qrels file"),
-    ("trec", "run_a", "score.txt", b"1 Q0 d1 1 abc x\n", "column 5: score 'abc' is not a number"),
-    ("trec", "run_a", "inf.txt", b"1 Q0 d1 1 inf x\n", "not a finite number"),
-    ("trec", "run_a", "dup_run.txt", b"1 Q0 d1 1 2 x\n1 Q0 d1 2 1 x\n", "line 2"),
-    ("trec", "run_b", "ragged.txt", b"1 Q0 d1 1 2 x\n1 Q0 d2 2 1 x\n1 Q0 d3 3\n",
+    ("trec", "run_1", "qrels_as_run.txt", b"1 0 doc1 1\n", "looks like a qrels file"),
+    ("trec", "run_1", "score.txt", b"1 Q0 d1 1 abc x\n", "column 5: score 'abc' is not a number"),
+    ("trec", "run_1", "inf.txt", b"1 Q0 d1 1 inf x\n", "not a finite number"),
+    ("trec", "run_1", "dup_run.txt", b"1 Q0 d1 1 2 x\n1 Q0 d1 2 1 x\n", "line 2"),
+    ("trec", "run_2", "ragged.txt", b"1 Q0 d1 1 2 x\n1 Q0 d2 2 1 x\n1 Q0 d3 3\n",
      "ragged.txt, line 3: expected 6 columns"),
-    ("trec", "run_b", "gz_empty.txt.gz", gzip.compress(b""), "empty"),
+    ("trec", "run_2", "gz_empty.txt.gz", gzip.compress(b""), "empty"),
     ("ratings", "ratings", "nopos.csv", b"queryid,query,document,rating_1\n1,a,d,1\n",
      "missing column 'position'"),
     ("ratings", "ratings", "qid.csv", b"qid,query,document,position,rating_1\n1,a,d,1,2\n",
@@ -358,11 +374,11 @@ BAD_FILES = [
      "no data rows"),
     ("ratings", "ratings", "clash.csv",
      b"queryid,query,document,position,rating_1\n1,a,d,1,1\n1,b,e,2,0\n", "has query 'b'"),
-    ("table", "table_a", "fake.parquet", b"query_id,doc_id,score\n", "not a Parquet file"),
-    ("table", "table_a", "pos0.csv", b"query_id,doc_id,position\nq,d,0\n", "must be >= 1"),
-    ("table", "table_a", "nodoc.csv", b"query_id,docno,score\nq,d,1\n",
+    ("table", "table_1", "fake.parquet", b"query_id,doc_id,score\n", "not a Parquet file"),
+    ("table", "table_1", "pos0.csv", b"query_id,doc_id,position\nq,d,0\n", "must be >= 1"),
+    ("table", "table_1", "nodoc.csv", b"query_id,docno,score\nq,d,1\n",
      "missing column 'doc_id'"),
-    ("table", "table_a", "book.xlsx", b"PK\x03\x04\x14\x00", "zip or Excel"),
+    ("table", "table_1", "book.xlsx", b"PK\x03\x04\x14\x00", "zip or Excel"),
     ("table", "judgments", "judg.txt", b"1 0 d1\n", "judg.txt, line 1, column 3"),
     ("trec", "qrels", "huge.txt", TOO_BIG, "the limit is 200 MB"),
 ]
@@ -402,20 +418,20 @@ def test_bad_file_before_any_good_one():
 
 def test_a_good_file_after_a_bad_one_clears_the_message():
     at = load_samples(page(input="trec"), "trec")
-    at.session_state["upload_inject"] = [("run_a", "bad.txt", b"x\n")]
+    at.session_state["upload_inject"] = [("run_1", "bad.txt", b"x\n")]
     at.run()
     assert errors(at)
-    at.session_state["upload_inject"] = [("run_a", "good.txt",
+    at.session_state["upload_inject"] = [("run_1", "good.txt",
                                           (SAMPLES / "run_test.txt").read_bytes())]
     at.run()
     assert not errors(at) and not at.exception
-    assert at.session_state["upload_files"]["run_a"].name == "good.txt"
+    assert at.session_state["upload_files"]["run_1"].name == "good.txt"
 
 
 def test_removing_run_b_ends_the_comparison():
     at = load_samples(page(input="trec"), "trec")
     assert [m for m in at.metric if m.label == "paired t-test p"]
-    at.button(key="upload_remove_run_b").click().run()
+    at.button(key="upload_remove_run_2").click().run()
     assert not at.exception
     assert not [m for m in at.metric if m.label == "paired t-test p"]
 
@@ -476,13 +492,18 @@ def test_a_link_is_read_by_the_fields_codecs():
 def test_system_names():
     assert ui.system_name("run_control.txt") == "control"
     assert ui.system_name("results-B.csv") == "B"
-    assert ui.model._two_names("run", "run") == ("run (A)", "run (B)")
+    tagged = read_run(b"q Q0 d 1 2 bm25\n", name="a.txt")
+    plain = read_run(b"q d 2\n", name="b.txt")
+    parsed = [ui.model.Parsed(n, f) for n, f in
+              (("run_a.txt", tagged), ("run_b.txt", tagged), ("dense.txt", plain))]
+    # the run's tag (trec_eval's runid), the file where two share a tag
+    assert ui.model.default_names(parsed) == ["bm25 (a)", "bm25 (b)", "dense"]
 
 
 def test_per_query_table_from_plain_functions():
-    files = {"qrels": ("qrels.txt", ui.read_upload("qrels", "qrels.txt",
-                                                   (SAMPLES / "qrels.txt").read_bytes())),
-             "run_a": ("run_control.txt", ui.read_upload(
+    files = {"qrels": ui.model.Parsed("qrels.txt", ui.read_upload(
+                 "qrels", "qrels.txt", (SAMPLES / "qrels.txt").read_bytes())),
+             "run_1": ui.model.Parsed("run_control.txt", ui.read_upload(
                  "run", "run_control.txt", (SAMPLES / "run_control.txt").read_bytes()))}
     dataset, missing = ui.build_dataset("trec", files)
     assert missing is None and list(dataset.runs) == ["control"]
@@ -501,7 +522,8 @@ def test_per_query_table_from_plain_functions():
 def test_negative_grades_are_a_warning_not_an_error():
     qrels = read_qrels(io.BytesIO(b"1 0 a -1\n1 0 b 2\n"), name="q.txt")
     run = read_run(b"1 Q0 a 1 2 x\n1 Q0 b 2 1 x\n", name="r.txt")
-    dataset, _ = ui.build_dataset("trec", {"qrels": ("q.txt", qrels), "run_a": ("r.txt", run)})
+    dataset, _ = ui.build_dataset("trec", {"qrels": ui.model.Parsed("q.txt", qrels),
+                                           "run_1": ui.model.Parsed("r.txt", run)})
     assert any("negative grades" in n and "'a'" in n for n in dataset.notes)
 
 
@@ -515,8 +537,8 @@ B_BETTER = b"".join(f"q{i} Q0 a 1 2 B\nq{i} Q0 b 2 1 B\n".encode() for i in (1, 
 def _trec(run_b: bytes) -> AppTest:
     at = page(input="trec", measures="AP", by="AP")
     at.session_state["upload_inject"] = [("qrels", "qrels.txt", THREE_QRELS),
-                                         ("run_a", "run_A.txt", A_WORSE),
-                                         ("run_b", "run_B.txt", run_b)]
+                                         ("run_1", "run_A.txt", A_WORSE),
+                                         ("run_2", "run_B.txt", run_b)]
     at.run()
     assert not at.exception
     return at

@@ -9,7 +9,9 @@ import pandas as pd
 import streamlit as st
 
 from irlib.compare import Comparison, compare_systems
-from ui.upload.model import Dataset, Settings, per_query_table, read_upload, score
+from irlib.compare_many import ManyComparison, compare_many
+from ui.upload.model import Dataset, Settings, read_upload, score
+from ui.upload.tables import per_query_table
 
 #: Parsed uploads and their scores are kept for a while so reruns are instant, then dropped:
 #: a 700,000-line run takes ~230 MB, and a class's uploads must not pile up in the server.
@@ -37,6 +39,12 @@ def cached_table(key: tuple, settings: Settings, system: str, include_missing: b
 
 @st.cache_data(max_entries=16, ttl=CACHE_TTL, show_spinner=False)
 def cached_compare(key: tuple, _a: pd.Series, _b: pd.Series) -> Comparison:
-    """compare_systems, keyed on (dataset key, measure, include_missing)."""
+    """compare_systems, keyed on (dataset key, measure, systems, include_missing)."""
     return compare_systems(_a, _b)
 
+
+@st.cache_data(max_entries=8, ttl=CACHE_TTL, show_spinner=False)
+def cached_compare_many(key: tuple, _per_query: dict, baseline: str, names: tuple[str, ...],
+                        test: str, pairs: bool) -> ManyComparison:
+    """compare_many, keyed on (dataset key, settings, include_missing, baseline, test)."""
+    return compare_many(_per_query, baseline, measures=list(names), test=test, all_pairs=pairs)

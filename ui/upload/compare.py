@@ -1,135 +1,124 @@
-"""Does B beat A? The verdict, the paired tests, the per-query differences as bars and as a
-table (the numbers come from irlib.compare)."""
+"""Does B beat A? The verdict (naming its test, saying when the tests disagree), a reading
+for a product team, the paired tests, the per-query differences as bars and as a table
+(the numbers and sentences come from irlib.compare and irlib.verdict)."""
 from __future__ import annotations
 
-import html
 from collections.abc import Mapping
+from dataclasses import dataclass
 
-import numpy as np
 import pandas as pd
-import plotly.graph_objects as go
 import streamlit as st
 
 import irlib
-from irlib.compare import Comparison, format_p, randomization_floor, summary_sentence, t_test_caveat
-from ui.charts import _layout
+from irlib.compare import Comparison
+from irlib.randomization import randomization_floor
+from irlib.verdict import Verdict, format_p, t_test_caveat, verdict
 from ui.downloads import DOWNLOAD_NOTE, csv_bytes
 from ui.texts import md_escape
 from ui.upload.cache import cached_compare
-from ui.upload.measures import measure_name
-from ui.upload.model import (Dataset, Settings, comparison_frame, coverage_problem, file_safe,
-                             score_columns)
-
-WIN, LOSS, TIE = "#009E73", "#D55E00", "#999999"     # Okabe-Ito, as in ui/charts.py
-
-
-def deltas_figure(frame: pd.DataFrame, label: str, names: tuple[str, str],
-                  mean_delta: float | None) -> go.Figure:
-    """Bars of the per-query differences B − A, sorted; green = B better, orange = worse."""
-    a, b = names
-    d = frame["difference"].to_numpy()
-    colors = np.where(d > 0, WIN, np.where(d < 0, LOSS, TIE))
-    text = frame["query"] if "query" in frame.columns else frame["query_id"]
-    hover = [f"query {html.escape(q)}" + (f" · {html.escape(t)}" if "query" in frame.columns
-                                           and t else "")
-             for q, t in zip(frame["query_id"], text)]
-    x = np.arange(1, len(frame) + 1)
-    fig = go.Figure(go.Bar(x=x, y=d, marker_color=colors, customdata=hover,
-                           hovertemplate="%{customdata}<br>difference %{y:+.4f}<extra></extra>",
-                           showlegend=False))
-    ties = d == 0
-    if ties.any():   # a tie is a bar of height 0: mark it so it can be seen and hovered
-        fig.add_trace(go.Scatter(x=x[ties], y=d[ties], mode="markers", showlegend=False,
-                                 marker=dict(color=TIE, size=7, symbol="diamond"),
-                                 customdata=np.asarray(hover, dtype=object)[ties],
-                                 hovertemplate="%{customdata}<br>tie<extra></extra>"))
-    fig.add_hline(y=0, line_width=1, line_color="#888")
-    if mean_delta is not None and mean_delta != 0:
-        fig.add_hline(y=mean_delta, line_width=2, line_dash="dot", line_color="#0072B2",
-                      annotation_text=f"mean {mean_delta:+.3f}", annotation_position="top left")
-    fig = _layout(fig, y_title=html.escape(f"{label}: {b} − {a}"),
-                  x_title=f"queries, sorted by difference ({len(frame):,})", height=340)
-    fig.update_layout(hovermode="closest", bargap=0.15 if len(frame) < 200 else 0)
-    fig.update_xaxes(dtick=None, showticklabels=len(frame) <= 40,
-                     tickmode="array" if len(frame) <= 40 else "auto",
-                     tickvals=list(x) if len(frame) <= 40 else None,
-                     ticktext=[html.escape(q) for q in frame["query_id"]] if len(frame) <= 40
-                     else None)
-    return fig
+from ui.upload.figures import deltas_figure
+from ui.upload.measures import measure_label
+from ui.upload.model import Dataset, Settings, file_safe
+from ui.upload.scores import SAMPLE_TAG, sample_tag
+from ui.upload.settings import page_state
+from ui.upload.systems import position
+from ui.upload.tables import comparison_frame, coverage_problem, score_columns
 
 
-def comparison_section(dataset: Dataset, evaluations: Mapping[str, irlib.Evaluation],
-                       settings: Settings, include_missing: bool) -> Comparison | None:
-    names = tuple(dataset.runs)
-    if len(names) < 2:
+@dataclass(frozen=True)
+class Pair:
+    """A two-system comparison as the page and the report show it."""
+    names: tuple[str, str]
+    label: str
+    comparison: Comparison
+    verdict: Verdict
+    frame: pd.DataFrame
+
+
+def pick_versus(names: list[str], baseline: str) -> str:
+    """The system compared with the baseline (the page's ``vs``)."""
+    others = [n for n in names if n != baseline]
+    if len(others) == 1:
+        return others[0]
+    chosen = names[position("versus", names, default=2) - 1]
+    if chosen == baseline:
+        page_state().set("versus", names.index(others[0]) + 1)
+    choice = st.selectbox("Compare with the baseline", [names.index(o) + 1 for o in others],
+                          format_func=lambda i: names[i - 1], **page_state().bind("versus"))
+    return names[choice - 1]
+
+
+def build_pair(dataset: Dataset, evaluations: Mapping[str, irlib.Evaluation], settings: Settings,
+               include_missing: bool, names: tuple[str, str]) -> Pair | None:
+    """The comparison of ``names[1]`` against ``names[0]`` on the ranking measure, or None
+    when a system answers too few judged queries for a verdict."""
+    if coverage_problem(evaluations, names):
         return None
     name_a, name_b = names
-    key = settings.by
-    label = settings.label(key)
-    measure = measure_name(key, settings.k, settings.gain)
+    label = settings.label(settings.by)
+    measure = settings.name(settings.by)
     a = evaluations[name_a].per_query[measure]
     b = evaluations[name_b].per_query[measure]
     if not include_missing:
         gone = set(evaluations[name_a].missing_queries) | set(evaluations[name_b].missing_queries)
         a, b = a.drop(index=list(gone & set(a.index))), b.drop(index=list(gone & set(b.index)))
-    blocker = coverage_problem(evaluations, (name_a, name_b), quote=md_escape)
+    comparison = cached_compare((dataset.key, measure, names, include_missing), a, b)
+    plain = measure_label(settings.by, settings.k)          # NDCG@10: no gain, no threshold
+    said = verdict(comparison, label, name_a, name_b, plain_label=plain)
+    if dataset.sample:                # numbers from the app's samples say so, every time
+        said = Verdict(said.sentence.removesuffix(".") + f" ({SAMPLE_TAG}).", said.disagreement,
+                       f"These are {SAMPLE_TAG}. " + said.plain, said.significant)
+    return Pair(names, label, comparison, said,
+                comparison_frame(comparison, names, dataset.query_text))
+
+
+def comparison_section(dataset: Dataset, evaluations: Mapping[str, irlib.Evaluation],
+                       settings: Settings, include_missing: bool, baseline: str) -> Pair | None:
+    names = list(dataset.runs)
+    if len(names) < 2:
+        return None
+    versus = pick_versus(names, baseline)
+    blocker = coverage_problem(evaluations, (baseline, versus), quote=md_escape)
     if blocker:
         st.warning(blocker, icon=":material/block:")
         return None
-    comparison = cached_compare((dataset.key, measure, include_missing), a, b)
-    sentence = summary_sentence(comparison, label, md_escape(name_a), md_escape(name_b))
-    st.info(sentence, icon=":material/record_voice_over:")
-    n = comparison.n
-    caveat = t_test_caveat(comparison)
-    with st.container(horizontal=True, gap="small"):
-        st.metric(f"{md_escape(name_b)} better", f"{comparison.wins} of {n}", border=True,
-                  width="stretch")
-        st.metric(f"{md_escape(name_b)} worse", f"{comparison.losses} of {n}", border=True,
-                  width="stretch")
-        st.metric("ties", f"{comparison.ties} of {n}", border=True, width="stretch")
-    with st.container(horizontal=True, gap="small"):
-        ci = (None if comparison.ci_low is None else
-              f"95% CI {comparison.ci_low:+.3f} to {comparison.ci_high:+.3f}")
-        st.metric(f"mean difference in {label}",
-                  "–" if comparison.mean_delta is None else f"{comparison.mean_delta:+.4f}",
-                  delta=ci, delta_color="off", delta_arrow="off", border=True, width="stretch",
-                  help=f"Mean of {md_escape(name_b)} − {md_escape(name_a)} over the queries, "
-                       "with a t-based 95% confidence interval: if it excludes 0, the t-test's "
-                       "p is below 0.05.")
-        st.metric("paired t-test p", "not meaningful" if caveat else format_p(comparison.t_pvalue),
-                  border=True, width="stretch",
-                  help=(f"Not shown: {caveat}. " if caveat else "") +
-                       "scipy.stats.ttest_rel on the per-query scores: how often a mean "
-                       "difference this large would appear if the systems were equally good "
-                       "(assumes roughly normal differences).")
-        method = ("all sign patterns, exact" if comparison.exact_randomization
-                  else f"{comparison.n_resamples:,} random sign patterns")
-        st.metric("randomization test p", format_p(comparison.randomization_pvalue),
-                  border=True, width="stretch",
-                  help="scipy.stats.permutation_test: swaps each query's two scores at random "
-                       f"({method}) and counts how often the mean difference is as large; "
-                       "no normality assumption.")
-    if caveat and n >= 2:
-        st.caption(f"The paired t-test is left out: {caveat}.")
-    floor = randomization_floor(n)
-    if n and floor >= 0.01:
-        st.caption(f"With {n} {'query' if n == 1 else 'queries'} the randomization test cannot "
-                   f"give a p below 2/2^{n} = {format_p(floor)}: only the observed signs and "
-                   "their mirror image are that extreme, so even a system better on every "
-                   "query could be chance. Judge more queries to tell.")
-    frame = comparison_frame(comparison, (name_a, name_b), dataset.query_text)
-    if n:
-        st.plotly_chart(deltas_figure(frame, label, (name_a, name_b), comparison.mean_delta),
-                        key="upload_delta_chart", config={"displaylogo": False})
+    pair = build_pair(dataset, evaluations, settings, include_missing, (baseline, versus))
+    name_a, name_b = (md_escape(n) for n in pair.names)
+    comparison, said, label = pair.comparison, pair.verdict, pair.label
+    st.info(md_escape(said.sentence), icon=":material/record_voice_over:")
+    if said.disagreement:
+        st.warning(md_escape(said.disagreement), icon=":material/balance:")
+    with st.expander("For a product team: what this means", icon=":material/groups:",
+                     expanded=True):
+        st.markdown(md_escape(said.plain))
+        st.caption(f"{md_escape(label)}: {_jargon(settings)}")
+    _cards(comparison, label, name_a, name_b, dataset)
+    frame = pair.frame
+    if comparison.n:
+        title = f"{pair.names[1]} vs {pair.names[0]} on {label}{sample_tag(dataset)}: " + \
+            said.sentence.split(";")[0] + (f" (p = {format_p(comparison.randomization_pvalue)})"
+                                           if comparison.randomization_pvalue is not None else "")
+        st.plotly_chart(deltas_figure(frame, label, pair.names, comparison.mean_delta,
+                                      title=title),
+                        key="upload_delta_chart",
+                        config={"displaylogo": False, "toImageButtonOptions": {
+                            "filename": f"{file_safe(pair.names[1])}_vs_"
+                                        f"{file_safe(pair.names[0])}", "scale": 2}})
         st.caption("Each bar is one query: how much the score moved from "
-                   f"{md_escape(name_a)} to {md_escape(name_b)}. Green: better, orange: "
-                   "worse, grey: tie. The camera icon in the chart's toolbar saves it as PNG.")
+                   f"{name_a} to {name_b}. Green: better, orange: worse, grey: tie. The camera "
+                   "icon in the chart's toolbar saves it as a picture, with its title.")
     with st.expander("Per-query differences"):
         st.dataframe(frame, hide_index=True, width="stretch", key="upload_compare_table",
-                     column_config=_comparison_columns((name_a, name_b)))
+                     column_config=_comparison_columns(pair.names))
+        header = frame.rename(columns={"difference": f"difference in {label}",
+                                       **dict(zip(score_columns(pair.names),
+                                                  (f"{c} ({label})" for c in
+                                                   score_columns(pair.names))))})
         st.download_button("Download the differences (CSV)",
-                           csv_bytes(frame),
-                           file_name=f"compare_{file_safe(name_a)}_{file_safe(name_b)}.csv",
+                           csv_bytes(header.assign(data=SAMPLE_TAG) if dataset.sample
+                                     else header),
+                           file_name=f"compare_{file_safe(pair.names[0])}_"
+                                     f"{file_safe(pair.names[1])}.csv",
                            mime="text/csv", icon=":material/download:", key="upload_dl_compare",
                            on_click="ignore", help=DOWNLOAD_NOTE)
         st.caption(DOWNLOAD_NOTE)
@@ -138,13 +127,74 @@ def comparison_section(dataset: Dataset, evaluations: Mapping[str, irlib.Evaluat
             "Both systems answered the same queries, so the comparison is **paired**: only "
             "each query's difference matters. The **t-test** asks whether the mean "
             "difference is far from 0 given how much the differences vary; the "
-            "**randomization test** shuffles which system got which score on each query "
-            "and counts how often the shuffled mean difference is as large as the real one. "
+            "**randomization test** flips the sign of each query's difference in every "
+            "possible way (or, with more than 20 queries that differ, in 10,000 random "
+            "ways) and counts how often the mean difference is as large as the real one. "
             "A small p (below 0.05) says the difference is unlikely to be luck of the "
             "query sample; a large p says *this test set cannot tell*, not that the systems "
             "are equal. With few queries, only large differences can be told apart from "
             "chance — judge more queries to be sure.")
-    return comparison
+    return pair
+
+
+def _jargon(settings: Settings) -> str:
+    """The settings in words, for the product-team reading."""
+    parts = [f"the score of each query's top {settings.k} results"
+             if settings.by in ("P", "R", "F1", "Success", "nDCG", "DCG") else
+             "the score of each query's whole ranking"]
+    if settings.by in ("nDCG", "DCG"):
+        parts.append("better grades near the top count more"
+                     + (" (a grade g is worth 2^g − 1)" if settings.gain == "exponential" else
+                        " (a grade g is worth g)"))
+    elif settings.rel > 1:
+        parts.append(f"a result counts as relevant from grade {settings.rel}")
+    return "; ".join(parts) + "."
+
+
+def _cards(comparison: Comparison, label: str, name_a: str, name_b: str,
+           dataset: Dataset) -> None:
+    n = comparison.n
+    caveat = t_test_caveat(comparison)
+    tag = sample_tag(dataset)
+    with st.container(horizontal=True, gap="small"):
+        st.metric(f"{name_b} better", f"{comparison.wins} of {n}", border=True,
+                  width="stretch")
+        st.metric(f"{name_b} worse", f"{comparison.losses} of {n}", border=True,
+                  width="stretch")
+        st.metric("ties", f"{comparison.ties} of {n}", border=True, width="stretch")
+    with st.container(horizontal=True, gap="small"):
+        ci = (None if comparison.ci_low is None else
+              f"95% CI {comparison.ci_low:+.3f} to {comparison.ci_high:+.3f}")
+        st.metric(f"mean difference in {label}{tag}",
+                  "–" if comparison.mean_delta is None else f"{comparison.mean_delta:+.4f}",
+                  delta=ci, delta_color="off", delta_arrow="off", border=True, width="stretch",
+                  help=f"Mean of {name_b} − {name_a} over the queries, with a t-based 95% "
+                       "confidence interval: if it excludes 0, the t-test's p is below 0.05.")
+        st.metric("paired t-test p", "not meaningful" if caveat else format_p(comparison.t_pvalue),
+                  border=True, width="stretch",
+                  help=(f"Not shown: {caveat}. " if caveat else "") +
+                       "scipy.stats.ttest_rel on the per-query scores: how often a mean "
+                       "difference this large would appear if the systems were equally good "
+                       "(assumes roughly normal differences).")
+        flips = comparison.randomization
+        shown = format_p(comparison.randomization_pvalue)
+        if flips is not None and not flips.exact:
+            shown += f" ± {flips.margin:.3f}"
+        st.metric("randomization test p", shown, border=True, width="stretch",
+                  help="Flips the sign of each query's difference " +
+                       (f"({flips.describe()})" if flips else "") +
+                       " and counts how often the mean difference is as large; no normality "
+                       "assumption.")
+    if caveat and n >= 2:
+        st.caption(f"The paired t-test is left out: {caveat}.")
+    differing = comparison.randomization.n_differing if comparison.randomization else n
+    floor = randomization_floor(differing)
+    if differing and floor >= 0.01:
+        st.caption(f"With {differing} {'query' if differing == 1 else 'queries'} that differ "
+                   f"the randomization test cannot give a p below 2/2^{differing} = "
+                   f"{format_p(floor)}: only the observed signs and their mirror image are "
+                   "that extreme, so even a system better on every query could be chance. "
+                   "Judge more queries to tell.")
 
 
 def _comparison_columns(names: tuple[str, str]) -> dict:

@@ -1,24 +1,26 @@
 """Loading files: the uploaders, the sample buttons, the files in use and their messages.
 
-Session state: ``upload_files`` maps a slot ("qrels", "run_a", ...) to the
-:class:`~ui.upload.model.LoadedFile` in use, ``upload_errors`` a slot to the message of the
-last file that failed there (the slot keeps its earlier file). ``upload_inject`` is a seam
-for tests and scripts: a list of ``(slot, file name, bytes)`` handled exactly like uploads
-on the next run.
+Session state: ``upload_files`` maps a slot position ("qrels", "run_1", "run_2", ...) to the
+:class:`~ui.upload.model.LoadedFile` in use, ``upload_errors`` a position to the message of
+the last file that failed there (the position keeps its earlier file), ``upload_names`` a
+system file's SHA-256 to the name the user gave it. ``upload_inject`` is a seam for tests
+and scripts: a list of ``(slot, file name, bytes)`` handled exactly like uploads on the next
+run; ``slot`` is a position ("run_2") or a systems slot ("run": the next free position, or
+the position of a file with the same name).
 """
 from __future__ import annotations
 
 import hashlib
 
-import pandas as pd
 import streamlit as st
 
 from irlib import io as irio
 from ui.texts import md_escape
 from ui.upload.cache import cached_read
-from ui.upload.model import (AGGREGATES, DEFAULTS, INPUT_KINDS, SAMPLE_FILES, SAMPLES_DIR,
-                             SLOT_BY_ID, SLOTS, LoadedFile, Slot, check_size, error_message,
-                             file_summary, size_text)
+from ui.upload.model import (AGGREGATES, DEFAULTS, INPUT_KINDS, MAX_SYSTEMS, SAMPLE_FILES,
+                             SAMPLES_DIR, SLOT_BY_ID, SLOTS, SLOTS_BY_SYSTEM, LoadedFile, Parsed,
+                             Slot, check_size, default_names, error_message, file_summary,
+                             size_text)
 from ui.upload.settings import on_input_change, page_state
 
 FORMAT_HELP = {
@@ -26,11 +28,11 @@ FORMAT_HELP = {
                "notebook's layout: `queryid,query,document,position,rating_1,rating_2,…`. "
                "The raters' median (or mean, min, max) becomes the relevance; the "
                "`position` column is the system's ranking.",
-    "trec": "Judgments as TREC **qrels** and one or two TREC **runs** (like trec_eval's "
-            "input). With two runs the page tests whether run B beats run A.",
-    "table": "A table of results with `query_id`, `doc_id` and `score` or `position` "
-             "(CSV, TSV or Parquet), judged by its own `relevance` column or by a qrels "
-             "file or ratings sheet.",
+    "trec": "Judgments as TREC **qrels** and up to ten TREC **runs** (what trec_eval reads). "
+            "With two or more runs the page compares each with the first (the baseline).",
+    "table": "Tables of results with `query_id`, `doc_id` and `score` or `position` "
+             "(CSV, TSV or Parquet), judged by the first table's `relevance` column or by a "
+             "qrels file or ratings sheet.",
 }
 
 
@@ -48,16 +50,33 @@ def _aggregate_for(reader: str) -> str:
     return DEFAULTS["agg"]
 
 
-def _parsed(slot: Slot, loaded: LoadedFile) -> pd.DataFrame:
+def _parsed(slot: Slot, loaded: LoadedFile):
     return cached_read(slot.reader, loaded.name, loaded.digest, loaded.data,
                        _aggregate_for(slot.reader))
 
 
-def ingest(slot_id: str, name: str, data: bytes) -> bool:
-    """Parse ``data`` for ``slot_id``; on success it replaces the slot's file, on failure
-    the slot keeps its file and the message is stored for display. Never raises."""
+def _position(slot_id: str, name: str) -> str | None:
+    """Where a file for ``slot_id`` goes: a position as given; for a systems slot the
+    position of a file with the same name, else the first free one (None: all taken)."""
+    if slot_id not in SLOTS_BY_SYSTEM:
+        return slot_id
+    files, _, _ = _state()
+    positions = SLOTS_BY_SYSTEM[slot_id].positions()
+    same = [p for p in positions if p in files and files[p].name == name]
+    free = [p for p in positions if p not in files]
+    return (same or free or [None])[0]
+
+
+def ingest(slot_id: str, name: str, data: bytes, *, sample: bool = False) -> bool:
+    """Parse ``data`` for ``slot_id``; on success it replaces the position's file, on
+    failure the position keeps its file and the message is stored for display. Never raises."""
     files, errors, _ = _state()
-    slot = SLOT_BY_ID[slot_id]
+    position = _position(slot_id, name)
+    if position is None:
+        errors[f"{slot_id}_{MAX_SYSTEMS}"] = (f"{name}: the page compares up to {MAX_SYSTEMS} "
+                                              "systems; remove one to add another.")
+        return False
+    slot = SLOT_BY_ID[position]
     message = check_size(name, len(data))
     if message is None:
         digest = hashlib.sha256(data).hexdigest()
@@ -70,10 +89,10 @@ def ingest(slot_id: str, name: str, data: bytes) -> bool:
         except Exception as err:  # noqa: BLE001 - every bad file must end in a message
             message = error_message(name, err)
     if message is not None:
-        errors[slot_id] = message
+        errors[position] = message
         return False
-    files[slot_id] = LoadedFile(name, data, digest)
-    errors.pop(slot_id, None)
+    files[position] = LoadedFile(name, data, digest, sample)
+    errors.pop(position, None)
     st.session_state["upload_k_pending"] = True        # K may follow the new data
     # the scores will change: bring them into view (pages/upload.py, ui/scroll.py)
     st.session_state["upload_new_data"] = st.session_state.get("upload_new_data", 0) + 1
@@ -97,37 +116,65 @@ def _bump_uploaders() -> None:
         "upload_uploader_version", 0) + 1
 
 
-def load_samples(kind: str) -> None:
-    """Callback of the 'Load the samples' buttons: the kind's sample files, nothing else."""
+def _clear(kind: str) -> None:
     files, errors, _ = _state()
     for slot in SLOTS[kind]:
-        files.pop(slot.id, None)
-        errors.pop(slot.id, None)
-    for slot_id, file_name in SAMPLE_FILES[kind].items():
-        ingest(slot_id, file_name, (SAMPLES_DIR / file_name).read_bytes())
+        for position in slot.positions():
+            files.pop(position, None)
+            errors.pop(position, None)
+
+
+def load_samples(kind: str) -> None:
+    """Callback of the 'Load the samples' buttons: the kind's sample files, nothing else."""
+    _clear(kind)
+    for position, file_name in SAMPLE_FILES[kind].items():
+        ingest(position, file_name, (SAMPLES_DIR / file_name).read_bytes(), sample=True)
     _bump_uploaders()
 
 
-def _remove(slot_id: str) -> None:
+def _remove(position: str) -> None:
+    """Remove a file; the systems after it move up, so positions stay in load order."""
     files, errors, _ = _state()
-    files.pop(slot_id, None)
-    errors.pop(slot_id, None)
+    files.pop(position, None)
+    errors.pop(position, None)
+    slot = SLOT_BY_ID[position]
+    if slot.systems:
+        kept = [files.pop(p) for p in slot.positions() if p in files]
+        files.update(zip(slot.positions(), kept))
     _bump_uploaders()
 
 
-def parsed_files(kind: str) -> dict[str, tuple[str, pd.DataFrame]]:
-    """slot -> (file name, parsed frame) for the files of ``kind`` in use (from the cache)."""
+def parsed_files(kind: str) -> dict[str, Parsed]:
+    """Position -> :class:`Parsed` for the files of ``kind`` in use (from the cache)."""
     files, _, _ = _state()
-    return {slot.id: (files[slot.id].name, _parsed(slot, files[slot.id]))
-            for slot in SLOTS[kind] if slot.id in files}
+    return {p: Parsed(files[p].name, _parsed(slot, files[p]), files[p].digest,
+                      len(files[p].data), files[p].sample)
+            for slot in SLOTS[kind] for p in slot.positions() if p in files}
 
 
-def dataset_key(kind: str) -> tuple:
+def system_names(kind: str, parsed: dict[str, Parsed]) -> list[str]:
+    """The systems' names in load order: the user's where given, else the run tag's."""
+    chosen = st.session_state.setdefault("upload_names", {})
+    systems = [parsed[p] for slot in SLOTS[kind] if slot.systems
+               for p in slot.positions() if p in parsed]
+    names = [chosen.get(f.digest) or automatic
+             for f, automatic in zip(systems, default_names(systems))]
+    # a name given twice: the later one keeps its automatic name
+    seen: set[str] = set()
+    for i, (f, automatic) in enumerate(zip(systems, default_names(systems))):
+        if names[i] in seen:
+            names[i] = automatic
+        seen.add(names[i])
+    return names
+
+
+def dataset_key(kind: str, names: list[str]) -> tuple:
     files, _, _ = _state()
     aggregate = _aggregate_for("ratings") if kind != "trec" else DEFAULTS["agg"]
-    # names too: the system names shown (and keyed on) come from the file names
-    return (kind, aggregate) + tuple((s.id, files[s.id].name, files[s.id].digest)
-                                     for s in SLOTS[kind] if s.id in files)
+    # names too: the system names shown (and keyed on) can be edited
+    return (kind, aggregate, tuple(names)) + tuple(
+        (p, files[p].name, files[p].digest) for slot in SLOTS[kind] for p in slot.positions()
+        if p in files)
 
 
 def input_kind_picker() -> str:
@@ -141,15 +188,18 @@ def data_section(kind: str) -> None:
     st.markdown(FORMAT_HELP[kind])
     version = st.session_state.get("upload_uploader_version", 0)
     slots = SLOTS[kind]
-    columns = st.columns(len(slots))
+    columns = st.columns([2 if slot.systems else 1 for slot in slots])
     for slot, column in zip(slots, columns):
         with column:
             uploaded = st.file_uploader(slot.label, key=f"upload_file_{slot.id}_{version}",
-                                        help=slot.help, max_upload_size=irio.MAX_UPLOAD_MB)
-            if uploaded is not None and seen.get(slot.id) != uploaded.file_id:
-                seen[slot.id] = uploaded.file_id
-                ingest(slot.id, uploaded.name, uploaded.getvalue())
-            _slot_status(slot, files.get(slot.id), errors.get(slot.id))
+                                        help=slot.help, max_upload_size=irio.MAX_UPLOAD_MB,
+                                        accept_multiple_files=slot.systems)
+            for item in (uploaded or []) if slot.systems else [uploaded] if uploaded else []:
+                if seen.get((slot.id, item.name)) != item.file_id:
+                    seen[(slot.id, item.name)] = item.file_id
+                    ingest(slot.id, item.name, item.getvalue())
+            for position in slot.positions():
+                _slot_status(position, files.get(position), errors.get(position), slot)
     if kind == "ratings" or (kind == "table" and _holds_ratings("judgments")):
         st.radio("Combine the raters with the", AGGREGATES, horizontal=True,
                  **page_state().bind("agg"),
@@ -166,34 +216,62 @@ def _holds_ratings(slot_id: str) -> bool:
     return "disagreement" in _parsed(SLOT_BY_ID[slot_id], loaded).columns
 
 
-def _slot_status(slot: Slot, loaded: LoadedFile | None, error: str | None) -> None:
+def _slot_status(position: str, loaded: LoadedFile | None, error: str | None,
+                 slot: Slot) -> None:
     if error:
         # The message quotes the file's name and cells: show them literally.
         st.error(md_escape(error), icon=":material/error:")
         if loaded is not None:
             st.caption(f"Still using the file loaded before: {md_escape(loaded.name)}.")
     if loaded is None:
-        if not slot.required:
+        if not slot.required and not slot.systems:
             st.caption("Optional.")
         return
     frame = _parsed(slot, loaded)
+    sample = " · sample data" if loaded.sample else ""
     st.caption(f":material/check_circle: In use: **{md_escape(loaded.name)}** "
-               f"({loaded.size_text}) — {file_summary(slot.reader, frame)}")
+               f"({loaded.size_text}{sample}) — {md_escape(file_summary(slot.reader, frame))}")
     for note in frame.attrs.get("notes", ()):   # how irlib read it, e.g. as cp1252
         st.caption(f":material/info: {md_escape(note)}")
-    if not slot.required:     # a new upload replaces a required file; optional ones can go
-        st.button(f"Remove {md_escape(loaded.name)}", key=f"upload_remove_{slot.id}",
-                  icon=":material/close:", on_click=_remove, args=(slot.id,), type="tertiary")
+    if slot.systems or not slot.required:     # a new upload replaces a single required file
+        st.button(f"Remove {md_escape(loaded.name)}", key=f"upload_remove_{position}",
+                  icon=":material/close:", on_click=_remove, args=(position,), type="tertiary")
 
 
 def _samples_row(kind: str) -> None:
     with st.container(horizontal=True, vertical_alignment="center", gap="small"):
         st.button("Load the samples", key=f"upload_sample_{kind}", type="secondary",
                   icon=":material/folder_open:", on_click=load_samples, args=(kind,),
-                  help="Use the sample files below, as if you had uploaded them.")
+                  help="Use the sample files below, as if you had uploaded them. Every number "
+                       "computed from them is labelled 'sample data'.")
         for file_name in dict.fromkeys(SAMPLE_FILES[kind].values()):
             st.download_button(file_name, (SAMPLES_DIR / file_name).read_bytes(),
                                file_name=file_name, icon=":material/download:",
                                mime="text/csv" if file_name.endswith(".csv") else "text/plain",
                                key=f"upload_dl_{kind}_{file_name}", on_click="ignore")
 
+
+def rename_systems(kind: str, parsed: dict[str, Parsed], names: list[str]) -> None:
+    """An expander where each system's name can be changed (kept by file, for the session)."""
+    systems = [parsed[p] for slot in SLOTS[kind] if slot.systems
+               for p in slot.positions() if p in parsed]
+    if len(systems) < 2:
+        return
+    chosen = st.session_state.setdefault("upload_names", {})
+    with st.expander("Rename the systems", icon=":material/edit:"):
+        st.caption("Names come from each run's tag (trec_eval's runid), else from the file "
+                   "name. A name used twice keeps its automatic one.")
+        columns = st.columns(min(len(systems), 5))
+        for i, (f, name) in enumerate(zip(systems, names)):
+            with columns[i % len(columns)]:
+                key = f"upload_name_{i}_{f.digest[:16]}"
+                if key not in st.session_state:
+                    st.session_state[key] = name
+                st.text_input(f"System {i + 1} ({f.name})", key=key, max_chars=40,
+                              on_change=_rename, args=(f.digest, key))
+                chosen.setdefault(f.digest, "")
+
+
+def _rename(digest: str, key: str) -> None:
+    text = st.session_state[key].strip()
+    st.session_state["upload_names"][digest] = text

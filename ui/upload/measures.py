@@ -15,50 +15,65 @@ from irlib.dcg import GAIN_FORMULAS
 from irlib.measures import MEASURES, RUN_MEASURES
 from ui.texts import METRIC_TEXT
 
-#: Every measure irlib.evaluate takes (irlib's registry), graded ones first.
-MEASURE_KEYS = tuple(sorted((m for m in RUN_MEASURES if MEASURES[m].teach),
-                           key=lambda m: ("graded", "rank", "set").index(MEASURES[m].family)))
+#: The measures the page offers: the lessons' run measures and trec_eval's bpref, GMAP and
+#: 11-point average (irlib's registry), graded ones first.
+MEASURE_KEYS = tuple(sorted(
+    (m for m in RUN_MEASURES if MEASURES[m].teach or m in ("Bpref", "GMAP", "IPrecAvg")),
+    key=lambda m: ("graded", "rank", "set").index(MEASURES[m].family)))
 DEFAULT_MEASURES = ("nDCG", "DCG", "AP")       # shown first; the first orders the queries
-# The page cuts graded measures and those that need a K at K; AP and RR (and R-precision) look
-# at the whole ranking, as MAP and MRR usually do.
+# The page cuts graded measures and those that need a K at K; AP and RR (and R-precision,
+# bpref, GMAP, the 11-point average) look at the whole ranking, as MAP and MRR usually do.
 _USES_K = {m for m in MEASURE_KEYS if MEASURES[m].cutoff == "required" or MEASURES[m].graded}
 _USES_GAIN = {m for m in MEASURE_KEYS if "dcg" in MEASURES[m].params}
+#: Binary measures: a grade counts as relevant from the page's threshold (trec_eval's -l).
+USES_THRESHOLD = frozenset(m for m in MEASURE_KEYS if "rel" in MEASURES[m].params)
 GAINS = {gain: GAIN_FORMULAS[gain] for gain in ("exponential", "linear")}
 GAIN_TAGS = {"exponential": "gain 2^g−1", "linear": "gain g"}
+_SHORT = {"Bpref": "bpref", "GMAP": "GMAP", "IPrecAvg": "11-pt avg"}
 
 
-def measure_name(key: str, k: int, gain: str) -> str:
+def measure_name(key: str, k: int, gain: str, rel: int = 1) -> str:
     """The ir_measures name irlib.evaluate takes, e.g. ``nDCG(dcg='exp-log2')@4``.
 
-    >>> measure_name("nDCG", 4, "exponential"), measure_name("AP", 4, "linear")
-    ("nDCG(dcg='exp-log2')@4", 'AP')
+    >>> measure_name("nDCG", 4, "exponential"), measure_name("AP", 4, "linear", rel=2)
+    ("nDCG(dcg='exp-log2')@4", 'AP(rel=2)')
     """
-    name = key
+    params = []
     if key in _USES_GAIN and gain == "exponential":
-        name += "(dcg='exp-log2')"
+        params.append("dcg='exp-log2'")
+    if key in USES_THRESHOLD and rel != 1:
+        params.append(f"rel={rel}")
+    name = key + (f"({','.join(params)})" if params else "")
     return name + (f"@{k}" if key in _USES_K else "")
 
 
-def measure_label(key: str, k: int | str, gain: str | None = None) -> str:
-    """The column title: ``NDCG@4 (gain 2^g−1)``, ``DCG@4 (gain g)``, ``AP``, ``P@4``, ``R@4``.
+def measure_label(key: str, k: int | str, gain: str | None = None,
+                  rel: int | None = None) -> str:
+    """The column title: ``NDCG@4 (gain 2^g−1)``, ``DCG@4 (gain g)``, ``AP``, ``P@4 (grade ≥ 2)``.
 
     DCG and NDCG name their gain, so a number is never read under the other convention
-    (trec_eval's is the grade itself).
+    (trec_eval's is the grade itself); binary measures name the relevance threshold when
+    ``rel`` is given (the page gives it when the judgments are graded).
 
-    >>> measure_label("nDCG", 10, "linear"), measure_label("P", 5, "linear")
-    ('NDCG@10 (gain g)', 'P@5')
+    >>> measure_label("nDCG", 10, "linear"), measure_label("P", 5, "linear", rel=2)
+    ('NDCG@10 (gain g)', 'P@5 (grade ≥ 2)')
     """
     # graded measures by their label (NDCG), the others by their short name (P@5, RR)
-    label = (MEASURES[key].label if MEASURES[key].graded else key) + \
+    label = (MEASURES[key].label if MEASURES[key].graded else _SHORT.get(key, key)) + \
         (f"@{k}" if key in _USES_K else "")
     if key in _USES_GAIN and gain in GAIN_TAGS:
         label += f" ({GAIN_TAGS[gain]})"
+    if key in USES_THRESHOLD and rel is not None:
+        label += f" (grade ≥ {rel})"
     return label
 
 
-def mean_label(key: str, k: int, gain: str | None = None) -> str:
+def mean_label(key: str, k: int, gain: str | None = None, rel: int | None = None) -> str:
     """What the mean over queries is called: MAP, MRR, mean NDCG@4 (gain g), ..."""
-    return {"AP": "MAP", "RR": "MRR"}.get(key, f"mean {measure_label(key, k, gain)}")
+    named = {"AP": "MAP", "RR": "MRR", "GMAP": "GMAP"}
+    if key in named:
+        return named[key] + (f" (grade ≥ {rel})" if rel is not None else "")
+    return f"mean {measure_label(key, k, gain, rel)}"
 
 
 def measure_help(key: str) -> str | None:
@@ -80,14 +95,21 @@ def parse_measures(text: str) -> list[str]:
 
 
 def explain_measure(key: str, grades: np.ndarray, judged: np.ndarray, k: int,
-                    gain: str) -> irlib.Explanation:
-    """irlib.explain of measure ``key`` for one ranking, as the page's table scores it."""
+                    gain: str, rel: int = 1, is_judged: np.ndarray | None = None
+                    ) -> irlib.Explanation:
+    """irlib.explain of measure ``key`` for one ranking, as the page's table scores it.
+
+    ``is_judged`` marks the ranking's judged results: bpref ignores the others (they are
+    neither relevant nor non-relevant), so its formula is shown on the judged ones.
+    """
+    if key in ("Bpref",) and is_judged is not None:
+        grades = grades[is_judged & (grades >= 0)]
     grades = np.maximum(grades.astype(float), 0.0)     # negative grades gain nothing
     judged = np.maximum(judged.astype(float), 0.0)
     if key not in _USES_K:
         k = max(len(grades), 1)                          # AP and RR use the whole ranking
     gain = "exponential" if gain == "exponential" else "linear"
-    return _shorten(irlib.explain(key, grades, k, judged=judged, gain=gain))
+    return _shorten(irlib.explain(key, grades, k, judged=judged, gain=gain, rel=rel))
 
 
 def _shorten(expl: irlib.Explanation, limit: int = 1200) -> irlib.Explanation:

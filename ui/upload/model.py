@@ -1,17 +1,18 @@
 """The data model of the "Your own judgments" page, without Streamlit.
 
-What can be loaded (input kinds and their file :class:`Slot` s), the page's
-:class:`Settings`, one file's bytes to a frame (:func:`read_upload`), the files of an
-input kind to a :class:`Dataset` (judgments + one or two runs), its scores and the tables
-the page shows: per query (:func:`per_query_table`), one query's ranking and the
-comparison of two systems. The benchmark and the tests call these directly; the view
-modules beside this one draw them.
+What can be loaded (input kinds and their file :class:`Slot` s; runs and result tables take
+up to :data:`MAX_SYSTEMS` files), the page's :class:`Settings`, one file's bytes to a frame
+(:func:`read_upload`), the files of an input kind to a :class:`Dataset` (judgments and the
+systems' rankings, named after their run tags, with where every file came from) and its
+scores. The tables the page shows are built in :mod:`ui.upload.tables`. The benchmark and the
+tests call these directly; the view modules beside this one draw them.
 """
 from __future__ import annotations
 
 import re
+from collections import Counter
 from collections.abc import Mapping, Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from pathlib import Path
 
 import numpy as np
@@ -19,25 +20,37 @@ import pandas as pd
 
 import irlib
 from irlib import io as irio
-from irlib.compare import Comparison, per_query_ranking
 from ui.upload.measures import DEFAULT_MEASURES, measure_label, measure_name
 
 SAMPLES_DIR = Path(__file__).resolve().parents[2] / "assets" / "samples"
+#: How many runs (or result tables) the page compares at once.
+MAX_SYSTEMS = 10
 
 # --------------------------------------------------------------------------- what can be loaded
 
 INPUT_KINDS = {"ratings": "Ratings sheet", "trec": "TREC qrels + runs",
-               "table": "Results table (CSV/TSV/Parquet)"}
+               "table": "Results tables (CSV/TSV/Parquet)"}
 
 
 @dataclass(frozen=True)
 class Slot:
-    """One file the page can hold: which reader reads it and what it is for."""
+    """A kind of file the page can hold: which reader reads it and what it is for.
+
+    A slot for systems (``systems=True``) holds up to :data:`MAX_SYSTEMS` files, kept as
+    ``<id>_1`` … ``<id>_10`` in load order; the others hold one.
+    """
     id: str
     label: str
     reader: str          # "ratings" | "qrels" | "run" | "table" | "judgments"
     required: bool
     help: str
+    systems: bool = False
+
+    def positions(self) -> list[str]:
+        """The ids this slot's files are kept under."""
+        if not self.systems:
+            return [self.id]
+        return [f"{self.id}_{i}" for i in range(1, MAX_SYSTEMS + 1)]
 
 
 SLOTS = {
@@ -49,29 +62,27 @@ SLOTS = {
     "trec": (
         Slot("qrels", "Qrels (judgments)", "qrels", True,
              "TREC qrels: `qid iter docno rel` (or `qid docno rel`), one line per judged "
-             "document."),
-        Slot("run_a", "Run A (baseline)", "run", True,
-             "TREC run: `qid Q0 docno rank score tag` (or `qid docno score`). Order comes "
-             "from the score, as in trec_eval."),
-        Slot("run_b", "Run B (to compare, optional)", "run", False,
-             "A second TREC run over the same queries, to see whether it beats run A."),
+             "document; lines starting with # are comments."),
+        Slot("run", f"Runs (1 to {MAX_SYSTEMS}; the first is the baseline)", "run", True,
+             "TREC runs: `qid Q0 docno rank score tag` (or `qid docno score`). Order comes "
+             "from the score, as in trec_eval; each run is named after its tag.", systems=True),
     ),
     "table": (
-        Slot("table_a", "Results table A", "table", True,
+        Slot("table", f"Results tables (1 to {MAX_SYSTEMS})", "table", True,
              "CSV, TSV or Parquet with query_id, doc_id and score (higher = better) or "
-             "position (1 = top); an optional relevance column can hold the judgments."),
-        Slot("table_b", "Results table B (to compare, optional)", "table", False,
-             "A second results table over the same queries."),
-        Slot("judgments", "Judgments (optional if table A has relevance)", "judgments", False,
-             "TREC qrels or a ratings sheet. Without it, table A's relevance column is used."),
+             "position (1 = top); an optional relevance column can hold the judgments.",
+             systems=True),
+        Slot("judgments", "Judgments (optional if the first table has relevance)", "judgments",
+             False, "TREC qrels or a ratings sheet. Without it, the first table's relevance "
+                    "column is used."),
     ),
 }
-SLOT_BY_ID = {s.id: s for slots in SLOTS.values() for s in slots}
+SLOT_BY_ID = {slot_id: s for slots in SLOTS.values() for s in slots for slot_id in s.positions()}
 
 SAMPLE_FILES = {
     "ratings": {"ratings": "ratings_notebook.csv"},
-    "trec": {"qrels": "qrels.txt", "run_a": "run_control.txt", "run_b": "run_test.txt"},
-    "table": {"table_a": "results.csv", "judgments": "ratings_notebook.csv"},
+    "trec": {"qrels": "qrels.txt", "run_1": "run_control.txt", "run_2": "run_test.txt"},
+    "table": {"table_1": "results.csv", "judgments": "ratings_notebook.csv"},
 }
 
 
@@ -79,27 +90,35 @@ SAMPLE_FILES = {
 
 AGGREGATES = ("median", "mean", "min", "max")
 DEFAULTS = {"input": "ratings", "measures": DEFAULT_MEASURES, "by": DEFAULT_MEASURES[0], "k": 10,
-            "gain": "exponential", "agg": "median"}
+            "gain": "exponential", "agg": "median", "rel": 1}
 #: TREC files are read as trec_eval reads them (gain = grade); the ratings sheet and the
 #: results table keep the DCG notebook's 2^grade − 1.
 DEFAULT_GAIN = {"ratings": "exponential", "trec": "linear", "table": "exponential"}
 K_MAX = 1000
+REL_MAX = 100
 
 
 @dataclass(frozen=True)
 class Settings:
-    """What the page scores: the measures shown, the one that orders and compares, K, gain."""
+    """What the page scores: the measures shown, the one that orders and compares, K, the
+    gain, and the lowest grade that counts as relevant for binary measures (``rel``);
+    ``graded``: the judgments have more than two levels, so labels name ``rel``."""
     measures: tuple[str, ...]
     by: str
     k: int
     gain: str
+    rel: int = 1
+    graded: bool = False
 
     @property
     def names(self) -> tuple[str, ...]:
-        return tuple(measure_name(m, self.k, self.gain) for m in self.measures)
+        return tuple(measure_name(m, self.k, self.gain, self.rel) for m in self.measures)
+
+    def name(self, key: str) -> str:
+        return measure_name(key, self.k, self.gain, self.rel)
 
     def label(self, key: str) -> str:
-        return measure_label(key, self.k, self.gain)
+        return measure_label(key, self.k, self.gain, self.rel if self.graded else None)
 
 
 # --------------------------------------------------------------------------- reading files
@@ -110,6 +129,7 @@ class LoadedFile:
     name: str
     data: bytes
     digest: str
+    sample: bool = False
 
     @property
     def size_text(self) -> str:
@@ -169,21 +189,59 @@ def error_message(name: str, err: Exception) -> str:
 # --------------------------------------------------------------------------- the dataset
 
 @dataclass(frozen=True)
+class Source:
+    """Where a file of the dataset came from: what the report's provenance lists."""
+    role: str            # "judgments", or the system's name
+    name: str
+    size: int
+    sha256: str
+    rows: int
+    queries: int
+    sample: bool
+
+
+@dataclass(frozen=True)
+class Parsed:
+    """A file in use and its frame, as :func:`build_dataset` takes them."""
+    name: str
+    frame: pd.DataFrame
+    digest: str = ""
+    size: int = 0
+    sample: bool = False
+
+
+@dataclass(frozen=True)
 class Dataset:
-    """Judgments and one or two systems' rankings, ready for irlib.evaluate."""
+    """Judgments and one to ten systems' rankings, ready for irlib.evaluate."""
     kind: str
     qrels: pd.DataFrame
-    runs: dict[str, pd.DataFrame]           # system name -> run, A first
+    runs: dict[str, pd.DataFrame]           # system name -> run, in load order
     query_text: pd.Series | None            # query text by query id (ratings sheets)
     ratings: pd.DataFrame | None            # the ratings sheet's rows (rater columns)
     notes: tuple[str, ...]                  # things worth knowing, shown as warnings
     key: tuple                              # identifies the inputs, for caching
+    sources: tuple[Source, ...] = ()
+    default_names: tuple[str, ...] = field(default=())   # before the user renamed any
 
     @property
     def rater_columns(self) -> list[str]:
         if self.ratings is None:
             return []
         return [c for c in self.ratings.columns if re.fullmatch(r"rating_\d+", c.lower())]
+
+    @property
+    def sample(self) -> bool:
+        """Every file is one of the app's samples: numbers must say "sample data"."""
+        return bool(self.sources) and all(s.sample for s in self.sources)
+
+    @property
+    def graded(self) -> bool:
+        """More than two grade levels: the relevance threshold is a real choice."""
+        return bool(len(self.qrels)) and float(self.qrels["relevance"].max()) > 1
+
+    @property
+    def max_grade(self) -> int:
+        return max(1, int(self.qrels["relevance"].max())) if len(self.qrels) else 1
 
 
 def system_name(file_name: str) -> str:
@@ -199,10 +257,24 @@ def system_name(file_name: str) -> str:
     return short or stem or file_name
 
 
-def _two_names(first: str, second: str) -> tuple[str, str]:
-    if first == second:
-        return f"{first} (A)", f"{second} (B)"
-    return first, second
+def default_names(files: Sequence[Parsed]) -> list[str]:
+    """Each system's name: its run tag (trec_eval's runid), else from its file name; a name
+    used twice gets the file name, then a number.
+
+    >>> frame = pd.DataFrame(columns=["query_id", "doc_id", "score"])
+    >>> tagged = frame.copy(); tagged.attrs["run_id"] = "bm25"
+    >>> default_names([Parsed("a.txt", tagged), Parsed("b.txt", tagged), Parsed("c.csv", frame)])
+    ['bm25 (a)', 'bm25 (b)', 'c']
+    """
+    names = [f.frame.attrs.get("run_id") or system_name(f.name) for f in files]
+    counts = Counter(names)
+    names = [f"{n} ({system_name(f.name)})" if counts[n] > 1 else n for n, f in zip(names, files)]
+    seen: dict[str, int] = {}
+    for i, name in enumerate(names):
+        seen[name] = seen.get(name, 0) + 1
+        if seen[name] > 1:
+            names[i] = f"{name} ({seen[name]})"
+    return names
 
 
 def _qrels_from(frame: pd.DataFrame) -> pd.DataFrame:
@@ -224,63 +296,78 @@ def _negative_note(qrels: pd.DataFrame, name: str) -> str | None:
             "and gain nothing, as in trec_eval.")
 
 
-def build_dataset(kind: str, files: Mapping[str, tuple[str, pd.DataFrame]],
-                  key: tuple = ()) -> tuple[Dataset | None, str | None]:
-    """The dataset of input ``kind`` from parsed ``files`` (slot -> (file name, frame)).
+def _source(role: str, parsed: Parsed) -> Source:
+    frame = parsed.frame
+    return Source(role, parsed.name, parsed.size, parsed.digest, len(frame),
+                  int(frame["query_id"].nunique()), parsed.sample)
 
+
+def _systems(files: Mapping[str, Parsed], slot_id: str) -> list[Parsed]:
+    return [files[p] for p in SLOTS_BY_SYSTEM[slot_id].positions() if p in files]
+
+
+SLOTS_BY_SYSTEM = {s.id: s for slots in SLOTS.values() for s in slots if s.systems}
+
+
+def build_dataset(kind: str, files: Mapping[str, Parsed], key: tuple = (),
+                  names: Sequence[str] | None = None) -> tuple[Dataset | None, str | None]:
+    """The dataset of input ``kind`` from parsed ``files`` (slot position -> :class:`Parsed`).
+
+    ``names``: the systems' names in load order (default: :func:`default_names`).
     Returns ``(dataset, None)`` or ``(None, what is still missing)``.
     """
     notes: list[str] = []
     if kind == "ratings":
         if "ratings" not in files:
             return None, "Upload a ratings sheet, or load the sample."
-        name, sheet = files["ratings"]
+        sheet_file = files["ratings"]
+        sheet = sheet_file.frame
         run = irio.to_run_from_positions(sheet)
-        return Dataset(kind, _qrels_from(sheet), {system_name(name): run}, _texts(sheet), sheet,
-                       (), key), None
+        name = (list(names) if names else default_names([sheet_file]))[0]
+        return Dataset(kind, _qrels_from(sheet), {name: run}, _texts(sheet), sheet, (), key,
+                       (_source(name, sheet_file),), (system_name(sheet_file.name),)), None
 
+    texts = sheet = None
     if kind == "trec":
-        if "qrels" not in files or "run_a" not in files:
-            need = [label for slot, label in (("qrels", "a qrels file"), ("run_a", "run A"))
-                    if slot not in files]
+        systems = _systems(files, "run")
+        if "qrels" not in files or not systems:
+            need = [label for ok, label in (("qrels" in files, "a qrels file"),
+                                            (bool(systems), "a run")) if not ok]
             return None, f"Still needed: {' and '.join(need)} (or load the samples)."
-        qname, qrels = files["qrels"]
-        runs = {"run_a": files["run_a"]}
-        if "run_b" in files:
-            runs["run_b"] = files["run_b"]
-        judgments, texts, sheet = qrels, None, None
+        judged_file = files["qrels"]
+        judgments = judged_file.frame
     elif kind == "table":
-        if "table_a" not in files:
-            return None, "Upload results table A, or load the samples."
-        runs = {"table_a": files["table_a"]}
-        if "table_b" in files:
-            runs["table_b"] = files["table_b"]
-        tname, table_a = files["table_a"]
-        texts = sheet = None
+        systems = _systems(files, "table")
+        if not systems:
+            return None, "Upload a results table, or load the samples."
+        first = systems[0]
         if "judgments" in files:
-            qname, judged = files["judgments"]
+            judged_file = files["judgments"]
+            judged = judged_file.frame
             judgments = _qrels_from(judged)
             if "disagreement" in judged.columns:          # a ratings sheet: keep its texts
                 texts, sheet = _texts(judged), judged
-            if "relevance" in table_a.columns:
-                notes.append(f"{tname} has a relevance column; the judgments from {qname} "
-                             "are used instead.")
-        elif "relevance" in table_a.columns:
-            qname, judgments = tname, _qrels_from(table_a)
+            if "relevance" in first.frame.columns:
+                notes.append(f"{first.name} has a relevance column; the judgments from "
+                             f"{judged_file.name} are used instead.")
+        elif "relevance" in first.frame.columns:
+            judged_file, judgments = first, _qrels_from(first.frame)
         else:
-            return None, (f"{tname} has no relevance column: add judgments (a qrels file "
-                          "or a ratings sheet).")
+            return None, (f"{first.name} has no relevance column: add judgments (a qrels "
+                          "file or a ratings sheet).")
     else:
         raise ValueError(f"unknown input kind {kind!r}")
 
-    names = [system_name(files[slot][0]) for slot in runs]
-    if len(names) == 2:
-        names = list(_two_names(*names))
-    systems = {n: files[slot][1][["query_id", "doc_id", "score"]] for n, slot in zip(names, runs)}
-    note = _negative_note(judgments, qname)
+    automatic = default_names(systems)
+    chosen = list(names) if names and len(names) == len(systems) else automatic
+    runs = {n: f.frame[["query_id", "doc_id", "score"]] for n, f in zip(chosen, systems)}
+    note = _negative_note(judgments, judged_file.name)
     if note:
         notes.append(note)
-    return Dataset(kind, _qrels_from(judgments), systems, texts, sheet, tuple(notes), key), None
+    sources = (_source("judgments", judged_file),) + tuple(
+        _source(n, f) for n, f in zip(chosen, systems))
+    return Dataset(kind, _qrels_from(judgments), runs, texts, sheet, tuple(notes), key,
+                   sources, tuple(automatic)), None
 
 
 def score(dataset: Dataset, names: Sequence[str]) -> dict[str, irlib.Evaluation]:
@@ -288,54 +375,11 @@ def score(dataset: Dataset, names: Sequence[str]) -> dict[str, irlib.Evaluation]
 
     Scored as ``trec_eval -c`` (an unanswered query is a 0 row); the page's switch then
     leaves those rows out of the table, the means and the comparison for trec_eval's
-    default (:func:`per_query_table`, ``include_missing``), so switching needs no rescoring.
+    default (:func:`ui.upload.tables.per_query_table`, ``include_missing``), so switching
+    needs no rescoring.
     """
     return {system: irlib.evaluate(dataset.qrels, run, list(names), complete=True)
             for system, run in dataset.runs.items()}
-
-
-def _id_sort_key(ids: pd.Index) -> np.ndarray:
-    """Numeric order when every id is a number ("2" before "10"), else text order."""
-    numbers = pd.to_numeric(pd.Series(ids), errors="coerce")
-    if numbers.notna().all():
-        return np.argsort(numbers.to_numpy(), kind="stable")
-    return np.argsort(np.asarray(ids, dtype=str), kind="stable")
-
-
-def per_query_table(dataset: Dataset, evaluation: irlib.Evaluation, settings: Settings, *,
-                    system: str, include_missing: bool = True) -> pd.DataFrame:
-    """One row per query: id, text, every measure, results and relevant counts; worst first.
-
-    Sorted by ``settings.by`` ascending (the weakest query first), ties by query id.
-    ``include_missing=False`` drops queries the run does not answer (trec_eval without -c).
-    """
-    per_query = evaluation.per_query
-    if not include_missing and evaluation.missing_queries:
-        per_query = per_query.drop(index=list(evaluation.missing_queries))
-    ids = per_query.index
-    table = pd.DataFrame({"query_id": ids.to_numpy(dtype=str)})
-    if dataset.query_text is not None:
-        table["query"] = dataset.query_text.reindex(ids).fillna("").to_numpy()
-    # The measure that orders the rows comes first, next to the query.
-    ordered = sorted(zip(settings.measures, settings.names), key=lambda m: m[0] != settings.by)
-    for key, name in ordered:
-        table[settings.label(key)] = per_query[name].to_numpy()
-    run = dataset.runs[system]
-    table["results"] = run["query_id"].value_counts().reindex(ids, fill_value=0).to_numpy()
-    relevant = dataset.qrels.loc[dataset.qrels["relevance"].to_numpy() >= 1, "query_id"]
-    table["relevant"] = relevant.value_counts().reindex(ids, fill_value=0).to_numpy()
-    if dataset.ratings is not None and "disagreement" in dataset.ratings.columns:
-        spread = dataset.ratings.groupby("query_id")["disagreement"].max()
-        table["rater spread"] = spread.reindex(ids).to_numpy()
-    table = table.iloc[_id_sort_key(ids)]
-    by = settings.label(settings.by)
-    return table.sort_values(by, kind="stable").reset_index(drop=True)
-
-
-def judgments_name(files: Mapping[str, tuple[str, pd.DataFrame]]) -> str:
-    """The name of the file the judgments come from (table A when it holds them)."""
-    return next((files[s][0] for s in ("ratings", "qrels", "judgments") if s in files),
-                files.get("table_a", ("the judgments",))[0])
 
 
 def default_k(dataset: Dataset) -> int:
@@ -353,7 +397,13 @@ def file_summary(reader: str, frame: pd.DataFrame) -> str:
         return f"{len(frame):,} rated results, {n_queries:,} queries, {raters} raters"
     if reader in ("qrels", "judgments"):
         return f"{len(frame):,} judgments, {n_queries:,} queries"
-    return f"{len(frame):,} results, {n_queries:,} queries"
+    tag = frame.attrs.get("run_id")
+    return f"{len(frame):,} results, {n_queries:,} queries" + (f", tag {tag}" if tag else "")
+
+
+def judgments_name(dataset: Dataset) -> str:
+    """The name of the file the judgments come from."""
+    return next((s.name for s in dataset.sources if s.role == "judgments"), "the judgments")
 
 
 def file_safe(text: str) -> str:
@@ -363,65 +413,3 @@ def file_safe(text: str) -> str:
     'run_B_test'
     """
     return re.sub(r"[^A-Za-z0-9_.-]+", "_", text).strip("_") or "system"
-
-
-# --------------------------------------------------------------------------- one query
-
-def ranking_frame(dataset: Dataset, system: str, query_id: str) -> pd.DataFrame:
-    """The query's ranking with grades, plus the raters' columns for a ratings sheet."""
-    ranking = per_query_ranking(dataset.qrels, dataset.runs[system], query_id)
-    if dataset.ratings is not None and len(ranking):
-        sheet = dataset.ratings.loc[dataset.ratings["query_id"] == query_id]
-        raters = sheet.set_index("doc_id")[dataset.rater_columns + ["disagreement"]]
-        ranking = ranking.join(raters, on="doc_id")
-    return ranking
-
-
-# --------------------------------------------------------------------------- two systems
-
-def score_columns(names: tuple[str, str]) -> tuple[str, str]:
-    """The comparison table's columns of the two systems' scores.
-
-    Prefixed so a system named like a fixed column ("query_id", "difference") cannot clash.
-
-    >>> score_columns(("control", "test"))
-    ('A: control', 'B: test')
-    """
-    a, b = names
-    return f"A: {a}", f"B: {b}"
-
-
-def comparison_frame(comparison: Comparison, names: tuple[str, str],
-                     query_text: pd.Series | None = None) -> pd.DataFrame:
-    """Per query: both scores, the difference and who won; sorted by the difference."""
-    b = names[1]
-    frame = pd.DataFrame({"query_id": comparison.deltas.index.to_numpy(dtype=str)})
-    if query_text is not None:
-        frame["query"] = query_text.reindex(comparison.deltas.index).fillna("").to_numpy()
-    column_a, column_b = score_columns(names)
-    frame[column_a] = comparison.a.to_numpy()
-    frame[column_b] = comparison.b.to_numpy()
-    frame["difference"] = comparison.deltas.to_numpy()
-    frame["outcome"] = np.select([frame["difference"] > 0, frame["difference"] < 0],
-                                 [f"{b} better", f"{b} worse"], "tie")
-    return frame.sort_values("difference", kind="stable").reset_index(drop=True)
-
-
-def coverage_problem(evaluations: Mapping[str, irlib.Evaluation], names: Sequence[str],
-                     quote=str) -> str | None:
-    """Why two systems must not be compared (one answers none or too few of the judged
-    queries), or None.
-
-    A verdict on the few queries a system answered would speak for queries nobody chose.
-    """
-    for name in names:
-        ev = evaluations[name]
-        judged = len(ev.per_query.index.union(list(ev.missing_queries)))
-        answered = judged - len(ev.missing_queries)
-        if answered == 0 or answered * 2 < judged:
-            how = "none" if answered == 0 else f"only {answered:,}"
-            return (f"No verdict: {quote(name)} answers {how} of the {judged:,} judged queries, so "
-                    "a comparison would rest on queries nobody chose. Check that its query ids "
-                    "are the judgments' (e.g. '301' and not 'q301'), and that the file is the "
-                    "whole run.")
-    return None

@@ -2,14 +2,17 @@
 the ordering measure is computed for it."""
 from __future__ import annotations
 
+import hashlib
+
 import pandas as pd
 import streamlit as st
 
 from ui.formula import show_explanation
 from ui.texts import md_escape
 from ui.upload.measures import explain_measure
-from ui.upload.model import Dataset, Settings, ranking_frame
+from ui.upload.model import Dataset, Settings
 from ui.upload.settings import page_state
+from ui.upload.tables import judged_grades, ranking_frame
 
 GRADE_COLORS = {0: "gray", 1: "orange", 2: "blue"}
 
@@ -25,19 +28,35 @@ def _query_label(table: pd.DataFrame, by: str):
     return label
 
 
-def query_picker(table: pd.DataFrame, settings: Settings) -> str | None:
+def chosen_query(table: pd.DataFrame) -> str | None:
+    """The query shown up close: the one picked (in the table, the picker or the link),
+    or the weakest query the system answered that has something relevant to find."""
     options = table["query_id"].tolist()
     if not options:
         return None
-    if st.session_state.get("upload_query") not in options:
-        # The weakest query the system answered and that has something relevant to find:
-        # without either it scores 0 whatever happens, and its formula says little.
+    fields = page_state()
+    if fields.get("query") not in options:
+        # without an answer or a relevant document a query scores 0 whatever happens, and
+        # its formula says little
         judged = table.loc[(table["relevant"] > 0) & (table["results"] > 0), "query_id"]
-        st.session_state["upload_query"] = judged.iloc[0] if len(judged) else options[0]
+        fields.set("query", judged.iloc[0] if len(judged) else options[0])
+    return fields["query"]
+
+
+def query_picker(table: pd.DataFrame, settings: Settings) -> str | None:
+    """The picker follows the query, never a position: a new ranking measure, K or order
+    makes a new widget (fresh labels) that opens on the same query."""
+    query_id = chosen_query(table)
+    if query_id is None:
+        return None
+    options = table["query_id"].tolist()
     by = settings.label(settings.by)
-    return st.selectbox("Query (weakest first)", options, key="upload_query",
-                        persist_state="session",
-                        format_func=_query_label(table, by))
+    signature = hashlib.sha1(repr((by, options)).encode()).hexdigest()[:12]
+    widget = f"upload_query_pick_{signature}"
+    st.selectbox("Query (weakest first)", options, index=options.index(query_id), key=widget,
+                 format_func=_query_label(table, by),
+                 on_change=lambda: page_state().set("query", st.session_state[widget]))
+    return page_state()["query"]
 
 
 def query_view(dataset: Dataset, table: pd.DataFrame, settings: Settings, system: str) -> None:
@@ -46,7 +65,7 @@ def query_view(dataset: Dataset, table: pd.DataFrame, settings: Settings, system
         st.info("No query to show.")
         return
     ranking = ranking_frame(dataset, system, query_id)
-    judged = dataset.qrels.loc[dataset.qrels["query_id"] == query_id, "relevance"].to_numpy()
+    judged = judged_grades(dataset, query_id)
     if ranking.empty:
         st.info(f"{md_escape(system)} returned nothing for this query, so every measure is 0. "
                 f"It has {len(judged)} judged documents.")
@@ -61,7 +80,7 @@ def query_view(dataset: Dataset, table: pd.DataFrame, settings: Settings, system
     label = settings.label(settings.by)
     st.markdown(f"**How {label} is computed for this query**")     # the label names the gain
     expl = explain_measure(settings.by, ranking["relevance"].to_numpy(), judged, settings.k,
-                           settings.gain)
+                           settings.gain, settings.rel, ranking["judged"].to_numpy())
     show_explanation(expl)
 
 

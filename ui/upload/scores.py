@@ -1,7 +1,8 @@
-"""Scores per query: notes on how the files fit, the means, the table (worst first) and its
-download."""
+"""Scores per query: notes on how the files fit, the means, the table (worst first) beside the
+precision-recall graph, and the table's download."""
 from __future__ import annotations
 
+import hashlib
 from collections.abc import Mapping
 
 import numpy as np
@@ -11,13 +12,24 @@ import streamlit as st
 import irlib
 from ui.downloads import DOWNLOAD_NOTE, csv_bytes
 from ui.texts import md_escape
+from ui.upload.figures import precision_recall_figure
 from ui.upload.measures import mean_label, measure_help
-from ui.upload.model import Dataset, Settings, file_safe
+from ui.upload.model import Dataset, Settings, file_safe, judgments_name
+from ui.upload.query import chosen_query
 from ui.upload.settings import page_state
+from ui.upload.tables import means_of, mean_interpolated, precision_recall
 
-def data_notes(dataset: Dataset, evaluations: Mapping[str, irlib.Evaluation],
-               qrels_name: str) -> bool:
+SAMPLE_TAG = "sample data"
+
+
+def sample_tag(dataset: Dataset) -> str:
+    """`` · sample data`` for labels of numbers computed from the app's sample files."""
+    return f" · {SAMPLE_TAG}" if dataset.sample else ""
+
+
+def data_notes(dataset: Dataset, evaluations: Mapping[str, irlib.Evaluation]) -> bool:
     """Warnings about how the files fit together; returns whether to count missing queries."""
+    qrels_name = judgments_name(dataset)
     for note in dataset.notes:
         st.warning(md_escape(note), icon=":material/warning:")
     include_missing = True
@@ -70,12 +82,15 @@ def data_notes(dataset: Dataset, evaluations: Mapping[str, irlib.Evaluation],
 def _number_columns(table: pd.DataFrame, settings: Settings) -> dict:
     config = {"query_id": st.column_config.TextColumn("query id"),
               "query": st.column_config.TextColumn("query"),
+              "below": st.column_config.TextColumn(
+                  "", width=28, help="▶ The query shown in the chart and below, under 'One "
+                                    "query up close'"),
               "results": st.column_config.NumberColumn(
                   "results", help="Documents the system returned for this query", format="%d"),
               "relevant": st.column_config.NumberColumn(
                   "relevant", format="%d",
-                  help="Judged documents with grade ≥ 1. With 0, every measure is 0 whatever "
-                       "the system does."),
+                  help=f"Judged documents with grade ≥ {settings.rel}. With 0, every binary "
+                       "measure is 0 whatever the system does."),
               "rater spread": st.column_config.NumberColumn(
                   "rater spread", format="%g",
                   help="Largest max − min of the raters' grades over this query's results")}
@@ -86,47 +101,79 @@ def _number_columns(table: pd.DataFrame, settings: Settings) -> dict:
     return {c: v for c, v in config.items() if c in table.columns}
 
 
-def _on_table_select() -> None:
-    # A clicked row picks the query shown below (the table is worst first).
-    rows = st.session_state["upload_table"]["selection"]["rows"]
-    order = st.session_state.get("upload_table_order", [])
+def _on_table_select(order: list[str], widget: str) -> None:
+    # A clicked row picks the query shown below; the table's key changes with its order and
+    # with the chosen query, so a tick never outlives the row it was on.
+    rows = st.session_state[widget]["selection"]["rows"]
     if rows and rows[0] < len(order):
-        st.session_state["upload_query"] = order[rows[0]]
+        page_state().set("query", order[rows[0]])
 
 
-def means_row(table: pd.DataFrame, settings: Settings) -> None:
+def means_row(dataset: Dataset, evaluation: irlib.Evaluation, settings: Settings,
+              include_missing: bool, n_queries: int) -> None:
+    means = means_of(evaluation, settings, include_missing)
+    tag = sample_tag(dataset)
     with st.container(horizontal=True, gap="small"):
         for key in settings.measures:
-            label = settings.label(key)
-            value = table[label].mean() if len(table) else float("nan")
-            st.metric(mean_label(key, settings.k, settings.gain),
-                      "–" if np.isnan(value) else f"{value:.4f}",
-                      border=True, help=f"Mean over the {len(table):,} queries in the table",
-                      width="stretch")
+            value = means[key]
+            st.metric(mean_label(key, settings.k, settings.gain,
+                                 settings.rel if settings.graded else None) + tag,
+                      "–" if np.isnan(value) else f"{value:.4f}", border=True,
+                      help=f"Over the {n_queries:,} queries in the table"
+                           + (" (geometric mean: a query at 0 counts as 0.00001)"
+                              if key == "GMAP" else ""), width="stretch")
 
 
-def table_section(table: pd.DataFrame, settings: Settings, system: str) -> None:
+def table_section(dataset: Dataset, table: pd.DataFrame, evaluation: irlib.Evaluation,
+                  settings: Settings, system: str, include_missing: bool) -> None:
     by = settings.label(settings.by)
-    means_row(table, settings)
-    st.caption(f"{len(table):,} queries, weakest first by {by}. Click a row to look at that "
-               "query below.")
-    st.session_state["upload_table_order"] = table["query_id"].tolist()
-    st.dataframe(table, hide_index=True, width="stretch", key="upload_table",
-                 column_config=_number_columns(table, settings), on_select=_on_table_select,
-                 selection_mode="single-row", height=min(38 + 35 * len(table), 420))
-    st.download_button("Download the table (CSV)", csv_bytes(table),
-                       file_name=f"per_query_{file_safe(system)}.csv", mime="text/csv",
-                       icon=":material/download:", key="upload_dl_table", on_click="ignore",
-                       help=DOWNLOAD_NOTE)
-    st.caption(DOWNLOAD_NOTE)
+    means_row(dataset, evaluation, settings, include_missing, len(table))
+    chosen = chosen_query(table)
+    shown = table.copy()
+    shown.insert(0, "below", np.where(shown["query_id"] == chosen, "▶", ""))
+    order = shown["query_id"].tolist()
+    widget = "upload_table_" + hashlib.sha1(repr((order, chosen)).encode()).hexdigest()[:12]
+    columns = st.columns([8, 5], gap="medium")
+    with columns[0]:
+        st.caption(f"{len(table):,} queries of {md_escape(system)}{sample_tag(dataset)}, "
+                   f"weakest first by {md_escape(by)}. Click a row to look at that query below.")
+        st.dataframe(shown, hide_index=True, width="stretch", key=widget,
+                     column_config=_number_columns(shown, settings),
+                     on_select=lambda: _on_table_select(order, widget),
+                     selection_mode="single-row", height=min(38 + 35 * len(table), 420))
+    with columns[1]:
+        pr_section(dataset, evaluation, settings, system, include_missing, chosen)
+    with st.container(horizontal=True, gap="small", vertical_alignment="center"):
+        st.download_button("Download the table (CSV)", csv_bytes(_with_tag(table, dataset)),
+                           file_name=f"per_query_{file_safe(system)}_{file_safe(by)}.csv",
+                           mime="text/csv", icon=":material/download:", key="upload_dl_table",
+                           on_click="ignore", help=DOWNLOAD_NOTE)
+        st.caption(DOWNLOAD_NOTE)
     if (table["relevant"] == 0).any():
         n = int((table["relevant"] == 0).sum())
-        st.caption(f"{n:,} {'query has' if n == 1 else 'queries have'} no relevant judged "
-                   "document: every measure is 0 there, whatever the system does. That is a "
-                   "gap in the judgments, not (only) in the system.")
+        st.caption(f"{n:,} {'query has' if n == 1 else 'queries have'} no judged document "
+                   f"with grade ≥ {settings.rel}: every binary measure is 0 there, whatever "
+                   "the system does. That is a gap in the judgments, not (only) in the system.")
     if settings.by == "DCG":
         st.caption("DCG grows with the number and grades of good results a query has, so a "
                    "low DCG can mean 'few good documents exist'. NDCG divides that out.")
+
+
+def _with_tag(table: pd.DataFrame, dataset: Dataset) -> pd.DataFrame:
+    return table.assign(data=SAMPLE_TAG) if dataset.sample else table
+
+
+def pr_section(dataset: Dataset, evaluation: irlib.Evaluation, settings: Settings,
+               system: str, include_missing: bool, query_id: str | None) -> None:
+    """The precision-recall graph beside the table: the mean, and the chosen query."""
+    mean = mean_interpolated(evaluation, settings.rel, include_missing)
+    points = precision_recall(dataset, system, query_id, settings.rel) if query_id else None
+    st.plotly_chart(precision_recall_figure(mean, points, query_id, system, height=340),
+                    key="upload_pr_chart", config={"displaylogo": False})
+    st.caption(f"Precision against recall{sample_tag(dataset)}: the blue line is trec_eval's "
+               "interpolated precision at recall 0, 0.1, …, 1, averaged over the queries; "
+               "the dots are the chosen query's precision at each rank, the purple steps "
+               "their interpolation (the best precision at that recall or beyond).")
 
 
 def control_test_note(table: pd.DataFrame, settings: Settings) -> None:
@@ -143,4 +190,3 @@ def control_test_note(table: pd.DataFrame, settings: Settings) -> None:
             "compares the two systems on a single query: it cannot show that test ranks "
             "better than control in general. For that, compare two runs over many queries "
             "under *TREC qrels + runs*.", icon=":material/science:")
-

@@ -11,9 +11,20 @@ import functools
 import streamlit as st
 
 from ui import page_state as ps
-from ui.upload.measures import GAINS, MEASURE_KEYS, measure_label, parse_measures
-from ui.upload.model import (AGGREGATES, DEFAULT_GAIN, DEFAULTS, INPUT_KINDS, K_MAX, Dataset,
-                             Settings, default_k)
+from ui.upload.measures import GAINS, MEASURE_KEYS, USES_THRESHOLD, measure_label, parse_measures
+from ui.upload.model import (AGGREGATES, DEFAULT_GAIN, DEFAULTS, INPUT_KINDS, K_MAX,
+                             MAX_SYSTEMS, REL_MAX, Dataset, Settings, default_k)
+
+TESTS = {"randomization": "randomization test", "t-test": "paired t-test"}
+
+
+def _text() -> ps.Codec:
+    """A query id as it appears in the data (checked against the data, not here)."""
+    def parse(text: str) -> str:
+        if not 0 < len(text) <= 200:
+            raise ValueError(text)
+        return text
+    return ps.Codec(parse, str, "a query id")
 
 
 @functools.cache
@@ -27,9 +38,17 @@ def page_state() -> ps.PageState:
         ps.Field("by", DEFAULTS["by"], ps.one_of(MEASURE_KEYS)),
         ps.Field("k", DEFAULTS["k"], ps.whole_number(1, K_MAX)),
         ps.Field("gain", DEFAULTS["gain"], ps.one_of(tuple(GAINS))),
+        ps.Field("rel", DEFAULTS["rel"], ps.whole_number(1, REL_MAX)),
         ps.Field("agg", DEFAULTS["agg"], ps.one_of(AGGREGATES)),
         ps.Field("missing_zero", False, ps.switch(), "complete"),
         ps.Field("view", "rows", ps.one_of(("rows", "cards"))),
+        # many systems: which is the baseline, which is shown per query / compared with it
+        ps.Field("baseline", 1, ps.whole_number(1, MAX_SYSTEMS)),
+        ps.Field("system", 1, ps.whole_number(1, MAX_SYSTEMS)),
+        ps.Field("versus", 2, ps.whole_number(1, MAX_SYSTEMS), "vs"),
+        ps.Field("test", "randomization", ps.one_of(tuple(TESTS))),
+        ps.Field("pairs", False, ps.switch()),
+        ps.Field("query", "", _text()),
     ])
 
 
@@ -46,6 +65,8 @@ def init_state() -> None:
     params = st.query_params.to_dict()
     ss["upload_k_auto"] = "k" not in params
     ss["upload_gain_auto"] = "gain" not in params
+    # a link with settings but (as always) no files: say where the data is
+    ss["upload_from_link"] = any(f.url_name in params for f in state.fields)
     if "gain" not in params:
         linked = state.from_link(params)       # read by the fields' codecs: bad ones dropped
         params["gain"] = DEFAULT_GAIN[linked.get("input", DEFAULTS["input"])]
@@ -60,8 +81,8 @@ def on_input_change() -> None:
 
 def settings_link(query: str) -> None:
     st.markdown(f":material/link: [Link to these settings](?{query}) — reopens this page "
-                "with the same measures, K, gain and input kind (not the files: they stay in "
-                "your browser session). The address bar holds it too.")
+                "with the same measures, K, gain, threshold and input kind. The files are not "
+                "in it: they stay in your browser session (send the report for the results).")
 
 
 def _on_k_change() -> None:
@@ -77,29 +98,47 @@ def settings_row(dataset: Dataset) -> Settings:
     fields = page_state()
     if state.pop("upload_k_pending", False) and state.get("upload_k_auto", True):
         fields.set("k", default_k(dataset))
-    c_measures, c_by, c_k, c_gain = st.columns([3, 2, 1, 2])
-    with c_measures:
+    if fields["rel"] > dataset.max_grade:       # a threshold above every grade finds nothing
+        fields.set("rel", dataset.max_grade)
+    rel_column = dataset.graded
+    widths = [3, 2, 1, 2] + ([2] if rel_column else [])
+    columns = st.columns(widths)
+    with columns[0]:
         chosen = st.multiselect("Measures", MEASURE_KEYS, **fields.bind("measures"),
                                 format_func=lambda m: measure_label(m, "K"),
-                                help="AP and RR use the whole ranking, like trec_eval; the "
-                                     "others stop at K.")
+                                help="AP, RR, bpref, GMAP and the 11-point average use the "
+                                     "whole ranking, like trec_eval; the others stop at K.")
     measures = tuple(m for m in chosen if m in MEASURE_KEYS) or (DEFAULTS["by"],)
     if not chosen:
         st.caption(f"No measure chosen: showing {measure_label(measures[0], 'K')}.")
     if fields["by"] not in measures:
         fields.set("by", measures[0])
-    with c_by:
+    with columns[1]:
         by = st.selectbox("Rank queries and compare by", measures, **fields.bind("by"),
                           format_func=lambda m: measure_label(m, "K"))
-    with c_k:
+    with columns[2]:
         k = st.number_input("K", min_value=1, max_value=K_MAX, step=1, **fields.bind("k"),
                             on_change=_on_k_change,
                             help="Cut-off: how many top results count. Starts at the longest "
                                  "ranking, up to 10.")
-    with c_gain:
+    with columns[3]:
         gain = st.radio("Gain of a grade", list(GAINS), format_func=GAINS.get, horizontal=True,
                         on_change=_on_gain_change, **fields.bind("gain"),
-                        help="2^grade − 1 is the DCG notebook's (and Burges et al.'s) gain; "
-                             "'grade' is trec_eval's. Only DCG and NDCG use it.")
-    return Settings(measures, by, int(k), gain)
-
+                        help="How much a grade is worth in DCG and NDCG: 2^grade − 1 is the "
+                             "DCG notebook's (and Burges et al.'s) gain, 'grade' is "
+                             "trec_eval's. The other measures only ask whether a result is "
+                             "relevant.")
+    rel = 1
+    if rel_column:
+        with columns[4]:
+            rel = st.number_input(
+                "Relevant from grade", min_value=1, max_value=dataset.max_grade, step=1,
+                **fields.bind("rel"),
+                help="The lowest grade that counts as relevant for P, R, F1, Success, RR, AP, "
+                     "R-precision, bpref and GMAP (trec_eval's -l). NDCG and DCG use the "
+                     "grades themselves. TREC's 0–3 grades often count from 2; ratings "
+                     "from 1 to 5 from 4.")
+        if any(m in USES_THRESHOLD for m in measures) and rel > 1:
+            st.caption(f"A grade counts as relevant from {rel} (grades {rel}–"
+                       f"{dataset.max_grade}); lower grades count as not relevant.")
+    return Settings(measures, by, int(k), gain, int(rel), rel_column)

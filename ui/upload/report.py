@@ -1,0 +1,163 @@
+"""The report to send: one self-contained HTML file, without Streamlit.
+
+It opens offline in any browser (plotly.js is inlined from ``static/vendor``; no CDN, no
+fonts from the web) and prints on its own pages. It holds the question in plain words, the
+verdict, the systems table, the per-query chart, what each measure means in one line, the
+settings, and where the numbers come from (files, sizes, SHA-256, query counts, date, app
+version). Everything a user typed or uploaded is escaped (``html.escape``).
+
+No PDF: the libraries that make one without a browser (WeasyPrint, ReportLab) cannot run the
+chart's plotly.js, so the chart would need a second renderer (kaleido drives a headless
+Chrome, i.e. a browser). The HTML prints to PDF from any browser with its own print rules.
+"""
+from __future__ import annotations
+
+import datetime as dt
+import html
+from pathlib import Path
+
+import pandas as pd
+
+from irlib.compare_many import ManyComparison
+from irlib.measures import MEASURES
+from ui.upload.figures import deltas_figure
+from ui.upload.model import Dataset, Settings, file_safe, size_text
+from ui.upload.tables import systems_frame
+
+ROOT = Path(__file__).resolve().parents[2]
+PLOTLY_JS = ROOT / "static" / "vendor" / "plotly" / "plotly-basic.min.js"
+
+_CSS = """
+body { font: 15px/1.5 system-ui, -apple-system, "Segoe UI", Roboto, sans-serif; color: #121110;
+       max-width: 60rem; margin: 2rem auto; padding: 0 1rem; }
+h1 { font-size: 1.6rem; margin-bottom: .2rem; } h2 { font-size: 1.2rem; margin-top: 2rem; }
+.sample { background: #fff3cd; border: 1px solid #e0b100; padding: .4rem .8rem; }
+.verdict { background: #eef5fb; border-left: 4px solid #0072B2; padding: .6rem 1rem; }
+.disagree { background: #fdf2e9; border-left: 4px solid #D55E00; padding: .6rem 1rem; }
+table { border-collapse: collapse; width: 100%; font-size: .9rem; }
+th, td { border-bottom: 1px solid #ccc; padding: .3rem .5rem; text-align: left; }
+td.num { font-variant-numeric: tabular-nums; }
+.muted { color: #555; font-size: .85rem; } code { font-size: .85rem; word-break: break-all; }
+section, table, .verdict, .disagree { break-inside: avoid; }
+@media print { body { margin: 0; max-width: none; } h2 { break-after: avoid; } }
+"""
+
+
+def app_version() -> str:
+    """The app's git commit when it runs from a checkout (read from .git, no subprocess)."""
+    try:
+        head = (ROOT / ".git" / "HEAD").read_text().strip()
+        if head.startswith("ref: "):
+            ref = ROOT / ".git" / head[5:]
+            head = ref.read_text().strip() if ref.exists() else head
+        return head[:12]
+    except OSError:
+        return "unknown"
+
+
+def _e(text: object) -> str:
+    return html.escape(str(text))
+
+
+def _table(frame: pd.DataFrame) -> str:
+    head = "".join(f"<th>{_e(c)}</th>" for c in frame.columns)
+    rows = "".join("<tr>" + "".join(
+        f"<td class='num'>{_e(v)}</td>" if isinstance(v, (int, float)) else f"<td>{_e(v)}</td>"
+        for v in row) + "</tr>" for row in frame.itertuples(index=False))
+    return f"<table><thead><tr>{head}</tr></thead><tbody>{rows}</tbody></table>"
+
+
+def _settings_lines(settings: Settings, include_missing: bool, result, pair) -> list[str]:
+    lines = [f"Cut-off K = {settings.k} (for P, R, F1, Success, DCG and NDCG; AP, RR, bpref, "
+             "GMAP and the 11-point average use the whole ranking)",
+             f"Gain of a grade in DCG/NDCG: "
+             f"{'2^grade − 1' if settings.gain == 'exponential' else 'the grade itself'}",
+             f"A grade counts as relevant from {settings.rel} (trec_eval -l {settings.rel})",
+             "Queries a system does not answer: " + (
+                 "count as 0 (trec_eval -c)" if include_missing else
+                 "left out (trec_eval's default)")]
+    if result is not None:
+        lines.append(f"Systems table: {result.method()}")
+    if pair is not None and pair.comparison.randomization is not None:
+        lines.append(f"Randomization test: {pair.comparison.randomization.describe()}")
+    return lines
+
+
+def report_html(dataset: Dataset, settings: Settings, include_missing: bool,
+                result: ManyComparison | None, pair, *, created: dt.datetime | None = None
+                ) -> bytes:
+    """The report as UTF-8 HTML bytes; ``pair`` is the two-system comparison (or None)."""
+    created = created or dt.datetime.now(dt.timezone.utc)
+    systems = list(dataset.runs)
+    label = settings.label(settings.by)
+    parts = []
+    if pair is not None:
+        a, b = pair.names
+        title = f"Does {b} rank better than {a}?"
+        question = (f"On the {pair.comparison.n:,} judged queries, does {b} give better "
+                    f"results than {a}, as measured by {label}, and could the difference be "
+                    "chance?")
+    elif len(systems) > 1:
+        title = f"{len(systems)} systems on {label}"
+        question = "Which of these systems ranks best on the judged queries?"
+    else:
+        title = f"{systems[0]} on {label}"
+        question = f"How well does {systems[0]} rank the judged queries?"
+    parts.append(f"<h1>{_e(title)}</h1><p class='muted'>Report made {created:%Y-%m-%d %H:%M} "
+                 f"UTC by the Ranking metrics lab (version {_e(app_version())}).</p>")
+    if dataset.sample:
+        parts.append("<p class='sample'><strong>Sample data.</strong> These numbers come from "
+                     "the app's sample files, not from a real system.</p>")
+    parts.append(f"<h2>The question</h2><p>{_e(question)}</p>")
+    if pair is not None:
+        parts.append(f"<h2>The answer</h2><div class='verdict'><p>{_e(pair.verdict.sentence)}"
+                     "</p></div>")
+        if pair.verdict.disagreement:
+            parts.append(f"<div class='disagree'><p>{_e(pair.verdict.disagreement)}</p></div>")
+        parts.append(f"<h2>In plain words</h2><p>{_e(pair.verdict.plain)}</p>")
+    if result is not None:
+        counts = {s: (int(r["wins"]), int(r["ties"]), int(r["losses"]))
+                  for s in systems if s != result.baseline
+                  for r in [result.cell(settings.name(settings.by), s)] if r is not None}
+        parts.append("<h2>All systems</h2>" + _table(systems_frame(result, settings, counts))
+                     + f"<p class='muted'>▲ / ▼: significantly better / worse than "
+                       f"{_e(result.baseline)} ({_e(result.method())}). ★: the highest mean."
+                       "</p>")
+    if pair is not None and pair.comparison.n:
+        figure = deltas_figure(pair.frame, label, pair.names, pair.comparison.mean_delta,
+                               title=pair.verdict.sentence.split(";")[0])
+        chart = figure.to_html(full_html=False, include_plotlyjs=False,
+                               config={"displaylogo": False, "responsive": True})
+        parts.append(f"<h2>Query by query</h2><section>{chart}</section><p class='muted'>Each "
+                     f"bar is one query: how much {_e(label)} moved from {_e(pair.names[0])} "
+                     f"to {_e(pair.names[1])}. Green: better, orange: worse, grey: tie.</p>")
+        top = pair.frame.reindex(pair.frame["difference"].abs().sort_values(
+            ascending=False).index).head(10)
+        parts.append("<p>The ten queries that moved most:</p>" + _table(top.round(4)))
+    parts.append("<h2>The measures</h2><ul>" + "".join(
+        f"<li><strong>{_e(settings.label(key))}</strong>: {_e(MEASURES[key].description)}"
+        f"</li>" for key in settings.measures) + "</ul>")
+    parts.append("<h2>Settings</h2><ul>" + "".join(
+        f"<li>{_e(line)}</li>" for line in _settings_lines(settings, include_missing, result,
+                                                             pair)) + "</ul>")
+    sources = pd.DataFrame([{"role": s.role, "file": s.name, "size": size_text(s.size),
+                             "rows": s.rows, "queries": s.queries, "SHA-256": s.sha256,
+                             "sample": "yes" if s.sample else ""}
+                            for s in dataset.sources])
+    parts.append("<h2>Where the numbers come from</h2>" + _table(sources)
+                 + "<p class='muted'>Check a file against its SHA-256 with <code>sha256sum "
+                   "FILE</code> (Linux), <code>shasum -a 256 FILE</code> (macOS) or "
+                   "<code>Get-FileHash FILE</code> (Windows).</p>")
+    script = ""
+    if pair is not None and pair.comparison.n:
+        script = f"<script>{PLOTLY_JS.read_text(encoding='utf-8')}</script>"
+    page = (f"<!doctype html><html lang='en'><head><meta charset='utf-8'>"
+            f"<meta name='viewport' content='width=device-width, initial-scale=1'>"
+            f"<title>{_e(title)}</title><style>{_CSS}</style>{script}</head><body>"
+            + "".join(parts) + "</body></html>")
+    return page.encode("utf-8")
+
+
+def report_file_name(settings: Settings, pair) -> str:
+    what = "_vs_".join(reversed(pair.names)) if pair is not None else "systems"
+    return file_safe(f"report_{what}_{settings.label(settings.by)}") + ".html"

@@ -1,0 +1,87 @@
+"""Many systems: the baseline, the systems x measures table with significance markers, the
+every-pair matrix on request, and the summary CSV (numbers from irlib.compare_many)."""
+from __future__ import annotations
+
+from collections.abc import Mapping
+
+import streamlit as st
+
+import irlib
+from irlib.compare_many import CORRECTIONS, TESTS, ManyComparison
+from ui.downloads import DOWNLOAD_NOTE, csv_bytes
+from ui.texts import md_escape
+from ui.upload.cache import cached_compare_many
+from ui.upload.model import Dataset, Settings, file_safe
+from ui.upload.scores import sample_tag
+from ui.upload.settings import TESTS as TEST_LABELS
+from ui.upload.settings import page_state
+from ui.upload.tables import pairwise_frame, rows_shown, summary_rows, systems_frame
+
+
+def position(field: str, names: list[str], default: int = 1) -> int:
+    """A 1-based system position from the page's state, kept within the systems loaded."""
+    value = page_state().get(field)
+    if not 1 <= value <= len(names):
+        page_state().set(field, min(default, len(names)))
+    return page_state()[field]
+
+
+def baseline_picker(names: list[str]) -> str:
+    position("baseline", names)
+    choice = st.selectbox("Baseline (the others are compared with it)",
+                          list(range(1, len(names) + 1)), format_func=lambda i: names[i - 1],
+                          **page_state().bind("baseline"),
+                          help="Usually the system in production today.")
+    return names[choice - 1]
+
+
+def systems_section(dataset: Dataset, evaluations: Mapping[str, irlib.Evaluation],
+                    settings: Settings, include_missing: bool) -> ManyComparison | None:
+    names = list(dataset.runs)
+    if len(names) < 2:
+        return None
+    fields = page_state()
+    with st.container(horizontal=True, vertical_alignment="bottom", gap="medium"):
+        baseline = baseline_picker(names)
+        test = st.segmented_control("Test", list(TESTS), format_func=TEST_LABELS.get,
+                                    required=True, **fields.bind("test"),
+                                    help="The randomization test assumes nothing about the "
+                                         "shape of the per-query differences (exact up to 20 "
+                                         "queries that differ); the t-test assumes they are "
+                                         "roughly normal.")
+        pairs = st.toggle("Compare every pair", **fields.bind("pairs"),
+                          help="Also test every two systems against each other, not only "
+                               "against the baseline (more comparisons: each needs a smaller p).")
+    per_query = {name: rows_shown(ev, include_missing)[list(settings.names)]
+                 for name, ev in evaluations.items()}
+    result = cached_compare_many((dataset.key, settings, include_missing, baseline, test, pairs),
+                                 per_query, baseline, settings.names, test, pairs)
+    by_name = settings.name(settings.by)
+    counts = {s: _counts(result, by_name, s) for s in names if s != baseline}
+    frame = systems_frame(result, settings, counts)
+    st.dataframe(frame, hide_index=True, width="stretch", key="upload_systems_table",
+                 column_config={"system": st.column_config.TextColumn("system")})
+    n_tests = len(result.tests) // max(len(settings.names), 1)
+    st.caption(f"Means{sample_tag(dataset)} over the queries each system is scored on. "
+               f"▲ / ▼: significantly better / worse than **{md_escape(baseline)}** by the "
+               f"{TESTS[result.test]}, p-values corrected by {CORRECTIONS[result.correction]} "
+               f"over the {n_tests} comparison{'s' if n_tests != 1 else ''} of each measure, "
+               f"at {result.alpha:g}. ★: the highest mean. Better / tie / worse: queries "
+               f"on {md_escape(settings.label(settings.by))} against the baseline.")
+    if pairs:
+        st.markdown(f"**Every pair on {md_escape(settings.label(settings.by))}**: corrected "
+                    "p-values (* significant)")
+        st.dataframe(pairwise_frame(result, by_name), hide_index=True, width="stretch",
+                     key="upload_pairs_table")
+    summary = summary_rows(result, settings, sample=dataset.sample)
+    st.download_button("Download the summary (CSV)", csv_bytes(summary),
+                       file_name=f"summary_{file_safe(baseline)}_vs_{len(names) - 1}.csv",
+                       mime="text/csv", icon=":material/download:", key="upload_dl_summary",
+                       on_click="ignore", help=DOWNLOAD_NOTE)
+    return result
+
+
+def _counts(result: ManyComparison, name: str, system: str) -> tuple[int, int, int]:
+    row = result.cell(name, system)
+    return (int(row["wins"]), int(row["ties"]), int(row["losses"])) if row is not None \
+        else (0, 0, 0)

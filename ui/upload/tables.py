@@ -1,0 +1,227 @@
+"""The tables and chart data the "Your own judgments" page shows, without Streamlit.
+
+Per query (:func:`per_query_table`, worst first) with its means as trec_eval makes them
+(:func:`means_of`), one query's ranking, the precision-recall points, the systems table
+(:func:`systems_frame` from :func:`irlib.compare_many.compare_many`) and the two-system
+comparison. The report and the CSV downloads are built from these frames.
+"""
+from __future__ import annotations
+
+from collections.abc import Mapping, Sequence
+
+import numpy as np
+import pandas as pd
+
+import irlib
+from irlib.batch import summarize
+from irlib.compare import Comparison, per_query_ranking
+from irlib.compare_many import ManyComparison
+from irlib.interpolated import ELEVEN_LEVELS, precision_recall_points
+from irlib.measures import parse_measure
+from irlib.verdict import format_p
+from ui.upload.model import Dataset, Settings
+
+
+def _id_sort_key(ids: pd.Index) -> np.ndarray:
+    """Numeric order when every id is a number ("2" before "10"), else text order."""
+    numbers = pd.to_numeric(pd.Series(ids), errors="coerce")
+    if numbers.notna().all():
+        return np.argsort(numbers.to_numpy(), kind="stable")
+    return np.argsort(np.asarray(ids, dtype=str), kind="stable")
+
+
+def rows_shown(evaluation: irlib.Evaluation, include_missing: bool) -> pd.DataFrame:
+    """The per-query values the page counts: all (trec_eval -c) or the answered queries."""
+    per_query = evaluation.per_query
+    if not include_missing and evaluation.missing_queries:
+        per_query = per_query.drop(index=list(evaluation.missing_queries))
+    return per_query
+
+
+def means_of(evaluation: irlib.Evaluation, settings: Settings,
+             include_missing: bool) -> pd.Series:
+    """Each measure's line over the queries shown, as trec_eval makes it (GMAP: geometric),
+    keyed by the measure's key (``"AP"``)."""
+    shown = rows_shown(evaluation, include_missing)[list(settings.names)]
+    parsed = [parse_measure(n) for n in settings.names]
+    values = summarize(shown, parsed, complete=include_missing)
+    return pd.Series(values.to_numpy(), index=list(settings.measures))
+
+
+def per_query_table(dataset: Dataset, evaluation: irlib.Evaluation, settings: Settings, *,
+                    system: str, include_missing: bool = True) -> pd.DataFrame:
+    """One row per query: id, text, every measure, results and relevant counts; worst first.
+
+    Sorted by ``settings.by`` ascending (the weakest query first), ties by query id.
+    ``include_missing=False`` drops queries the run does not answer (trec_eval without -c).
+    """
+    per_query = rows_shown(evaluation, include_missing)
+    ids = per_query.index
+    table = pd.DataFrame({"query_id": ids.to_numpy(dtype=str)})
+    if dataset.query_text is not None:
+        table["query"] = dataset.query_text.reindex(ids).fillna("").to_numpy()
+    # The measure that orders the rows comes first, next to the query.
+    ordered = sorted(zip(settings.measures, settings.names), key=lambda m: m[0] != settings.by)
+    for key, name in ordered:
+        table[settings.label(key)] = per_query[name].to_numpy()
+    run = dataset.runs[system]
+    table["results"] = run["query_id"].value_counts().reindex(ids, fill_value=0).to_numpy()
+    relevant = dataset.qrels.loc[dataset.qrels["relevance"].to_numpy() >= settings.rel,
+                                 "query_id"]
+    table["relevant"] = relevant.value_counts().reindex(ids, fill_value=0).to_numpy()
+    if dataset.ratings is not None and "disagreement" in dataset.ratings.columns:
+        spread = dataset.ratings.groupby("query_id")["disagreement"].max()
+        table["rater spread"] = spread.reindex(ids).to_numpy()
+    table = table.iloc[_id_sort_key(ids)]
+    by = settings.label(settings.by)
+    return table.sort_values(by, kind="stable").reset_index(drop=True)
+
+
+# --------------------------------------------------------------------------- one query
+
+def ranking_frame(dataset: Dataset, system: str, query_id: str) -> pd.DataFrame:
+    """The query's ranking with grades, plus the raters' columns for a ratings sheet."""
+    ranking = per_query_ranking(dataset.qrels, dataset.runs[system], query_id)
+    if dataset.ratings is not None and len(ranking):
+        sheet = dataset.ratings.loc[dataset.ratings["query_id"] == query_id]
+        raters = sheet.set_index("doc_id")[dataset.rater_columns + ["disagreement"]]
+        ranking = ranking.join(raters, on="doc_id")
+    return ranking
+
+
+def judged_grades(dataset: Dataset, query_id: str) -> np.ndarray:
+    return dataset.qrels.loc[dataset.qrels["query_id"] == query_id, "relevance"].to_numpy()
+
+
+def precision_recall(dataset: Dataset, system: str, query_id: str, rel: int) -> pd.DataFrame:
+    """One query's precision-recall points (rank, recall, precision, interpolated), from
+    irlib; empty when the system returned nothing for it."""
+    ranking = ranking_frame(dataset, system, query_id)
+    if ranking.empty:
+        return pd.DataFrame(columns=["rank", "recall", "precision", "interpolated"])
+    grades = np.maximum(ranking["relevance"].to_numpy(dtype=float), 0.0)
+    judged = np.maximum(judged_grades(dataset, query_id).astype(float), 0.0)
+    return pd.DataFrame(precision_recall_points(grades, judged=judged, rel=rel))
+
+
+def interpolated_measures(rel: int) -> list[str]:
+    """irlib's names of interpolated precision at trec_eval's 11 recall levels."""
+    return [f"IPrec(rel={rel})@{level:g}" if rel != 1 else f"IPrec@{level:g}"
+            for level in ELEVEN_LEVELS]
+
+
+def mean_interpolated(evaluation: irlib.Evaluation, rel: int,
+                      include_missing: bool) -> pd.Series:
+    """The mean interpolated precision at recall 0, 0.1, …, 1 (trec_eval's iprec_at_recall)."""
+    shown = rows_shown(evaluation, include_missing)[interpolated_measures(rel)]
+    return pd.Series(shown.mean().to_numpy(), index=list(ELEVEN_LEVELS))
+
+
+# --------------------------------------------------------------------------- many systems
+
+def systems_frame(result: ManyComparison, settings: Settings,
+                  counts: Mapping[str, tuple[int, int, int]] | None = None) -> pd.DataFrame:
+    """Systems x measures as text cells: the mean, ▲/▼ when it differs significantly from
+    the baseline (after correction), ★ when it is the best; then wins/ties/losses."""
+    frame = pd.DataFrame({"system": list(result.means.index)})
+    for key, name in zip(settings.measures, settings.names):
+        cells = []
+        for system in result.means.index:
+            mean = result.means.at[system, name]
+            text = "–" if np.isnan(mean) else f"{mean:.4f}"
+            row = result.cell(name, system)
+            if row is not None and row["significant"]:
+                text += " ▲" if row["mean_delta"] > 0 else " ▼"
+            if system in result.best[name] and not np.isnan(mean):
+                text += " ★"
+            cells.append(text)
+        frame[settings.label(key)] = cells
+    if counts is not None:
+        frame[f"better / tie / worse on {settings.label(settings.by)}"] = [
+            "baseline" if s == result.baseline else "{} / {} / {}".format(*counts[s])
+            for s in result.means.index]
+    return frame
+
+
+def summary_rows(result: ManyComparison, settings: Settings, *,
+                 sample: bool = False) -> pd.DataFrame:
+    """The summary CSV: one row per system and measure, with the measure named in full."""
+    labels = dict(zip(settings.names, (settings.label(k) for k in settings.measures)))
+    rows = []
+    for name in settings.names:
+        for system in result.means.index:
+            test = result.cell(name, system)
+            rows.append({
+                "measure": labels[name], "system": system,
+                "baseline": result.baseline, "mean": result.means.at[system, name],
+                "best": system in result.best[name],
+                "difference vs baseline": None if test is None else test["mean_delta"],
+                "better": None if test is None else test["wins"],
+                "ties": None if test is None else test["ties"],
+                "worse": None if test is None else test["losses"],
+                "p": None if test is None else test["p_value"],
+                "p adjusted (Holm)": None if test is None else test["p_adjusted"],
+                "significant": None if test is None else test["significant"],
+                "test": result.method(), "data": "sample data" if sample else ""})
+    return pd.DataFrame(rows)
+
+
+def pairwise_frame(result: ManyComparison, name: str) -> pd.DataFrame:
+    """Every pair's corrected p-value for one measure (``all_pairs``), systems x systems."""
+    systems = list(result.means.index)
+    frame = pd.DataFrame("", index=systems, columns=systems)
+    for _, row in result.tests[result.tests["measure"] == name].iterrows():
+        text = format_p(row["p_adjusted"]) + (" *" if row["significant"] else "")
+        frame.at[row["system"], row["against"]] = text
+        frame.at[row["against"], row["system"]] = text
+    return frame.rename_axis("system").reset_index()
+
+
+# --------------------------------------------------------------------------- two systems
+
+def score_columns(names: tuple[str, str]) -> tuple[str, str]:
+    """The comparison table's columns of the two systems' scores.
+
+    Prefixed so a system named like a fixed column ("query_id", "difference") cannot clash.
+
+    >>> score_columns(("control", "test"))
+    ('A: control', 'B: test')
+    """
+    a, b = names
+    return f"A: {a}", f"B: {b}"
+
+
+def comparison_frame(comparison: Comparison, names: tuple[str, str],
+                     query_text: pd.Series | None = None) -> pd.DataFrame:
+    """Per query: both scores, the difference and who won; sorted by the difference."""
+    b = names[1]
+    frame = pd.DataFrame({"query_id": comparison.deltas.index.to_numpy(dtype=str)})
+    if query_text is not None:
+        frame["query"] = query_text.reindex(comparison.deltas.index).fillna("").to_numpy()
+    column_a, column_b = score_columns(names)
+    frame[column_a] = comparison.a.to_numpy()
+    frame[column_b] = comparison.b.to_numpy()
+    frame["difference"] = comparison.deltas.to_numpy()
+    frame["outcome"] = np.select([frame["difference"] > 0, frame["difference"] < 0],
+                                 [f"{b} better", f"{b} worse"], "tie")
+    return frame.sort_values("difference", kind="stable").reset_index(drop=True)
+
+
+def coverage_problem(evaluations: Mapping[str, irlib.Evaluation], names: Sequence[str],
+                     quote=str) -> str | None:
+    """Why systems must not be compared (one answers none or too few of the judged
+    queries), or None.
+
+    A verdict on the few queries a system answered would speak for queries nobody chose.
+    """
+    for name in names:
+        ev = evaluations[name]
+        judged = len(ev.per_query.index.union(list(ev.missing_queries)))
+        answered = judged - len(ev.missing_queries)
+        if answered == 0 or answered * 2 < judged:
+            how = "none" if answered == 0 else f"only {answered:,}"
+            return (f"No verdict: {quote(name)} answers {how} of the {judged:,} judged queries, so "
+                    "a comparison would rest on queries nobody chose. Check that its query ids "
+                    "are the judgments' (e.g. '301' and not 'q301'), and that the file is the "
+                    "whole run.")
+    return None
