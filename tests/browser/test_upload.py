@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import os
+import re
 from pathlib import Path
 
 import pytest
@@ -47,7 +48,8 @@ def test_upload_ratings_csv_shows_the_table_then_a_bad_file_shows_a_message(uplo
     upload(page, 0, str(SAMPLES / "ratings_notebook.csv"))
     expect(page.get_by_text("In use: ratings_notebook.csv")).to_be_visible()
     expect(per_query_table(page).get_by_text("frying pan", exact=True)).to_have_count(1)
-    expect(page.get_by_text("11 queries, weakest first by NDCG@4 (gain 2^g−1)")).to_be_visible()
+    expect(page.get_by_text("11 queries of ratings_notebook, weakest first by NDCG@4 (gain 2^g−1)")
+           ).to_be_visible()
     expect(page.get_by_test_id("stAlertContentError")).to_have_count(0)
 
     bad = (b"queryid,query,document,position,rating_1,rating_2\n"
@@ -63,23 +65,27 @@ def test_upload_ratings_csv_shows_the_table_then_a_bad_file_shows_a_message(uplo
     expect(per_query_table(page).get_by_text("frying pan", exact=True)).to_have_count(1)
 
 
-def test_upload_trec_qrels_and_two_runs_compares_them(upload_page):
+def test_upload_trec_qrels_and_runs_compares_them(upload_page):
     page = upload_page
     page.get_by_test_id("stRadio").first.get_by_text("TREC qrels + runs").click()
     wait_for_app_run(page)
-    expect(page.get_by_test_id("stFileUploaderDropzoneInput")).to_have_count(3)
+    expect(page.get_by_test_id("stFileUploaderDropzoneInput")).to_have_count(2)  # qrels, runs
     upload(page, 0, str(SAMPLES / "qrels.txt"))
     upload(page, 1, str(SAMPLES / "run_control.txt"))
     # trec_eval's default: query 9, which the run does not answer, is left out
-    expect(page.get_by_text("24 queries, weakest first")).to_be_visible()
-    upload(page, 2, str(SAMPLES / "run_test.txt"))
-    expect(page.get_by_text("test is better on 10 of 24 queries")).to_be_visible()   # NDCG@10, gain g
-    expect(page.get_by_test_id("stPlotlyChart")).to_have_count(1)
-    # a run over queries the qrels do not know: a warning with the count, not a failure
-    extra = (SAMPLES / "run_test.txt").read_bytes() + b"zz1 Q0 d1 1 1.0 x\nzz2 Q0 d1 1 1.0 x\n"
-    upload(page, 2, {"name": "run_more.txt", "mimeType": "text/plain", "buffer": extra})
+    expect(page.get_by_text("24 queries of control, weakest first")).to_be_visible()
+    upload(page, 1, str(SAMPLES / "run_test.txt"))        # a second run: compared with the first
+    verdict = page.get_by_test_id("stAlertContentInfo").filter(has_text="test is better on")
+    expect(verdict).to_contain_text("test is better on 10 of 24 queries")   # NDCG@10, gain g
+    expect(page.get_by_test_id("stPlotlyChart")).to_have_count(2)    # precision-recall, bars
+    # a third run over queries the qrels do not know: a warning with the count, not a failure
+    extra = (SAMPLES / "run_test.txt").read_bytes().replace(b" test\n", b" more\n") + \
+        b"zz1 Q0 d1 1 1.0 more\nzz2 Q0 d1 1 1.0 more\n"
+    upload(page, 1, {"name": "run_more.txt", "mimeType": "text/plain", "buffer": extra})
     expect(page.get_by_text("2 queries are not in qrels.txt")).to_be_visible()
     expect(page.get_by_test_id("stAlertContentError")).to_have_count(0)
+    systems = page.get_by_test_id("stDataFrame").first
+    expect(systems.get_by_text("more", exact=True)).to_have_count(1)   # named by its tag
 
 
 def test_loading_the_samples_brings_the_scores_into_view_and_a_setting_does_not(start_app, open_page):
@@ -87,7 +93,7 @@ def test_loading_the_samples_brings_the_scores_into_view_and_a_setting_does_not(
     # below the fold and nothing the user can see changes.
     app = start_app("app.py")
     page = open_page(f"{app.url}/upload", width=1366, height=768)
-    scores = page.get_by_role("heading", name="2. Scores per query")
+    scores = page.get_by_role("heading", name="2. Scores")
     with expect_app_run(page):
         page.get_by_role("button", name="Load the samples").click()
     expect(scores).to_be_in_viewport()
@@ -105,3 +111,54 @@ def test_loading_the_samples_brings_the_scores_into_view_and_a_setting_does_not(
     expect(page.get_by_text("Combine the raters with the")).to_be_in_viewport()
     expect(title).to_be_in_viewport()
     assert page.evaluate(scrolled) == before
+
+
+@pytest.fixture
+def trec_samples(start_app, open_page) -> Page:
+    """Lesson 7 at 1366x768 with the TREC samples (two runs) loaded."""
+    app = start_app("app.py")
+    page = open_page(f"{app.url}/upload", width=1366, height=768, query="input=trec&k=5")
+    with expect_app_run(page):
+        page.get_by_role("button", name="Load the samples").click()
+    expect(page.get_by_test_id("stAlertContentInfo").filter(has_text="test is better on")
+           ).to_have_count(1)
+    return page
+
+
+def test_the_report_opens_offline_from_disk_with_its_chart(trec_samples, browser, tmp_path):
+    page = trec_samples
+    with page.expect_download() as download:
+        page.get_by_role("button", name="Download the report (HTML)").click()
+    path = tmp_path / download.value.suggested_filename
+    download.value.save_as(path)
+    assert path.name.endswith(".html") and path.stat().st_size > 100_000   # plotly.js inside
+    context = browser.new_context(viewport={"width": 1366, "height": 768})
+    asked = []
+    context.route("**/*", lambda route: (asked.append(route.request.url), route.abort())
+                  if not route.request.url.startswith("file:") else route.continue_())
+    report = context.new_page()
+    report.goto(path.as_uri())
+    expect(report.get_by_role("heading", name="Does test rank better than control?")
+           ).to_be_visible()
+    expect(report.locator(".sample")).to_contain_text("Sample data.")
+    expect(report.locator(".js-plotly-plot .bars path, .js-plotly-plot .point")
+           .first).to_be_attached()                              # the chart drew itself
+    expect(report.get_by_text("Where the numbers come from")).to_be_visible()
+    assert asked == [], asked                                   # nothing left the machine
+    context.close()
+
+
+def test_precision_recall_graph_and_picker_follow_the_chosen_query(trec_samples):
+    page = trec_samples
+    chart = page.get_by_test_id("stPlotlyChart").first
+    expect(chart.locator(".legendtext")).to_have_count(3)         # mean, query: steps, dots
+    shown = page.get_by_role("combobox", name="Query (weakest first)")   # its text: the value
+    before = shown.input_value()
+    assert "NDCG@5" in before, before
+    query = before.split(" ")[0]
+    # a new ranking measure relabels the picker at once and keeps its query
+    page.get_by_role("combobox", name="Rank queries and compare by").click()
+    with expect_app_run(page):
+        page.get_by_role("option", name="AP", exact=True).click()
+    expect(shown).to_have_value(re.compile(rf"^{re.escape(query)}\b.*\(AP"))
+    expect(chart.locator(".legendtext").nth(1)).to_contain_text(f"query {query}")
