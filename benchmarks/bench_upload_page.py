@@ -40,6 +40,7 @@ for _name in ("streamlit", "streamlit.runtime.caching.cache_data_api"):
 from benchmarks.bench_upload import print_ratios, reader_ratios, write_files  # noqa: E402
 from irlib.compare import compare_systems  # noqa: E402
 from ui.upload import model as ui  # noqa: E402
+from ui.upload.tables import per_query_table  # noqa: E402
 
 BUDGET_S = 3.0
 SETTINGS = ui.Settings(("nDCG", "DCG", "AP", "RR", "P", "R"), "nDCG", 10, "exponential")
@@ -55,12 +56,13 @@ def upload_to_table(qrels_bytes: bytes, run_bytes: bytes) -> tuple[dict, pd.Data
     qrels = ui.read_upload("qrels", "qrels.txt", qrels_bytes)
     run = ui.read_upload("run", "run.txt", run_bytes)
     t2 = time.perf_counter()
-    dataset, missing = ui.build_dataset("trec", {"qrels": ("qrels.txt", qrels),
-                                                 "run_a": ("run.txt", run)})
+    dataset, missing = ui.build_dataset("trec", {"qrels": ui.Parsed("qrels.txt", qrels),
+                                                 "run_1": ui.Parsed("run.txt", run)})
     assert missing is None, missing
-    evaluation = ui.score(dataset, SETTINGS.names)["run"]
+    system = next(iter(dataset.runs))            # named after the run's tag
+    evaluation = ui.score(dataset, SETTINGS.names)[system]
     t3 = time.perf_counter()
-    table = ui.per_query_table(dataset, evaluation, SETTINGS, system="run")
+    table = per_query_table(dataset, evaluation, SETTINGS, system=system)
     t4 = time.perf_counter()
     times.update(digest=t1 - t0, parse=t2 - t1, evaluate=t3 - t2, table=t4 - t3, total=t4 - t0)
     return times, table
@@ -69,9 +71,9 @@ def upload_to_table(qrels_bytes: bytes, run_bytes: bytes) -> tuple[dict, pd.Data
 def compare_two(qrels_bytes: bytes, run_bytes: bytes, run_b_bytes: bytes) -> float:
     t0 = time.perf_counter()
     qrels = ui.read_upload("qrels", "qrels.txt", qrels_bytes)
-    files = {"qrels": ("qrels.txt", qrels),
-             "run_a": ("run_a.txt", ui.read_upload("run", "run_a.txt", run_bytes)),
-             "run_b": ("run_b.txt", ui.read_upload("run", "run_b.txt", run_b_bytes))}
+    files = {"qrels": ui.Parsed("qrels.txt", qrels),
+             "run_1": ui.Parsed("run_a.txt", ui.read_upload("run", "run_a.txt", run_bytes)),
+             "run_2": ui.Parsed("run_b.txt", ui.read_upload("run", "run_b.txt", run_b_bytes))}
     dataset, _ = ui.build_dataset("trec", files)
     evaluations = ui.score(dataset, SETTINGS.names)
     name = SETTINGS.names[0]
