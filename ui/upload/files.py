@@ -229,13 +229,16 @@ def _slot_status(position: str, loaded: LoadedFile | None, error: str | None,
         return
     frame = _parsed(slot, loaded)
     sample = " · sample data" if loaded.sample else ""
-    st.caption(f":material/check_circle: In use: **{md_escape(loaded.name)}** "
-               f"({loaded.size_text}{sample}) — {md_escape(file_summary(slot.reader, frame))}")
+    with st.container(horizontal=True, vertical_alignment="center", gap="small"):
+        st.caption(f":material/check_circle: In use: **{md_escape(loaded.name)}** "
+                   f"({loaded.size_text}{sample}) — "
+                   f"{md_escape(file_summary(slot.reader, frame))}")
+        if slot.systems or not slot.required:  # a new upload replaces a single required file
+            st.button("Remove", key=f"upload_remove_{position}", icon=":material/close:",
+                      on_click=_remove, args=(position,), type="tertiary",
+                      help=f"Remove {md_escape(loaded.name)}")
     for note in frame.attrs.get("notes", ()):   # how irlib read it, e.g. as cp1252
         st.caption(f":material/info: {md_escape(note)}")
-    if slot.systems or not slot.required:     # a new upload replaces a single required file
-        st.button(f"Remove {md_escape(loaded.name)}", key=f"upload_remove_{position}",
-                  icon=":material/close:", on_click=_remove, args=(position,), type="tertiary")
 
 
 def _samples_row(kind: str) -> None:

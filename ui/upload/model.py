@@ -81,7 +81,8 @@ SLOT_BY_ID = {slot_id: s for slots in SLOTS.values() for s in slots for slot_id 
 
 SAMPLE_FILES = {
     "ratings": {"ratings": "ratings_notebook.csv"},
-    "trec": {"qrels": "qrels.txt", "run_1": "run_control.txt", "run_2": "run_test.txt"},
+    "trec": {"qrels": "qrels.txt", "run_1": "run_control.txt", "run_2": "run_test.txt",
+             "run_3": "run_rm3.txt", "run_4": "run_dense.txt"},
     "table": {"table_1": "results.csv", "judgments": "ratings_notebook.csv"},
 }
 

@@ -49,7 +49,8 @@ def data_notes(dataset: Dataset, evaluations: Mapping[str, irlib.Evaluation]) ->
     for missing, systems in by_missing.items():
         if not missing:
             continue
-        who = " and ".join(md_escape(s) for s in systems)
+        who = md_escape(" and ".join(systems) if len(systems) < 3 else
+                        ", ".join(systems[:-1]) + " and " + systems[-1])
         verb = "answers" if len(systems) == 1 else "answer"
         n_qrels = len(evaluations[systems[0]].per_query)
         if len(missing) == n_qrels:
