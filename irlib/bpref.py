@@ -23,7 +23,8 @@ def bpref(grades, *, judged=None, rel=DEFAULT_REL) -> float:
     r"""bpref of one ranking (see the module for the formula).
 
     ``judged`` holds every judged grade of the query, the shown results included: R counts
-    those ``>= rel`` and N those below (at least the non-relevant results shown). A query without relevant documents scores 0.
+    those ``>= rel`` and N those below (at least the non-relevant results shown). A query
+    without relevant documents scores 0.
 
     Examples
     --------

@@ -318,8 +318,9 @@ def explain_bpref(s: Step) -> Explanation:
             for r, a, t in zip(np.flatnonzero(relevant), above, terms)]
     shown = " + ".join(rf"(1 - \frac{{\min({int(a)}, {n_rel})}}{{{min(n_rel, n_non)}}})"
                        if a else "1" for a in above) or "0"
-    latex = (rf"\text{{bpref}} = \frac{{1}}{{R}} \sum_r \Big(1 - \frac{{\min(|n \text{{ above }} r|, R)}}"
-             rf"{{\min(R, N)}}\Big) = \frac{{{shown}}}{{{n_rel}}} = {fmt(value)}"
+    latex = (rf"\text{{bpref}} = \frac{{1}}{{R}} \sum_r \Big(1 - "
+             rf"\frac{{\min(|n \text{{ above }} r|, R)}}{{\min(R, N)}}\Big) = "
+             rf"\frac{{{shown}}}{{{n_rel}}} = {fmt(value)}"
              if n_rel else r"\text{bpref} = 0" + _NO_RELEVANT)
     return Explanation("Bpref", s.k, value, latex, rows=rows,
                        details={**s.details, "n_relevant": n_rel, "n_nonrelevant": n_non})

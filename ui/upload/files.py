@@ -157,13 +157,13 @@ def system_names(kind: str, parsed: dict[str, Parsed]) -> list[str]:
     chosen = st.session_state.setdefault("upload_names", {})
     systems = [parsed[p] for slot in SLOTS[kind] if slot.systems
                for p in slot.positions() if p in parsed]
-    names = [chosen.get(f.digest) or automatic
-             for f, automatic in zip(systems, default_names(systems))]
+    automatic = default_names(systems)
+    names = [chosen.get(f.digest) or auto for f, auto in zip(systems, automatic)]
     # a name given twice: the later one keeps its automatic name
     seen: set[str] = set()
-    for i, (f, automatic) in enumerate(zip(systems, default_names(systems))):
+    for i, auto in enumerate(automatic):
         if names[i] in seen:
-            names[i] = automatic
+            names[i] = auto
         seen.add(names[i])
     return names
 
