@@ -25,8 +25,8 @@ def insight(table: pd.DataFrame, k: int) -> str:
                 "number against the personalised model.")
     else:
         lead = f"{names([best])} wins {wins[best]} of the {len(table.columns)} accuracy numbers."
-    return lead + " Accuracy cannot see how few films the popularity lists ever show; " \
-                  "the bars under “Beyond accuracy” can."
+    return lead + " Accuracy cannot see how few films a popularity list shows: " \
+                  "“Beyond accuracy” can."
 
 
 def counts_figure(counts: pd.DataFrame, height: int = 210) -> dict:
@@ -95,8 +95,8 @@ def show(S, k: int) -> None:
         st.table(accuracy_frame(table))
         st.caption(f"Per user, averaged: " + "; ".join(
             f"**{metric_label(key, k)}**, {BRIEF[key]}" for key in LABELS)
-            + f". Trained before day {lesson.cut_day():.0f}, judged on the views after it "
-              "(trap 1's temporal split). ★ the best for each metric.")
+            + f". Trained before day {lesson.cut_day():.0f}, judged after it (trap 1's "
+              "temporal split); ★ the best.")
         st.info(insight(table, k), icon=":material/lightbulb:")
     with right:
         beyond_accuracy(k)

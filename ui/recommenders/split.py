@@ -17,7 +17,7 @@ HONEST = "time"
 SPLIT_WORDS = {"random": "random", "last": "leave-last-out", "time": "temporal"}
 
 
-def timeline_figure(how: str, height: int = 290) -> dict:
+def timeline_figure(how: str, height: int = 255) -> dict:
     """Every view as a dot: day across, one row per user (earliest first); held-out views
     orange and larger. A plain Plotly dict (no validation cost on every rerun)."""
     views = lesson.timeline(how)
@@ -66,8 +66,8 @@ def insight(scores: pd.DataFrame, how: str, key: str, k: int) -> str:
                        "on what came after."
     if honest and set(honest) != set(here):
         return first + (f" Cut by time, {names(honest)} "
-                        f"win{'s' if len(honest) == 1 else ''} instead: this split rewards "
-                        "knowing the future.")
+                        f"win{'s' if len(honest) == 1 else ''} instead: this split's winner "
+                        "was trained on views from after the ones it is judged on.")
     return first + " The temporal split agrees on the winner here."
 
 
@@ -92,16 +92,16 @@ def show(S, k: int) -> None:
         own, anyone = st.columns(2)
         own.metric("Same user's later views in training", f"{leak.own:.0%}",
                    help="Share of the held-out views whose user also has a later view in "
-                        "the training data: the model learns from what this person did "
-                        "after the moment it is asked to predict.")
+                        "the training data.")
+        own.caption("The model learns what this person did *after* the moment it predicts.")
         anyone.metric("Anyone's later views in training", f"{leak.anyone:.0%}",
                       help="Share of the held-out views with any training view on a later "
-                           "day: the model knows which films become hits later.")
+                           "day.")
+        anyone.caption("The model knows which films become hits later.")
     with numbers:
         table = pd.DataFrame({SPLIT_LABELS[h] + (" ◀" if h == how else ""): starred(scores[h])
                               for h in SPLITS}, index=[model_name(m) for m in MODELS])
         st.table(table.rename_axis("Model"))
         st.caption(f"**{metric_label(key, k)}**: {plain(key, k)}. ★ the best model under each "
-                   "split, ◀ the split on the left. Below the dots: how much of the future "
-                   "the training data holds, seen from the held-out views.")
+                   "split, ◀ the split drawn on the left.")
         st.info(insight(scores, how, key, k), icon=":material/lightbulb:")
