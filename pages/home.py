@@ -17,6 +17,11 @@ st.markdown(
     "from real users. This lab is about the offline part: the numbers, how each is made, and "
     "when to trust which."
 )
+st.markdown(
+    "**Recommender systems** are scored the same way: a user is the query, and the items they "
+    "went on to watch or buy are its relevant results. Lesson 7 runs the same metrics on a "
+    "small film service, with the traps that are recommenders' own."
+)
 
 st.subheader("Where the metrics sit")
 st.graphviz_chart("""
@@ -27,7 +32,7 @@ digraph {
   edge [color="#5b7083"];
   eval [label="Evaluation measures"];
   online [label="Online\\nclicks, CTR, A/B tests"];
-  offline [label="Offline\\njudged queries"];
+  offline [label="Offline\\njudged queries\\nor held-out interactions"];
   unaware [label="Order-unaware\\nPrecision@K · Recall@K · F1@K · Success@K"];
   aware [label="Order-aware\\nMRR · MAP@K · NDCG@K"];
   eval -> online; eval -> offline; offline -> unaware; offline -> aware;

@@ -36,6 +36,11 @@ CHANGES = {
     "pages/beyond.py": (
         lambda at: at.number_input(key="beyond_budget").set_value(500).run(),
         lambda at: at.number_input(key="beyond_budget").value == 500),
+    "pages/recommenders.py": (
+        lambda at: (at.button_group(key="rec_trap").set_value("sampled").run(),
+                    at.slider(key="rec_negatives").set_value(20).run()),
+        lambda at: at.button_group(key="rec_trap").value == "sampled"
+        and at.slider(key="rec_negatives").value == 20),
     "pages/upload.py": (
         lambda at: at.radio(key="upload_input").set_value("trec").run(),
         lambda at: at.radio(key="upload_input").value == "trec"),
@@ -84,6 +89,8 @@ def test_lesson_1_comes_back_after_a_trip_away(app):
     ("pages/choosing.py", {"k": "5", "o1": "FEDCBA"}, {"k": "5", "o1": "FEDCBA"}),
     ("pages/libraries.py", {"k_ap": "4", "missed": "2"}, {"k_ap": "4", "missed": "2"}),
     ("pages/beyond.py", {"budget": "300", "log": "0"}, {"budget": "300", "log": "0"}),
+    ("pages/recommenders.py", {"trap": "users", "cap": "3", "model": "popular"},
+     {"trap": "users", "cap": "3", "model": "popular"}),
     ("pages/upload.py", {"input": "trec", "k": "7"}, {"input": "trec", "k": "7", "gain": "linear"}),
 ])
 def test_every_lesson_opens_from_its_link_and_writes_it_back(path, query, expect):

@@ -31,9 +31,13 @@ LESSONS = [
            "libraries"),
     Lesson("pages/beyond.py", "6. Beyond accuracy: latency and cost", ":material/speed:",
            "Accuracy is one axis: find the systems on the cost/quality Pareto frontier.", "beyond"),
-    Lesson("pages/upload.py", "7. Your own judgments", ":material/upload_file:",
+    Lesson("pages/recommenders.py", "7. Recommenders: the same metrics, new traps",
+           ":material/movie:",
+           "Users as queries, later views as judgments: the split, sampled metrics, "
+           "popularity and averaging over users.", "recommenders"),
+    Lesson("pages/upload.py", "8. Your own judgments", ":material/upload_file:",
            "Upload ratings or TREC files, find the weak queries, compare two systems.", "upload"),
-    Lesson("pages/practice.py", "8. Practice", ":material/task_alt:",
+    Lesson("pages/practice.py", "9. Practice", ":material/task_alt:",
            "Challenges on the lessons' boards, checked at every move, with hints and answers.",
            "practice"),
 ]

@@ -1,0 +1,124 @@
+"""The recommenders lesson through AppTest: every setting in the link and back, one notice for a
+bad link, and each trap's numbers moving with its setting."""
+
+from tests.apptest import address, run_page
+from ui import recommenders as rc
+
+P = rc.PREFIX
+
+
+def run(query=None, **session):
+    return run_page("recommenders", query=query,
+                    session={P + name: value for name, value in session.items()}, timeout=120)
+
+
+def table(at, index: int = 0) -> dict:
+    return at.table[index].value.to_dict("index")
+
+
+def insight(at) -> str:
+    return next(i.value for i in at.info if "could not be read" not in i.value)
+
+
+def notices(at) -> list[str]:
+    return [i.value for i in at.info if "could not be read" in i.value]
+
+
+def test_the_default_link_holds_every_setting_and_reopens_the_same_page():
+    at = run()
+    written = address(at)
+    assert written == {"trap": "split", "k": "10", "split": "random", "metric": "ndcg",
+                       "n": "50", "seed": "0", "smetric": "hit", "model": "mf",
+                       "umetric": "hit", "cap": "36"}
+    assert not notices(at)
+    link = {**written, "trap": "sampled", "n": "20", "seed": "7", "k": "5"}
+    again = run(link)
+    assert address(again) == link
+    assert again.slider(key=P + "negatives").value == 20
+    assert again.number_input(key=P + "seed").value == 7
+    assert "Among 20 sampled" in again.table[0].value.columns[0]
+
+
+def test_a_bad_link_keeps_the_defaults_and_shows_one_notice_naming_the_bad_fields():
+    at = run({"trap": "nope", "n": "500", "k": "7"})
+    found = notices(at)
+    assert len(found) == 1
+    assert "`trap`" in found[0] and "`n`" in found[0] and "`k`" not in found[0]
+    written = address(at)
+    assert written["trap"] == "split" and written["n"] == "50" and written["k"] == "7"
+
+
+def test_trap_1_the_split_moves_the_numbers_and_the_leak():
+    at = run()
+    random_view = table(at)
+    assert "★\u00a00.227" == random_view["Most popular"]["Random 20 % ◀"]
+    assert "Trending** is last" in insight(at) and "Cut by time" in insight(at)
+    leak = {m.label: m.value for m in at.metric}
+    assert leak == {"Same user's later views in training": "95%",
+                    "Anyone's later views in training": "100%"}
+    at.button_group(key=P + "split").set_value("time").run()
+    assert {m.value for m in at.metric} == {"0%"}
+    assert "Temporal ◀" in at.table[0].value.columns
+    assert "trained on the past" in insight(at)
+    at.button_group(key=P + "split_metric").set_value("hit").run()
+    assert table(at)["Trending"]["Temporal ◀"] == "★\u00a00.564"
+    at.slider(key=P + "k").set_value(5).run()
+    assert table(at)["Trending"]["Temporal ◀"] != "★\u00a00.564"
+
+
+def test_trap_2_sampled_metrics_show_the_flip_and_move_with_n_and_the_seed():
+    at = run(trap="sampled")
+    rows = table(at)
+    assert rows["Matrix factorisation"]["Among 50 sampled"] == "0.317"
+    assert rows["Trending"]["Among 50 sampled"] == "0.233"
+    assert rows["Trending"]["Whole catalogue"] == "0.150"
+    assert rows["Matrix factorisation"]["Whole catalogue"] == "0.050"
+    assert "**Matrix factorisation** beats **Trending**" in insight(at)
+    whole = {m: r["Whole catalogue"] for m, r in rows.items()}
+    at.number_input(key=P + "seed").set_value(1).run()
+    moved = table(at)
+    assert {m: r["Whole catalogue"] for m, r in moved.items()} == whole   # no sample there
+    assert moved["Most popular"]["Among 50 sampled"] == "★\u00a00.383"    # another sample
+    at.number_input(key=P + "seed").set_value(0).run()
+    at.slider(key=P + "negatives").set_value(100).run()
+    rows = table(at)
+    assert rows["Trending"]["Among 100 sampled"] == "0.183"
+    assert "keep their whole-catalogue order" in insight(at)
+
+
+def test_trap_3_popularity_shows_the_lists_and_their_accuracy_and_where_coverage_goes():
+    at = run(trap="popularity")
+    lists = at.table[0].value
+    assert list(lists.columns) == ["Most popular", "Trending"] and len(lists) == 10
+    accuracy = table(at, 1)
+    assert all(v.startswith("★") for v in (row["Trending"] for row in accuracy.values()))
+    assert "wins every accuracy number" in insight(at)
+    assert "**Beyond accuracy: coverage and novelty**" in [m.value for m in at.markdown]
+    assert any("not in this version of the app yet" in c.value for c in at.caption)
+    at.slider(key=P + "k").set_value(3).run()
+    assert len(at.table[0].value) == 3
+    assert table(at, 1)["HitRate@3"] != accuracy["HitRate@10"]
+
+
+def test_trap_4_many_users_averages_move_with_the_cap_and_the_metric():
+    at = run(trap="users")
+    means = table(at)
+    assert means["HitRate@10"] == {"Each user once": "0.359", "Each held-out film once": "0.081"}
+    assert "one hit among a user's many held-out films" in insight(at)
+    at.slider(key=P + "cap").set_value(1).run()
+    one = table(at)
+    assert all(r["Each user once"] == r["Each held-out film once"] for r in one.values())
+    assert one["HitRate@10"]["Each user once"] == one["Recall@10"]["Each user once"]
+    assert "One held-out film per user" in insight(at)
+    at.slider(key=P + "cap").set_value(36).run()
+    at.button_group(key=P + "users_metric").set_value("mrr").run()
+    assert "only the first hit counts" in insight(at)
+    at.selectbox(key=P + "users_model").set_value("trending").run()
+    assert table(at)["HitRate@10"] != means["HitRate@10"]
+
+
+def test_the_lesson_ends_with_previous_and_next():
+    at = run()
+    captions = [c.value for c in at.caption]
+    assert "Previous: 6. Beyond accuracy: latency and cost" in captions
+    assert "Next: 8. Your own judgments" in captions

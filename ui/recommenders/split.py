@@ -1,0 +1,107 @@
+"""Trap 1, the split: random vs leave-last-out vs temporal, and the future each one leaks."""
+from __future__ import annotations
+
+import numpy as np
+import pandas as pd
+import streamlit as st
+
+from irlib.reclab import lesson
+from irlib.reclab.evaluation import LABELS
+from irlib.reclab.models import MODELS
+from irlib.reclab.splits import SPLITS
+from ui.recommenders import (PREFIX, SPLIT_LABELS, metric_label, model_name, names, plain,
+                             starred, winners)
+
+TRAIN_COLOR, TEST_COLOR = "#999999", "#D55E00"
+HONEST = "time"
+SPLIT_WORDS = {"random": "random", "last": "leave-last-out", "time": "temporal"}
+
+
+def timeline_figure(how: str, height: int = 255) -> dict:
+    """Every view as a dot: day across, one row per user (earliest first); held-out views
+    orange and larger. A plain Plotly dict (no validation cost on every rerun)."""
+    views = lesson.timeline(how)
+    traces = []
+    for is_test, label, colour, size in ((False, "training", TRAIN_COLOR, 4),
+                                         (True, "held out (test)", TEST_COLOR, 7)):
+        part = views[views["test"] == is_test]
+        traces.append({
+            "type": "scattergl", "mode": "markers", "name": label,
+            "x": part["day"].round(1).tolist(), "y": part["row"].tolist(),
+            "marker": {"color": colour, "size": size, "opacity": 0.9 if is_test else 0.6},
+            "customdata": np.column_stack([part["name"], part["title"]]).tolist(),
+            "hovertemplate": "%{customdata[0]} watched %{customdata[1]}<br>day %{x}"
+                             f"<extra>{label}</extra>"})
+    layout = {"height": height, "margin": {"l": 10, "r": 10, "t": 10, "b": 10},
+              "font": {"size": 13},
+              "legend": {"orientation": "h", "yanchor": "bottom", "y": 1.0, "x": 0},
+              "xaxis": {"title": {"text": "day"}, "range": [-1, 101]},
+              "yaxis": {"title": {"text": "one row per user"}, "showticklabels": False,
+                        "autorange": "reversed", "zeroline": False, "showgrid": False},
+              "hovermode": "closest"}
+    cut = lesson.cut_day(how)
+    if cut is not None:
+        layout["shapes"] = [{"type": "line", "x0": cut, "x1": cut, "xref": "x", "y0": 0,
+                             "y1": 1, "yref": "paper",
+                             "line": {"width": 2, "dash": "dash", "color": TEST_COLOR}}]
+        layout["annotations"] = [{"x": cut, "xref": "x", "y": 0, "yref": "paper",
+                                  "text": f"cut: day {cut:.0f} ", "showarrow": False,
+                                  "xanchor": "right", "yanchor": "bottom"}]
+    return {"data": traces, "layout": layout}
+
+
+def insight(scores: pd.DataFrame, how: str, key: str, k: int) -> str:
+    """What the chosen split says, and what the temporal one says back."""
+    label = metric_label(key, k)
+    here, honest = winners(scores[how]), winners(scores[HONEST])
+    if not here:
+        first = f"Under the {SPLIT_WORDS[how]} split all three tie on {label}."
+    else:
+        last = scores[how].idxmin()
+        first = (f"Under the {SPLIT_WORDS[how]} split {names(here)} "
+                 f"win{'s' if len(here) == 1 else ''} and **{model_name(last)}** is last "
+                 f"({scores.loc[last, how]:.3f}).")
+    if how == HONEST:
+        return first + " This is how the system will be used: trained on the past, judged " \
+                       "on what came after."
+    if honest and set(honest) != set(here):
+        return first + (f" Cut by time, {names(honest)} "
+                        f"win{'s' if len(honest) == 1 else ''} instead: this split's winner "
+                        "was trained on views from after the ones it is judged on.")
+    return first + " The temporal split agrees on the winner here."
+
+
+def show(S, k: int) -> None:
+    controls = st.columns([3, 4], vertical_alignment="bottom")
+    controls[0].segmented_control(
+        "Hold out", list(SPLITS), **S.bind("split"), required=True, wrap=True,
+        format_func=SPLIT_LABELS.get,
+        help="Random: any 20 % of the views. Leave-last-out: each user's last view. "
+             "Temporal: every view after one cut day (the last 20 %).")
+    controls[1].segmented_control(
+        "Metric", list(LABELS), **S.bind("split_metric"), required=True, wrap=True,
+        format_func=lambda key: metric_label(key, k))
+    how, key = S["split"], S["split_metric"]
+    scores = lesson.split_scores(key, k)
+    leak = lesson.leaks()[how]
+
+    chart, numbers = st.columns([5, 4], gap="medium")
+    with chart:
+        st.plotly_chart(timeline_figure(how), key=PREFIX + "timeline",
+                        config={"displayModeBar": False})
+        own, anyone = st.columns(2)
+        own.metric("Same user's later views in training", f"{leak.own:.0%}",
+                   help="Share of the held-out views whose user also has a later view in "
+                        "the training data.")
+        own.caption("The model learns what this person did *after* the moment it predicts.")
+        anyone.metric("Anyone's later views in training", f"{leak.anyone:.0%}",
+                      help="Share of the held-out views with any training view on a later "
+                           "day.")
+        anyone.caption("The model knows which films become hits later.")
+    with numbers:
+        table = pd.DataFrame({SPLIT_LABELS[h] + (" ◀" if h == how else ""): starred(scores[h])
+                              for h in SPLITS}, index=[model_name(m) for m in MODELS])
+        st.table(table.rename_axis("Model"))
+        st.caption(f"**{metric_label(key, k)}**: {plain(key, k)}. ★ the best model under each "
+                   "split, ◀ the split drawn on the left.")
+        st.info(insight(scores, how, key, k), icon=":material/lightbulb:")
