@@ -1,4 +1,4 @@
-"""Lesson 7 with real work: the query picker and table follow the query, the relevance
+"""Lesson 8 ("Your own judgments") with real work: the query picker and table follow the query, the relevance
 threshold, several systems with their tags as names, the report, a link without its files.
 
 Files reach the page through its seams (``upload_inject``, the sample buttons); see

@@ -1,4 +1,4 @@
-"""Screenshots of Lesson 7 ("Your own judgments") with the TREC samples loaded (not a test).
+"""Screenshots of Lesson 8 ("Your own judgments") with the TREC samples loaded (not a test).
 
     python tests/browser/upload_screenshots.py [outdir] [query]     # default /tmp/shots/upload
 
