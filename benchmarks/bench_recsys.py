@@ -238,6 +238,8 @@ def main() -> None:
     parser.add_argument("--items", type=int, default=50_000)
     parser.add_argument("--k", type=int, default=10)
     parser.add_argument("--repeat", type=int, default=3)
+    parser.add_argument("--library-repeat", type=int, help="runs of ranx and rs_metrics "
+                        "(default: --repeat; they take minutes each at the full size)")
     parser.add_argument("--format", choices=("parquet", "csv"), default="parquet")
     parser.add_argument("--folder", type=Path, help="keep the files here (default: a "
                         "temporary folder)")
@@ -257,8 +259,11 @@ def main() -> None:
         cpus = {task: [] for task in TASKS}
         peaks = {task: [] for task in TASKS}
         means = {}
-        for repeat in range(args.repeat):
+        library_repeat = args.library_repeat or args.repeat
+        for repeat in range(max(args.repeat, library_repeat)):
             for task in TASKS:
+                if repeat >= (args.repeat if task.startswith("irlib") else library_repeat):
+                    continue
                 seconds, cpu, peak, result = run_in_child(task, paths, small, args.k)
                 times[task].append(seconds)
                 cpus[task].append(cpu)
@@ -266,8 +271,8 @@ def main() -> None:
                 means[task] = result
                 print(f"  run {repeat + 1}: {task:15s} {seconds:7.1f} s (CPU {cpu:7.1f} s), "
                       f"peak {peak:7,.0f} MB", flush=True)
-    print(f"\nmedians of {args.repeat}: wall clock, CPU (both cores' seconds: a fairer "
-          "measure on a busy machine) and the largest peak RSS")
+    print(f"\nmedians of {args.repeat} (libraries: {library_repeat}): wall clock, CPU (both "
+          "cores' seconds: fairer on a busy machine) and the largest peak RSS")
     for task in TASKS:
         print(f"  {task:15s} {statistics.median(times[task]):7.1f} s  CPU "
               f"{statistics.median(cpus[task]):7.1f} s  peak RSS {max(peaks[task]):7,.0f} MB")

@@ -72,7 +72,10 @@ def compare_recommenders(a: RecommenderEvaluation, b: RecommenderEvaluation,
     >>> e_pop = evaluate_recommendations(popular, heldout, k=1, train=train)
     >>> e_mine = evaluate_recommendations(personal, heldout, k=1, train=train)
     >>> print(compare_recommenders(e_pop, e_mine, ("popular", "personal")).sentence)
-    popular wins on NDCG@1 (0.75 vs 0.5) by collapsing onto popular items: its top-1 lists cover 33.3 % of the catalogue against 100 % for personal, and its average recommended item is in the training history of 100 % of users against 33.3 %.
+    ... # doctest: +NORMALIZE_WHITESPACE
+    popular wins on NDCG@1 (0.75 vs 0.5) by collapsing onto popular items: its top-1 lists
+    cover 33.3 % of the catalogue against 100 % for personal, and its average recommended
+    item is in the training history of 100 % of users against 33.3 %.
     """
     by = by or a.by
     if a.k != b.k:

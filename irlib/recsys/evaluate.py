@@ -470,7 +470,11 @@ def self_judged_problem(measures: Iterable, *, source: str = "the table") -> str
     >>> self_judged_problem(["P@10", "Success@10", "RR"]) is None
     True
     >>> print(self_judged_problem(["P@10", "Recall@10", "nDCG@10"], source="recs.csv"))
-    recs.csv judges only the items it lists (its own relevance column), so Recall@10 and nDCG@10 would be inflated: relevant items the system did not recommend are invisible to them. Add the held-out interactions (or judgments) for these; Precision, HitRate (Success) and MRR (RR) need only the listed items.
+    ... # doctest: +NORMALIZE_WHITESPACE
+    recs.csv judges only the items it lists (its own relevance column), so Recall@10 and
+    nDCG@10 would be inflated: relevant items the system did not recommend are invisible to
+    them. Add the held-out interactions (or judgments) for these; Precision, HitRate
+    (Success) and MRR (RR) need only the listed items.
     """
     if isinstance(measures, str):
         measures = [measures]

