@@ -27,7 +27,8 @@ Each timed run is a fresh process (fork; each warms its library up on tiny data 
 numba's compilation is not timed), runs are interleaved, and medians of ``--repeat`` are
 printed with each process's peak memory (RSS high-water mark, ``ru_maxrss``), the ratios
 irlib / (ranx + rs_metrics) and irlib accuracy / ranx (target <= 0.5), and a check that the
-numbers agree. Develop with ``--users 20000``; the full size needs about 12 GB of memory.
+numbers agree. Develop with ``--users 20000``; at the full size ranx's run peaks near
+10 GB of memory and the libraries take minutes (``--library-repeat 1``).
 
 Run: ``python benchmarks/bench_recsys.py [--users N] [--k 10] [--repeat 3] [--format csv]``.
 """
