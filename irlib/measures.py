@@ -292,6 +292,9 @@ TAUGHT_MEASURES = tuple(name for name, info in MEASURES.items() if info.teach)
 NEEDS_CUTOFF = tuple(name for name, info in MEASURES.items()
                      if info.cutoff in ("required", "level"))
 
+#: Other names for a measure, lower case: recommender systems call Success@K HitRate@K.
+ALIASES = {"hitrate": "Success", "hit_rate": "Success"}
+
 _DIGITS = re.compile(r"[0-9]+")   # ASCII only: str.isdigit() accepts "²", which int() rejects
 _LEVEL = re.compile(r"(0?\.[0-9]+|[01](\.[0-9]*)?)")      # a recall level: 0 to 1
 _NUMBER = re.compile(r"([0-9]+\.?[0-9]*|\.[0-9]+)")       # a positive decimal, e.g. beta
@@ -396,6 +399,8 @@ def parse_measure(text, *, rel: int | None = None) -> Measure:
     ('AP(rel=2)', 'P@10', 'AP')
     >>> str(parse_measure("iprec_at_recall_0.10")), str(parse_measure("recip_rank", rel=2))
     ('IPrec@0.1', 'RR(rel=2)')
+    >>> str(parse_measure("HitRate@10"))      # a recommender's name for Success@10
+    'Success@10'
     """
     if isinstance(text, Measure):
         return text
@@ -408,7 +413,7 @@ def parse_measure(text, *, rel: int | None = None) -> Measure:
                          "nDCG(dcg='exp-log2')@10, AP(rel=2), or trec_eval's map, P_10, "
                          "P.5,10, ndcg_cut.10, official")
     name = match["name"]
-    canonical = {n.lower(): n for n in MEASURES}
+    canonical = {**ALIASES, **{n.lower(): n for n in MEASURES}}
     if name.lower() not in canonical:
         known = ", ".join(RUN_MEASURES)
         raise ValueError(f"unknown measure {name!r} in {text!r}; known: {known}; or "

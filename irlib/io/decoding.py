@@ -78,6 +78,22 @@ def decode_text(data: bytes, name: str) -> tuple[bytes, tuple[str, ...]]:
     return data, notes
 
 
+def head_text(head: bytes) -> str:
+    """The first bytes of a file as text for a guess (the readers decode for real): the
+    byte-order mark dropped, UTF-16 or UTF-8 with bad bytes replaced, ``\\n`` line ends.
+
+    >>> head_text(b"\\xef\\xbb\\xbfuid,iid\\r\\n7,")
+    'uid,iid\\n7,'
+    """
+    if head.startswith(_UTF8_BOM):
+        head = head[3:]
+    if head.startswith(_UTF16_BOMS):
+        text = head[:len(head) // 2 * 2].decode("utf-16", errors="replace")
+    else:
+        text = head.decode("utf-8", errors="replace")
+    return text.replace("\r\n", "\n").replace("\r", "\n")
+
+
 def _from_cp1252(data: bytes, name: str) -> bytes:
     control = _CONTROL.search(data)
     if control is not None:                    # not UTF-8 and not text either

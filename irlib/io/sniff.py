@@ -4,6 +4,7 @@ from __future__ import annotations
 import re
 
 from .._common import InputError
+from .decoding import head_text
 from .ratings import RATING_RE
 from .source import load_head
 from .tables import is_parquet
@@ -29,13 +30,7 @@ def sniff_kind(src, *, name: str | None = None) -> str:
     head, name = load_head(src, name, _HEAD_BYTES)
     if is_parquet(head):
         return "table"
-    if head.startswith(b"\xef\xbb\xbf"):
-        head = head[3:]
-    if head.startswith((b"\xff\xfe", b"\xfe\xff")):
-        text = head[:len(head) // 2 * 2].decode("utf-16", errors="replace")
-    else:
-        text = head.decode("utf-8", errors="replace")
-    text = text.replace("\r\n", "\n").replace("\r", "\n")
+    text = head_text(head)
     # blank lines and TREC comment lines (``#``, trec_eval 10) say nothing about the kind
     lines = [ln for ln in text.split("\n")[:200]
              if ln.strip() and not ln.lstrip().startswith("#")]
