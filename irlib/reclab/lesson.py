@@ -200,3 +200,46 @@ def averages(model: str, k: int, cap: int, how: str = HONEST_SPLIT) -> pd.DataFr
     return pd.DataFrame({"users": [float(by_user[metric_name(key, k)]) for key in NAMES],
                          "views": [float(by_view[metric_name(key, k)]) for key in NAMES]},
                         index=list(NAMES))
+
+
+# --------------------------------------------------------------------------- 3. beyond accuracy
+
+@functools.lru_cache(maxsize=32)
+def beyond_table(k: int, how: str = HONEST_SPLIT) -> pd.DataFrame:
+    """Rows: models; columns: irlib's beyond-accuracy measures of their top-``k`` lists
+    (coverage, exposure Gini, popularity, novelty; intra-list diversity over the films'
+    genres), from :func:`irlib.recsys.beyond_accuracy` with the training views."""
+    from irlib.recsys import beyond_accuracy
+
+    s = lesson_split(how)
+    items = generate().items
+    categories = items[["item_id", "genre"]].rename(columns={"genre": "category"})
+    rows = {}
+    for model, top in recommendation_lists(k, how).items():
+        values = beyond_accuracy(top, k, train=s.train[["user_id", "item_id"]],
+                                 catalogue=items["item_id"], item_categories=categories)
+        rows[model] = {name: v.value for name, v in values.items()}
+    return pd.DataFrame(rows).T.rename_axis("model")
+
+
+@functools.lru_cache(maxsize=32)
+def popularity_verdict(k: int, how: str = HONEST_SPLIT) -> str:
+    """irlib's sentence on the popularity list that wins HitRate@``k`` against the
+    personalised model: did it win by collapsing onto popular films?"""
+    from irlib.recsys import compare_recommenders, evaluate_recommendations
+
+    s = lesson_split(how)
+    by = f"HitRate@{k}"
+    table = accuracy_table(k, how)
+    rival = max(("popular", "trending"), key=lambda m: float(table.at[m, by]))
+    lists = recommendation_lists(k, how)
+    found = {m: evaluate_recommendations(lists[m], s.test[["user_id", "item_id"]], k=k,
+                                         train=s.train[["user_id", "item_id"]],
+                                         catalogue=generate().items["item_id"])
+             for m in (rival, "mf")}
+    return compare_recommenders(found[rival], found["mf"],
+                                (MODEL_NAMES[rival], MODEL_NAMES["mf"]), by=by).sentence
+
+
+#: The models' names in sentences.
+MODEL_NAMES = {"popular": "Most popular", "trending": "Trending", "mf": "Matrix factorisation"}

@@ -7,7 +7,8 @@ popularity). :func:`compare_recommenders` puts both systems' numbers in one tabl
 one sentence who wins accuracy and whether it did so by collapsing onto popular items.
 
 The rule (:data:`COLLAPSE`): the accuracy winner *collapsed* when its coverage is at most half
-the other's, or its average recommended popularity at least 1.5 times the other's.
+the other's ("showing everyone the same few items"), or its average recommended popularity at
+least 1.5 times the other's ("collapsing onto popular items").
 """
 from __future__ import annotations
 
@@ -112,8 +113,10 @@ def compare_recommenders(a: RecommenderEvaluation, b: RecommenderEvaluation,
         facts.append(f"its average recommended item is in the training history of "
                      f"{_percent(popularity[0])} of users against {_percent(popularity[1])}")
     detail = ", and ".join(facts)
-    if narrow or popular:
+    if popular:
         sentence = f"{head} by collapsing onto popular items: {detail}."
+    elif narrow:         # a few items for everyone, not the most popular ones (e.g. trending)
+        sentence = f"{head} by showing everyone the same few items: {detail}."
     elif detail:
         sentence = f"{head} without narrowing its recommendations: {detail}."
     else:

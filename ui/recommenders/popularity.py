@@ -1,8 +1,8 @@
 """Trap 3, popularity: the same few films for everyone can win on accuracy.
 
-The accuracy half is here. Coverage, exposure and novelty are irlib's beyond-accuracy
-measures (``irlib/recsys``, built alongside this lesson); :func:`beyond_accuracy` is where
-they go, fed with :func:`irlib.reclab.lesson.recommendation_lists` and the training views.
+Accuracy, then what accuracy cannot see: coverage, exposure, novelty and diversity of the
+lists (irlib's beyond-accuracy measures, :func:`irlib.reclab.lesson.beyond_table`) and irlib's
+sentence on whether the winner collapsed onto a few films.
 """
 from __future__ import annotations
 
@@ -25,8 +25,8 @@ def insight(table: pd.DataFrame, k: int) -> str:
                 "number against the personalised model.")
     else:
         lead = f"{names([best])} wins {wins[best]} of the {len(table.columns)} accuracy numbers."
-    return lead + " Accuracy cannot see how few films a popularity list shows: " \
-                  "“Beyond accuracy” can."
+    return lead + " Accuracy cannot see how few films a popularity list shows: the " \
+                  "beyond-accuracy numbers beside it can."
 
 
 def counts_figure(counts: pd.DataFrame, height: int = 210) -> dict:
@@ -46,16 +46,34 @@ def counts_figure(counts: pd.DataFrame, height: int = 210) -> dict:
     return {"data": traces, "layout": layout}
 
 
+#: irlib's beyond-accuracy measures as the table heads them, and which way is "more varied".
+BEYOND_COLUMNS = {"Coverage": "coverage", "Gini": "exposure Gini", "Novelty": "novelty",
+                  "ILD": "diversity"}
+
+
+def beyond_frame(table: pd.DataFrame, k: int) -> pd.DataFrame:
+    """Rows: the measures; columns: the models; percentages where a share reads better."""
+    shown = pd.DataFrame({
+        f"coverage@{k}": [f"{v:.0%}" for v in table["Coverage"]],
+        f"exposure Gini@{k}": [f"{v:.2f}" for v in table["Gini"]],
+        "novelty (bits)": [f"{v:.2f}" for v in table["Novelty"]],
+        "genre diversity": [f"{v:.2f}" for v in table["ILD"]]},
+        index=[model_name(m) for m in table.index]).T
+    return shown.rename_axis("Beyond accuracy")
+
+
 def beyond_accuracy(k: int) -> None:
-    """Where coverage@K, exposure Gini@K, novelty and intra-list diversity of the three
-    models' lists go (irlib's beyond-accuracy measures, not in this build yet), above the
+    """Coverage@K, exposure Gini@K, novelty and genre diversity of the three models' lists
+    (irlib's beyond-accuracy measures), irlib's verdict on the accuracy winner, and the
     picture of where the lists go."""
     with st.container(border=True, key=PREFIX + "beyond"):
-        st.markdown("**Beyond accuracy: coverage and novelty**")
-        st.caption(f"Coverage@{k} (how much of the catalogue the lists reach), exposure "
-                   f"Gini@{k} (how unevenly they share the users' attention) and novelty come "
-                   "from irlib's beyond-accuracy measures, not in this version of the app yet. "
-                   "Where the lists go:")
+        st.table(beyond_frame(lesson.beyond_table(k), k))
+        st.caption(f"Coverage: the share of the 200 films in some top-{k} list. Exposure "
+                   "Gini: 0 when every film is shown as often, near 1 when a few take every "
+                   "slot. Novelty: how surprising the average film is (−log₂ of the share "
+                   "of users who watched it). Diversity: how different two films in a list "
+                   "are, by genre.")
+        st.warning(lesson.popularity_verdict(k), icon=":material/trending_down:")
         st.plotly_chart(counts_figure(lesson.list_counts(k)), key=PREFIX + "counts",
                         config={"displayModeBar": False})
 
