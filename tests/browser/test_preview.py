@@ -44,6 +44,8 @@ def test_a_held_card_shows_the_drop_s_numbers_and_escape_takes_them_back(playgro
     page.wait_for_function(f"() => ({TILE_JS})('Recall@2') === '1'")
     held = (tile(page, "Recall@2"), tile(page, "NDCG@2"), tile(page, "Precision@2"))
     assert held == ("1", "1", "0.5")
+    # the card under the pointer says where it lands too (not the browser's drag image of it)
+    expect(page.locator(".rb-held .rb-rank")).to_have_text("1")
     page.keyboard.press("Escape")
     page.mouse.up()
     page.wait_for_function(f"() => ({TILE_JS})('Recall@2') === '0'")
