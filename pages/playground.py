@@ -27,8 +27,9 @@ S = pg.page_state()
 st.session_state[P + "full_run"] = True     # the board below sends its pictures this time
 pg.init()
 state = pg.current()
-# predicting adds a panel above the tiles: smaller cards keep the tiles in view
-size = "small" if S["predict"] else "large" if state.present else "normal"
+# predicting adds a panel above the tiles: smaller cards keep the tiles in view (beside the
+# sidebar; the presenter view's cards stay large, to be read from the back of a room)
+size = "large" if state.present else "small" if S["predict"] else "normal"
 board_page(state.present, steady=not S["predict"])   # predicting: no preview
 catalog = load_catalog()
 query = catalog.queries[pg.BINARY_QUERY if state.mode == "binary" else pg.GRADED_QUERY]

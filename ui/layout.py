@@ -24,6 +24,10 @@ PRESENT_CSS = """<style>
 @media (min-width: 640px) {
   [data-testid="stMainBlockContainer"] { padding: 3.75rem 2.5rem 4rem; max-width: none; }
 }
+/* a laptop's screen on the projector: the board's text keeps its size, the gaps give */
+@media (min-width: 640px) and (max-height: 900px) {
+  [data-testid="stMainBlockContainer"] [data-testid="stVerticalBlock"] { gap: 0.75rem; }
+}
 [data-testid="stMainBlockContainer"] h1 { font-size: 1.75rem; padding: 0.25rem 0; }
 </style>"""
 

@@ -141,7 +141,13 @@ _PANEL_CSS = """<style>
 .st-key-{key}:has([data-testid="stAlert"]) {{ padding: 0; border: none; }}
 .st-key-{key} [data-testid="stAlert"] > div {{ padding: 0.3rem 0.75rem; }}
 .st-key-{key} [data-testid="stMarkdownContainer"] p {{ margin: 0; }}
+.st-key-{key} [data-testid="stMarkdownContainer"] {{ margin-bottom: 0; }}
 .st-key-{guess} [role=radiogroup] {{ flex-wrap: wrap; }}
+</style>"""
+#: The presenter view on a projector: the question the class answers, as big as the tiles'
+#: labels (a laptop's shorter screen keeps the size that fits it).
+_PRESENT_PANEL_CSS = """<style>
+@media (min-height: 901px) {{ .st-key-{key} p {{ font-size: 1.2rem; }} }}
 </style>"""
 
 
@@ -157,7 +163,8 @@ def panel(state: ps.PageState) -> None:
     change = staged(state)
     last = st.session_state.get(_key(state, _LAST))
     # a phone wraps the six metrics instead of scrolling them out of sight
-    st.html(_PANEL_CSS.format(key=_key(state, "predict_panel"), guess=_key(state, "guess")))
+    st.html((_PANEL_CSS + (_PRESENT_PANEL_CSS if state.get("present") else ""))
+            .format(key=_key(state, "predict_panel"), guess=_key(state, "guess")))
     with st.container(border=True, key=_key(state, "predict_panel"), gap="small"):
         if change is None:
             if last:              # one line: the outcome, the score, what next

@@ -63,6 +63,37 @@ def test_presenter_view_hides_the_sidebar_and_reads_from_the_back(start_app, ope
     expect(reopened.get_by_test_id("stSidebar")).to_be_hidden()
 
 
+#: The smallest font size (px) of any text drawn on the board: every element with text of its
+#: own that is rendered, SortableJS's and the screen reader's hidden ones aside.
+SMALLEST_TEXT_JS = """(root) => {
+  const sizes = [];
+  for (const e of root.querySelectorAll('*')) {
+    const own = [...e.childNodes].some((n) => n.nodeType === 3 && n.textContent.trim());
+    if (!own || !e.getClientRects().length || e.closest('.rb-live')) continue;
+    sizes.push([parseFloat(getComputedStyle(e).fontSize), e.className, e.textContent.trim()]);
+  }
+  return sizes.sort((a, b) => a[0] - b[0])[0];
+}"""
+
+
+@pytest.mark.parametrize("query", ["view=present&predict=on", "view=present&mode=graded"])
+def test_presenter_board_text_is_as_big_as_the_tiles_labels(start_app, open_page, query):
+    """On a 1920x1080 projector every text on the board (rank numbers, titles, grade badges,
+    outcome tags, the K cut) is at least the size of the tiles' labels: Predict first too,
+    whose board the class reads from the back of the room."""
+    app = start_app("app.py")
+    page = open_page(app.url + "/playground", query=query, width=1920, height=1080)
+    board_card(page, rank=8).wait_for()
+    label = page.locator(".lc-tile-label").first
+    expect(label).to_be_visible()
+    tiles = float(label.evaluate("(e) => getComputedStyle(e).fontSize").removesuffix("px"))
+    if "graded" in query:                      # the grade picker's buttons too
+        board_card(page, rank=2).locator(".rb-badge").click()
+        expect(board_card(page, rank=2).locator(".rb-picker")).to_be_visible()
+    size, where, text = page.locator(".rb-root").evaluate(SMALLEST_TEXT_JS)
+    assert size >= tiles >= 19, (size, where, text, tiles)
+
+
 @pytest.mark.parametrize("width, height", VIEWPORTS)
 @pytest.mark.parametrize("path, cards", [
     ("choosing", 6),        # the first table: the three rankings' six metrics
