@@ -57,7 +57,8 @@ controls = st.columns([2.4, 2.2, 1.2, 2.9, 1.5] if state.mode == "graded"
 with controls[-1]:
     st.toggle("Predict first", **S.bind("predict"),
               help="Each change waits: say whether a metric goes up, down or stays the same, "
-                   "then see. The link keeps it (predict=on) and your score.")
+                   "then see. The address bar keeps it (predict=on) and your score; to hand "
+                   "the exercise out, copy “Link without my score” beside the score.")
     st.toggle("Presenter", **S.bind("present"),
               help="For a projector: no sidebar, no intro, bigger cards and numbers. "
                    "The link keeps it (view=present).")
