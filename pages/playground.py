@@ -27,8 +27,9 @@ S = pg.page_state()
 st.session_state[P + "full_run"] = True     # the board below sends its pictures this time
 pg.init()
 state = pg.current()
-# predicting adds a panel above the tiles: smaller cards keep the tiles in view
-size = "small" if S["predict"] else "large" if state.present else "normal"
+# predicting adds a panel above the tiles: smaller cards keep the tiles in view (beside the
+# sidebar; the presenter view's cards stay large, to be read from the back of a room)
+size = "large" if state.present else "small" if S["predict"] else "normal"
 board_page(state.present, steady=not S["predict"])   # predicting: no preview
 catalog = load_catalog()
 query = catalog.queries[pg.BINARY_QUERY if state.mode == "binary" else pg.GRADED_QUERY]
@@ -56,7 +57,8 @@ controls = st.columns([2.4, 2.2, 1.2, 2.9, 1.5] if state.mode == "graded"
 with controls[-1]:
     st.toggle("Predict first", **S.bind("predict"),
               help="Each change waits: say whether a metric goes up, down or stays the same, "
-                   "then see. The link keeps it (predict=on) and your score.")
+                   "then see. The address bar keeps it (predict=on) and your score; to hand "
+                   "the exercise out, copy “Link without my score” beside the score.")
     st.toggle("Presenter", **S.bind("present"),
               help="For a projector: no sidebar, no intro, bigger cards and numbers. "
                    "The link keeps it (view=present).")

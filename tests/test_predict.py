@@ -5,6 +5,8 @@ the browser test tests/browser/test_practice.py stages one with a real drag.
 """
 from __future__ import annotations
 
+import re
+
 import irlib
 from tests.apptest import address, component_data, run_page
 from ui.playground import defaults
@@ -161,3 +163,22 @@ def test_outside_predict_mode_the_buttons_apply_at_once():
     assert [labels[i] for i in at.session_state[P + "order"]] == [0, 0, 0, 0, 1, 1, 1, 1]
     at.button(key=P + "reset").click().run()
     assert at.session_state[P + "order"] == list(defaults().order)
+
+
+def test_the_handed_out_link_carries_the_exercise_not_the_score():
+    """The address bar keeps one's own score (a reload keeps it); the panel's "Link without my
+    score" is the exercise to hand out: the same board, Predict first on, a fresh score."""
+    from urllib.parse import parse_qsl
+    order = "21345678"
+    at = run_page("playground", query={"predict": "on", "score": "3-4", "order": order,
+                                       "k": "3"})
+    assert address(at)["score"] == "3-4"
+    links = [re.search(r"\[Link without my score\]\((\?[^)]*)\)", m.value)
+             for m in at.markdown]
+    (link,) = [found[1] for found in links if found]
+    handed = dict(parse_qsl(link[1:]))
+    assert "score" not in handed
+    assert (handed["predict"], handed["order"], handed["k"]) == ("on", order, "3")
+    student = run_page("playground", query=handed)
+    assert address(student)["score"] == "0-0" and address(student)["order"] == order
+    assert any("Score: **0 right of 0**" in m.value for m in student.markdown)

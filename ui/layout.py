@@ -17,14 +17,31 @@ COMPACT_CSS = """<style>
 [data-testid="stMainBlockContainer"] h1 { font-size: 1.75rem; padding: 0.25rem 0; }
 </style>"""
 
-#: Presenter view: no sidebar (the page's own toggle brings it back), more room for the board.
+#: Presenter view: more room for the board; the sidebar is hidden unless asked for
+#: (:data:`HIDE_SIDEBAR_CSS`).
 PRESENT_CSS = """<style>
-[data-testid="stSidebar"], [data-testid="stSidebarCollapsedControl"],
-[data-testid="stExpandSidebarButton"] { display: none !important; }
 @media (min-width: 640px) {
   [data-testid="stMainBlockContainer"] { padding: 3.75rem 2.5rem 4rem; max-width: none; }
 }
+/* a laptop's screen on the projector: the board's text keeps its size, the gaps give */
+@media (min-width: 640px) and (max-height: 900px) {
+  [data-testid="stMainBlockContainer"] [data-testid="stVerticalBlock"] { gap: 0.75rem; }
+}
 [data-testid="stMainBlockContainer"] h1 { font-size: 1.75rem; padding: 0.25rem 0; }
+</style>"""
+
+
+#: The presenter view hides the sidebar and Streamlit's button that opens it ...
+HIDE_SIDEBAR_CSS = """<style>
+[data-testid="stSidebar"], [data-testid="stSidebarCollapsedControl"],
+[data-testid="stExpandSidebarButton"] { display: none !important; }
+</style>"""
+#: ... and puts its own "Sidebar" toggle in the header bar, beside Streamlit's menu: the
+#: lecturer reaches the course's pages without leaving the presenter view.
+SIDEBAR_TOGGLE_KEY = "present_sidebar"
+SIDEBAR_TOGGLE_CSS = f"""<style>
+.st-key-{SIDEBAR_TOGGLE_KEY} {{ position: fixed; top: 0.85rem; right: 4rem; z-index: 999991;
+                               width: auto; }}
 </style>"""
 
 
@@ -46,9 +63,14 @@ STEADY_CSS = """<style>
 
 def board_page(present: bool = False, *, compact_metrics: bool = False,
                steady: bool = False) -> None:
-    """Tighten the page around its boards; ``present`` hides the sidebar for a projector;
-    ``steady`` keeps elements from fading while a rerun runs (:data:`STEADY_CSS`)."""
-    st.html((PRESENT_CSS if present else COMPACT_CSS)
+    """Tighten the page around its boards; ``present`` is the view for a projector (the sidebar
+    hidden until its toggle in the header bar shows it); ``steady`` keeps elements from fading
+    while a rerun runs (:data:`STEADY_CSS`)."""
+    sidebar = present and st.toggle(
+        "Sidebar", key=SIDEBAR_TOGGLE_KEY,
+        help="Show the course's pages beside the presenter view (it hides them).")
+    st.html((PRESENT_CSS + SIDEBAR_TOGGLE_CSS if present else COMPACT_CSS)
+            + (HIDE_SIDEBAR_CSS if present and not sidebar else "")
             + (COMPACT_METRICS_CSS if compact_metrics else "") + (STEADY_CSS if steady else ""))
 
 

@@ -4,8 +4,8 @@ With "Predict first" on, a drag or a judgment is *staged*: the board shows it, b
 and curves keep the numbers of the board before it (and the live preview is off, it would
 give the answer away). The learner picks a metric and says up, down or same; then the change
 is applied, the page says right or wrong with the before → after numbers (irlib's, the same
-as the tiles), and a running score (right / asked) is kept in the session and the link
-(``predict=on&score=3-4``).
+as the tiles), and a running score (right / asked) is kept in the session and the address bar
+(``predict=on&score=3-4``); the panel offers the same link without the score, to hand out.
 
 The playground calls four hooks: :func:`fields` (its page state), :func:`stage` (its board's
 ``on_change``), :func:`shown` (what its board draws) and :func:`panel` (the questions).
@@ -13,6 +13,7 @@ The playground calls four hooks: :func:`fields` (its page state), :func:`stage` 
 from __future__ import annotations
 
 import re
+from urllib.parse import urlencode
 
 import streamlit as st
 
@@ -120,6 +121,20 @@ def cancel(state: ps.PageState) -> None:
     st.session_state.pop(_key(state, _STAGED), None)
 
 
+def exercise_link(state: ps.PageState) -> str:
+    """A relative link (``?predict=on&order=…``) to this board with Predict first on and a
+    fresh score: what a lecturer hands out. The address bar carries the score too, so that a
+    reload keeps one's own.
+
+    >>> from urllib.parse import parse_qs
+    >>> s = ps.PageState("ex_", fields())
+    >>> "score" in parse_qs(exercise_link(s)[1:]), parse_qs(exercise_link(s)[1:])["predict"]
+    (False, ['off'])
+    """
+    query = {name: value for name, value in state.query().items() if name != "score"}
+    return "?" + urlencode(query)
+
+
 def outcome_text(last: dict) -> str:
     """``Right: NDCG@2 went up, 0.39 → 0.61.`` (or what was said and what happened).
 
@@ -141,7 +156,13 @@ _PANEL_CSS = """<style>
 .st-key-{key}:has([data-testid="stAlert"]) {{ padding: 0; border: none; }}
 .st-key-{key} [data-testid="stAlert"] > div {{ padding: 0.3rem 0.75rem; }}
 .st-key-{key} [data-testid="stMarkdownContainer"] p {{ margin: 0; }}
+.st-key-{key} [data-testid="stMarkdownContainer"] {{ margin-bottom: 0; }}
 .st-key-{guess} [role=radiogroup] {{ flex-wrap: wrap; }}
+</style>"""
+#: The presenter view on a projector: the question the class answers, as big as the tiles'
+#: labels (a laptop's shorter screen keeps the size that fits it).
+_PRESENT_PANEL_CSS = """<style>
+@media (min-height: 901px) {{ .st-key-{key} p {{ font-size: 1.2rem; }} }}
 </style>"""
 
 
@@ -154,19 +175,22 @@ def panel(state: ps.PageState) -> None:
     right, asked = state["score"]
     score = (f"Score: **{right} right of {asked}**"
              + (f" ({round(100 * right / asked)} %)." if asked else "."))
+    share = f"[Link without my score]({exercise_link(state)})"
     change = staged(state)
     last = st.session_state.get(_key(state, _LAST))
     # a phone wraps the six metrics instead of scrolling them out of sight
-    st.html(_PANEL_CSS.format(key=_key(state, "predict_panel"), guess=_key(state, "guess")))
+    st.html((_PANEL_CSS + (_PRESENT_PANEL_CSS if state.get("present") else ""))
+            .format(key=_key(state, "predict_panel"), guess=_key(state, "guess")))
     with st.container(border=True, key=_key(state, "predict_panel"), gap="small"):
         if change is None:
             if last:              # one line: the outcome, the score, what next
                 (st.success if last["right"] else st.error)(
-                    f"{outcome_text(last)} {score.replace('**', '')} Make the next change.",
+                    f"{outcome_text(last)} {score.replace('**', '')} Make the next change. "
+                    f"· {share}",
                     icon=":material/check:" if last["right"] else ":material/close:")
             else:
                 st.markdown("**Predict first:** make one change — drag a card or click a "
-                            f"badge; the numbers wait for your prediction. · {score}")
+                            f"badge; the numbers wait for your prediction. · {score} · {share}")
             return
         k = int(state["k"])             # not read inside format_func: it runs outside the script
         question = (f"**Your change is on the board:** up, down or same? · "

@@ -1,16 +1,17 @@
 """A hand on the ranking board: mouse drags and finger gestures, for tests and benchmarks.
 Imported through tests/browser/helpers.py.
 
-The board sorts with SortableJS (``ui/board/board.js``: native drag and drop for the mouse,
-its touch fallback for a finger, a 150 ms swap animation). These helpers move like a hand
+The board sorts with SortableJS (``ui/board/board.js``: its own copy of the card follows the
+mouse or the finger, a 150 ms swap animation). These helpers move like a hand
 but wait for the board, not for the clock: a drag is held until the card has taken its new
 place and nothing animates, so a drop right after lands where the test means.
 """
 
 from __future__ import annotations
 
+import contextlib
 import time
-from collections.abc import Sequence
+from collections.abc import Iterator, Sequence
 
 from playwright.sync_api import Locator, Page
 
@@ -119,6 +120,67 @@ def touch_drag(
                            move=lambda x, y: _touch(cdp, "touchMove", x, y))
 
     _swipe(page, points, hold_ms=hold_ms, step_ms=0, after_press=picked_up, before_lift=placed)
+
+
+class Finger:
+    """One finger held on the board (Chrome DevTools touch events), for a test to look at the
+    board while a card is held: ``with finger_on(page, card) as finger: finger.over(other)``.
+    """
+
+    def __init__(self, page: Page, cdp, card: Locator, x: float, y: float) -> None:
+        self.page, self.cdp, self.x, self.y = page, cdp, x, y
+        self.handle = card.element_handle()
+
+    def to(self, x: float, y: float, *, steps: int = 12) -> None:
+        """Move to ``(x, y)`` (viewport coordinates) in ``steps`` moves, one a frame."""
+        x0, y0 = self.x, self.y
+        for i in range(1, steps + 1):
+            self.x, self.y = x0 + (x - x0) * i / steps, y0 + (y - y0) * i / steps
+            _touch(self.cdp, "touchMove", self.x, self.y)
+            animation_frames(self.page, 1)
+
+    def over(self, target: Locator, *, steps: int = 12) -> None:
+        """Move over the middle of ``target`` and wait until the held card has taken its
+        place (as ``hold_card_over`` does for the mouse). A target off the screen is reached
+        the way a hand does: the finger stops at the screen's edge, where the board scrolls
+        the page, and follows the target until the card is there."""
+        goal = target.evaluate(CARD_PLACE_JS)["index"]
+        size = self.page.viewport_size
+        deadline = time.monotonic() + TIMEOUT_MS / 1000
+        while True:
+            box = target.bounding_box()
+            assert box, "the target must be on the page"
+            x = min(max(box["x"] + box["width"] / 2, 1), size["width"] - 1)
+            y = min(max(box["y"] + box["height"] / 2, 1), size["height"] - 1)
+            self.to(x, y, steps=steps)
+            steps = 2
+            self.page.wait_for_function(f"(c) => !({CARD_PLACE_JS})(c).animating",
+                                        arg=self.handle, polling="raf")
+            if self.handle.evaluate(CARD_PLACE_JS)["index"] == goal:
+                return
+            if time.monotonic() > deadline:
+                raise TimeoutError(f"the held card did not reach index {goal}")
+            animation_frames(self.page, 2)
+
+
+@contextlib.contextmanager
+def finger_on(page: Page, card: Locator) -> Iterator[Finger]:
+    """Press ``card`` with one finger and hold it until the board has picked the card up;
+    the finger lifts where it is at the end of the block. Needs ``has_touch=True``."""
+    card.scroll_into_view_if_needed()
+    box = card.bounding_box()
+    assert box, "the card must be visible"
+    x, y = box["x"] + box["width"] / 2, box["y"] + box["height"] / 2
+    cdp = page.context.new_cdp_session(page)
+    try:
+        _touch(cdp, "touchStart", x, y)
+        finger = Finger(page, cdp, card, x, y)
+        page.wait_for_function("(c) => c.classList.contains('rb-chosen')", arg=finger.handle,
+                               polling="raf")
+        yield finger
+        _touch(cdp, "touchEnd")
+    finally:
+        cdp.detach()
 
 
 def swipe(page: Page, points: Sequence[tuple[float, float]], *, hold_ms: int = 0, step_ms: int = 25) -> None:

@@ -36,6 +36,7 @@ from playwright.sync_api import Browser, Locator, Page, Playwright
 from tests.browser.gestures import (  # noqa: F401  (this module is the one to import from)
     CARD_PLACE_JS,
     drag_card,
+    finger_on,
     hold_card_over,
     swipe,
     touch_drag,

@@ -18,6 +18,7 @@ from tests.browser.helpers import (  # noqa: E402
     board_card,
     board_order,
     drag_card,
+    finger_on,
     main_scroll_top,
     swipe,
     text_line,
@@ -249,6 +250,53 @@ def test_touch_hold_drag_reorders_and_swipe_scrolls(app_url, open_page) -> None:
     swipe(page, [(x, y - 25 * i) for i in range(10)])
     wait_until(page, lambda: main_scroll_top(page) > 50)
     assert_stays(page, lambda: (runs(page), board_order(page)[:2]), (before, ["i2", "i1"]))
+
+
+#: The list as a finger holding a card sees it: the cards' ids and rank numbers in list order,
+#: "|" for the K cut, and the rank on SortableJS's copy of the held card under the finger.
+HELD_JS = """(list) => {
+  const held = list.querySelector('.rb-held');
+  const rows = [...list.children].filter((c) => c !== held).map((c) => c.classList.contains('rb-cut')
+    ? '|' : [c.dataset.itemId, c.querySelector('.rb-rank').textContent, c.classList.contains('rb-below')]);
+  return {rows, held: held && [held.dataset.itemId, held.querySelector('.rb-rank').textContent]};
+}"""
+
+
+def test_a_held_card_s_board_numbers_say_where_it_lands(app_url, open_page) -> None:
+    """On a phone, while a finger holds rank 5 over rank 1, every number on the board is the
+    drop's: ranks 1-8 in list order (the held card's place holder and its copy under the finger
+    both say 1), the K cut after the third card, the shading below it."""
+    page = open_page(app_url, **PHONE)
+    expect(board(page).locator(".rb-card")).to_have_count(8)
+    dropped = ["i5", "i1", "i2", "i3", "i4", "i6", "i7", "i8"]
+    with finger_on(page, board_card(page, item_id="i5")) as finger:
+        finger.over(board_card(page, item_id="i1"))
+        shown = board(page).locator(".rb-list").evaluate(HELD_JS)
+        cards = [row for row in shown["rows"] if row != "|"]
+        assert [c[0] for c in cards] == dropped
+        assert [c[1] for c in cards] == [str(r) for r in range(1, 9)]
+        assert shown["rows"].index("|") == 3                     # top K = 3
+        assert [c[2] for c in cards] == [False] * 3 + [True] * 5
+        assert shown["held"] == ["i5", "1"]
+    wait_for_app_run(page)
+    wait_until(page, lambda: printed_order(page) == dropped)
+
+
+def test_a_finger_let_go_below_the_board_drops_the_card_last(app_url, open_page) -> None:
+    """On a phone the board is taller than the screen: a card held at the bottom edge scrolls
+    the page, and let go once the board has passed above the finger it goes to the end — not
+    back to where it was."""
+    page = open_page(app_url, **PHONE)
+    expect(board(page).locator(".rb-card")).to_have_count(8)
+    list_bottom = "(list) => list.getBoundingClientRect().bottom"
+    with finger_on(page, board_card(page, item_id="i1")) as finger:
+        start = main_scroll_top(page)
+        finger.to(finger.x, PHONE["height"] - 10)
+        wait_until(page, lambda: board(page).locator(".rb-list").evaluate(list_bottom) < finger.y)
+        assert main_scroll_top(page) > start                    # the page scrolled under it
+    wait_for_app_run(page)
+    wait_until(page, lambda: printed_order(page) == ORDER0[1:] + ["i1"])
+    assert board_announcement(page) == "Item 1 moved to rank 8"
 
 
 def test_return_value_path_and_two_boards(start_app, open_page) -> None:

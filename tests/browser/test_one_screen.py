@@ -8,7 +8,7 @@ import re
 import pytest
 from playwright.sync_api import expect
 
-from tests.browser.helpers import board_card
+from tests.browser.helpers import board_card, wait_for_app_run
 
 pytestmark = pytest.mark.browser
 
@@ -46,7 +46,7 @@ def test_board_tiles_and_curves_fit_one_screen(start_app, open_page, width, heig
 
 def test_presenter_view_hides_the_sidebar_and_reads_from_the_back(start_app, open_page):
     app = start_app("app.py")
-    page = open_page(app.url + "/playground", width=1920, height=1080)
+    page = open_page(app.url + "/playground", query="k=3", width=1920, height=1080)
     board_card(page, rank=8).wait_for()
     expect(page.get_by_test_id("stSidebar")).to_be_visible()
     page.get_by_text("Presenter", exact=True).click()
@@ -57,10 +57,52 @@ def test_presenter_view_hides_the_sidebar_and_reads_from_the_back(start_app, ope
     size = float(value.evaluate("(e) => getComputedStyle(e).fontSize").removesuffix("px"))
     assert size >= 28
     expect(page.get_by_text("Drag", exact=False).filter(has_text="click a badge")).to_have_count(0)
+    # the lecturer reaches the sidebar from the presenter view, which stays as it was
+    toggle = page.locator(".st-key-present_sidebar")
+    expect(toggle).to_be_in_viewport(ratio=1)
+    toggle.get_by_text("Sidebar").click()
+    wait_for_app_run(page)
+    expect(page.get_by_test_id("stSidebar").get_by_text("2. Many queries: MRR and MAP")).to_be_visible()
+    expect(page).to_have_url(re.compile("k=3.*view=present"))
+    expect(page.locator(".rb-root.rb-large")).to_have_count(1)
+    toggle.get_by_text("Sidebar").click()
+    wait_for_app_run(page)
+    expect(page.get_by_test_id("stSidebar")).to_be_hidden()
     # the link keeps it
     reopened = open_page(page.url, width=1920, height=1080)
     board_card(reopened, rank=8).wait_for()
     expect(reopened.get_by_test_id("stSidebar")).to_be_hidden()
+
+
+#: The smallest font size (px) of any text drawn on the board: every element with text of its
+#: own that is rendered, SortableJS's and the screen reader's hidden ones aside.
+SMALLEST_TEXT_JS = """(root) => {
+  const sizes = [];
+  for (const e of root.querySelectorAll('*')) {
+    const own = [...e.childNodes].some((n) => n.nodeType === 3 && n.textContent.trim());
+    if (!own || !e.getClientRects().length || e.closest('.rb-live')) continue;
+    sizes.push([parseFloat(getComputedStyle(e).fontSize), e.className, e.textContent.trim()]);
+  }
+  return sizes.sort((a, b) => a[0] - b[0])[0];
+}"""
+
+
+@pytest.mark.parametrize("query", ["view=present&predict=on", "view=present&mode=graded"])
+def test_presenter_board_text_is_as_big_as_the_tiles_labels(start_app, open_page, query):
+    """On a 1920x1080 projector every text on the board (rank numbers, titles, grade badges,
+    outcome tags, the K cut) is at least the size of the tiles' labels: Predict first too,
+    whose board the class reads from the back of the room."""
+    app = start_app("app.py")
+    page = open_page(app.url + "/playground", query=query, width=1920, height=1080)
+    board_card(page, rank=8).wait_for()
+    label = page.locator(".lc-tile-label").first
+    expect(label).to_be_visible()
+    tiles = float(label.evaluate("(e) => getComputedStyle(e).fontSize").removesuffix("px"))
+    if "graded" in query:                      # the grade picker's buttons too
+        board_card(page, rank=2).locator(".rb-badge").click()
+        expect(board_card(page, rank=2).locator(".rb-picker")).to_be_visible()
+    size, where, text = page.locator(".rb-root").evaluate(SMALLEST_TEXT_JS)
+    assert size >= tiles >= 19, (size, where, text, tiles)
 
 
 @pytest.mark.parametrize("width, height", VIEWPORTS)

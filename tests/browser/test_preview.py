@@ -7,7 +7,8 @@ import re
 import pytest
 from playwright.sync_api import expect
 
-from tests.browser.helpers import board_card, hold_card_over, wait_for_app_run
+from tests.browser.helpers import (TIMEOUT_MS, board_card, finger_on, hold_card_over,
+                                   wait_for_app_run, wait_until)
 
 pytestmark = pytest.mark.browser
 
@@ -44,6 +45,8 @@ def test_a_held_card_shows_the_drop_s_numbers_and_escape_takes_them_back(playgro
     page.wait_for_function(f"() => ({TILE_JS})('Recall@2') === '1'")
     held = (tile(page, "Recall@2"), tile(page, "NDCG@2"), tile(page, "Precision@2"))
     assert held == ("1", "1", "0.5")
+    # the card under the pointer says where it lands too (not the browser's drag image of it)
+    expect(page.locator(".rb-held .rb-rank")).to_have_text("1")
     page.keyboard.press("Escape")
     page.mouse.up()
     page.wait_for_function(f"() => ({TILE_JS})('Recall@2') === '0'")
@@ -141,3 +144,54 @@ def test_python_wins_when_the_looked_up_numbers_disagree(start_app, open_page):
     seen = page.evaluate("() => window.__seen")
     assert seen[0] == "wrong" and seen[-1] == "0.4"
     expect(page.locator(".lc-note").first).to_have_text("from Python")
+
+
+PHONE = dict(width=390, height=844, is_mobile=True, has_touch=True, device_scale_factor=2)
+#: The numbers pinned to the bottom of a phone's screen: {label: value}.
+STRIP_JS = """() => Object.fromEntries([...document.querySelectorAll('.lc-strip-cell')]
+    .map((c) => [c.children[0].textContent, c.children[1].textContent]))"""
+TILES_JS = """() => Object.fromEntries([...document.querySelectorAll('.lc-tile')]
+    .map((t) => [t.children[0].textContent, t.children[1].textContent]))"""
+#: Where the strip is, where the page's scrolling area ends, and a card's badge.
+PLACES_JS = """(card) => {
+  const box = (e) => { const r = e.getBoundingClientRect(); return {top: r.top, bottom: r.bottom}; };
+  return {strip: box(document.querySelector('.lc-strip')),
+          main: box(document.querySelector('[data-testid=stMain]')),
+          badge: box(card.querySelector('.rb-badge'))};
+}"""
+
+
+def clear_of_the_strip(card) -> None:
+    """The strip is on screen, nothing of the page scrolls under it, and the card's badge is
+    above it (in view)."""
+    places = card.evaluate(PLACES_JS)
+    assert places["strip"]["bottom"] == PHONE["height"] > places["strip"]["top"], places
+    assert places["main"]["bottom"] <= places["strip"]["top"], places
+    assert 0 < places["badge"]["top"] and places["badge"]["bottom"] <= places["strip"]["top"], places
+
+
+def test_on_a_phone_the_numbers_of_a_held_card_are_pinned_in_view(start_app, open_page):
+    """At 390x844 the tiles are a screen below the board's first cards: while a card is held,
+    and once it is dropped, a strip pinned to the bottom of the screen shows their numbers —
+    the held card's looked-up ones, then Python's — and hides no card's badge."""
+    page = open_page(start_app("app.py").url + "/playground", query=ONE_RELEVANT, **PHONE)
+    board_card(page, rank=8).wait_for()
+    expect(page.locator(".lc-strip")).to_be_visible(timeout=TIMEOUT_MS)   # a loaded machine
+    wait_until(page, lambda: page.evaluate(STRIP_JS) == page.evaluate(TILES_JS))
+    before = page.evaluate(STRIP_JS)
+    assert (before["Recall@2"], before["NDCG@2"]) == ("0", "0")
+    # the one relevant picture; not SortableJS's copy of it under the finger
+    dark = page.locator(".rb-card:not(.rb-held)[data-item-id='dark-cat-box']")
+    assert dark.get_attribute("data-rank") == "7"
+    with finger_on(page, dark) as finger:
+        finger.over(board_card(page, rank=1))
+        wait_until(page, lambda: page.evaluate(STRIP_JS)["Recall@2"] == "1")
+        held = page.evaluate(STRIP_JS)
+        assert (held["Recall@2"], held["NDCG@2"], held["Precision@2"]) == ("1", "1", "0.5")
+        assert held == page.evaluate(TILES_JS)            # the tiles' looked-up numbers
+        clear_of_the_strip(dark)
+    wait_for_app_run(page)
+    expect(page).to_have_url(re.compile("order=71234568"))
+    wait_until(page, lambda: page.evaluate(STRIP_JS) == page.evaluate(TILES_JS) == held)
+    expect(page.locator(".lc-strip-cell.lc-changed")).to_have_count(0)   # Python's own now
+    clear_of_the_strip(dark)

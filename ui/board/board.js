@@ -9,6 +9,10 @@ const Sortable = (() => {
   return module.exports;
 })();
 
+// SortableJS's copy of a held card, under the pointer or the finger (its "fallback")
+const HELD = "rb-held";
+const POINTER_EVENTS = ["touchmove", "touchend", "touchcancel", "mousemove", "mouseup"];
+
 const OUTCOMES = {
   TP: "TP · returned & relevant",
   FP: "FP · returned, not relevant",
@@ -163,29 +167,47 @@ function signature(s) {
   return `${s.order.join(",")}|${s.order.map((id) => Number(s.grades[id] || 0)).join(",")}`;
 }
 
-function preview(s, key, order) {
+// Returns the outcome tags of that state when the table has them (else undefined).
+function preview(s, key) {
   const p = s.preview;
-  if (!p || !p.board) return;
-  const known = key != null && p.base === s.previewBase && p.outcomes && p.outcomes[key];
+  if (!p || !p.board) return undefined;
+  const tags = key != null && p.base === s.previewBase && p.outcomes ? p.outcomes[key] : undefined;
   window.dispatchEvent(new CustomEvent("irlab-preview", {
-    detail: { board: p.board, base: p.base, key: known ? key : null },
+    detail: { board: p.board, base: p.base, key: tags ? key : null },
   }));
-  if (known && order) paintOutcomes(s, order, p.outcomes[key]);
+  return tags;
 }
 
-// Ranks and outcome tags of a state the cards are not (yet) in: during a drag the DOM order.
-function paintOutcomes(s, order, tags) {
+// The cards in the order the list shows them, without SortableJS's copy of a held card.
+function shownOrder(list) {
+  return [...list.children]
+    .filter((c) => c.classList.contains("rb-card") && !c.classList.contains(HELD))
+    .map((c) => c.dataset.itemId);
+}
+
+// Ranks, the K cut and the outcome tags of an order the cards are not (yet) in: while a card is
+// held, the order a drop would make. Every number on the board then says where the drop lands,
+// the held card's own too (SortableJS's copy under the pointer carries its rank), and the K cut
+// moves to its place. Tags that the preview table does not have are hidden, not left stale.
+function paintPlaces(s, order, tags) {
+  const held = s.list.querySelector(`.${HELD}`);
+  if (held) setAttr(held, "aria-hidden", "true");    // a picture of the card, not a ninth one
   order.forEach((id, i) => {
     const card = s.cards.get(id);
     if (!card) return;
-    setText(card._rb.rank, String(i + 1));
-    const oc = tags[i] || "";
-    setHidden(card._rb.outcome, !OUTCOMES[oc]);
-    setText(card._rb.outcome, OUTCOMES[oc] || "");
-    setAttr(card._rb.outcome, "class", `rb-outcome rb-o-${oc || "none"}`);
+    const oc = (tags && tags[i]) || "";
     const below = s.k != null && i + 1 > s.k;
-    if (card.classList.contains("rb-below") !== below) card.classList.toggle("rb-below", below);
+    for (const node of held && held.dataset.itemId === id ? [card, held] : [card]) {
+      setText(node.querySelector(".rb-rank"), String(i + 1));
+      const outcome = node.querySelector(".rb-outcome");
+      setHidden(outcome, !OUTCOMES[oc]);
+      setText(outcome, OUTCOMES[oc] || "");
+      setAttr(outcome, "class", `rb-outcome rb-o-${oc || "none"}`);
+      if (node.classList.contains("rb-below") !== below) node.classList.toggle("rb-below", below);
+    }
   });
+  const last = s.k != null && s.k < order.length ? s.cards.get(order[s.k - 1]) : null;
+  if (last && last.nextSibling !== s.divider) s.list.insertBefore(s.divider, last.nextSibling);
 }
 
 function send(s) {
@@ -207,7 +229,8 @@ function move(s, card, delta, focusEl) {
   s.order.splice(i, 1);
   s.order.splice(j, 0, id);
   paint(s);
-  preview(s, `move:${i}:${j}`, s.order);
+  const tags = preview(s, `move:${i}:${j}`);
+  if (tags) paintPlaces(s, s.order, tags);
   const target = focusEl && !focusEl.disabled ? focusEl : card;
   target.focus();
   announce(s, `${titleOf(s, id)} moved to rank ${j + 1}`);
@@ -220,7 +243,8 @@ function setGrade(s, card, grade) {
   s.previewBase = signature(s);
   s.grades[id] = grade;
   paintCard(s, id, s.order.indexOf(id));
-  preview(s, `grade:${s.order.indexOf(id)}:${grade}`, s.order);
+  const tags = preview(s, `grade:${s.order.indexOf(id)}:${grade}`);
+  if (tags) paintPlaces(s, s.order, tags);
   const t = titleOf(s, id);
   announce(s, s.mode === "binary" ? `${t} marked ${grade ? "relevant" : "not relevant"}` : `${t} graded ${grade}`);
   send(s);
@@ -274,18 +298,59 @@ function onKey(s, e) {
   if (handled) { e.preventDefault(); e.stopPropagation(); }
 }
 
-// A drag ends without a move when it was cancelled (Escape: the browser ends a native drag
-// with "dragend" and no drop) or let go outside the board. (SortableJS's revertOnSpill cannot
-// tell: it looks the drop point up with document.elementFromPoint, which stops at the shadow
-// root's host.)
-function dragCancelled(list, event) {
-  if (!event) return false;
-  if (event.type === "dragend") return true;
-  const point = (event.changedTouches && event.changedTouches[0]) || event;
-  if (!Number.isFinite(point.clientX) || !Number.isFinite(point.clientY)) return false;
+// Where a drag ends. "back": no move, when it was cancelled (Escape) or the mouse let go
+// outside the board. A finger never cancels: on a phone the board is taller than the screen and
+// a drag often ends past it, so let go below the board the card goes "last", above it "first",
+// anywhere else "here" (where its place holder is). (SortableJS's revertOnSpill cannot tell: it
+// looks the drop point up with document.elementFromPoint, which stops at the shadow root's host.)
+function dropPlace(list, event, escaped) {
+  if (escaped) return "back";
+  if (!event) return "here";
+  const touch = event.changedTouches && event.changedTouches[0];
+  const point = touch || event;
+  if (!Number.isFinite(point.clientX) || !Number.isFinite(point.clientY)) return "here";
   const r = list.getBoundingClientRect();
-  return point.clientX < r.left || point.clientX > r.right ||
-         point.clientY < r.top || point.clientY > r.bottom;
+  if (touch || event.pointerType === "touch") {
+    return point.clientY > r.bottom ? "last" : point.clientY < r.top ? "first" : "here";
+  }
+  const outside = point.clientX < r.left || point.clientX > r.right ||
+                  point.clientY < r.top || point.clientY > r.bottom;
+  return outside ? "back" : "here";
+}
+
+// The board drags with SortableJS's own copy of the card under the pointer (forceFallback), for
+// the mouse as for a finger: the browser's drag image is a picture taken at pickup and would keep
+// the card's old rank. So the board scrolls the page itself: while a card is held near the top
+// (under the header bar) or the bottom of the page's scrolling area (above the pinned numbers,
+// ui/live_chart), the area scrolls, faster nearer the edge; SortableJS places the card under the
+// still pointer as it does every 50 ms. A phone shows two of the board's four rows.
+const EDGE = 90;          // px from the area's top and bottom edges
+const SCROLL_STEP = 14;   // px a frame at the very edge
+
+function scrollingArea(node) {
+  for (let n = node; n && n !== document.documentElement; n = n.parentNode || n.host) {
+    if (n.nodeType !== 1) continue;
+    const y = getComputedStyle(n).overflowY;
+    if ((y === "auto" || y === "scroll") && n.scrollHeight > n.clientHeight) return n;
+  }
+  return document.scrollingElement || document.documentElement;
+}
+
+function autoScroll(s) {
+  s.scrollFrame = 0;
+  if (!s.dragging || !s.pointer) return;
+  const area = s.scrollArea;
+  const box = area === document.scrollingElement ? { top: 0, bottom: window.innerHeight }
+    : area.getBoundingClientRect();
+  // Streamlit's header bar lies over the top of the area
+  const header = document.querySelector('[data-testid="stHeader"]');
+  const top = Math.max(box.top, 0, header ? header.getBoundingClientRect().bottom : 0) + EDGE;
+  const bottom = Math.min(box.bottom, window.innerHeight) - EDGE;
+  const y = s.pointer.clientY;
+  const depth = y < top ? -(top - y) / EDGE : y > bottom ? (y - bottom) / EDGE : 0;
+  const step = Math.sign(depth) * Math.max(1, Math.round(Math.min(1, Math.abs(depth)) * SCROLL_STEP));
+  if (depth) area.scrollTop += step;
+  s.scrollFrame = requestAnimationFrame(() => autoScroll(s));
 }
 
 function setup(parentElement) {
@@ -299,8 +364,27 @@ function setup(parentElement) {
   const s = { root, list, divider, live, cards: new Map(), seq: 0, sentAt: 0, dragging: false, queued: null };
   const onClickL = (e) => onClick(s, e);
   const onKeyL = (e) => onKey(s, e);
+  // the pointer's last place while a button or a finger is down, for autoScroll and Escape
+  const onPointerL = (e) => {
+    const up = ["touchend", "touchcancel", "mouseup"].includes(e.type);
+    const hover = e.type === "mousemove" && !s.pointer;      // no button down
+    s.pointer = up || hover ? null : e.touches ? e.touches[0] : e;
+  };
+  // Escape puts a held card back at once, as the browser's own drag and drop does
+  const onEscapeL = (e) => {
+    if (e.key !== "Escape" || !s.dragging) return;
+    e.preventDefault();
+    s.escaped = true;
+    const { clientX = 0, clientY = 0 } = s.pointer || {};
+    const at = { bubbles: true, clientX, clientY };
+    document.dispatchEvent(new PointerEvent("pointerup", { ...at, pointerType: "mouse" }));
+    document.dispatchEvent(new MouseEvent("mouseup", at));
+  };
   list.addEventListener("click", onClickL);
   list.addEventListener("keydown", onKeyL);
+  for (const type of ["touchstart", "mousedown"]) list.addEventListener(type, onPointerL, { passive: true });
+  for (const type of POINTER_EVENTS) window.addEventListener(type, onPointerL, { passive: true, capture: true });
+  window.addEventListener("keydown", onEscapeL, true);
   s.sortable = Sortable.create(list, {
     animation: 150,
     draggable: ".rb-card",
@@ -311,36 +395,64 @@ function setup(parentElement) {
     touchStartThreshold: 5,
     ghostClass: "rb-ghost",
     chosenClass: "rb-chosen",
-    onStart: () => { s.dragging = true; s.previewBase = signature(s); },
-    // The card is held over another rank: show that order's numbers now.
+    forceFallback: true,
+    fallbackClass: HELD,
+    fallbackTolerance: 3,
+    scroll: false,                 // autoScroll above
+    onStart: () => {
+      s.dragging = true;
+      s.escaped = false;
+      s.previewBase = signature(s);
+      s.scrollArea = scrollingArea(s.root);
+      s.scrollFrame = requestAnimationFrame(() => autoScroll(s));
+    },
+    // The card is held over another rank: show that order's numbers and places now.
     onChange: (evt) => {
-      const domOrder = [...list.querySelectorAll(".rb-card")].map((c) => c.dataset.itemId);
+      const order = shownOrder(list);
       const id = evt.item.dataset.itemId;
       const i = s.order.indexOf(id);
-      const j = domOrder.indexOf(id);
-      preview(s, i === j ? null : `move:${i}:${j}`, domOrder);
+      const j = order.indexOf(id);
+      const key = i === j ? null : `move:${i}:${j}`;
+      const tags = preview(s, key);
+      paintPlaces(s, order, key ? tags : s.order.map((c) => s.outcomes.get(c) || ""));
     },
     onEnd: (evt) => {
       s.dragging = false;
-      const cancelled = dragCancelled(list, evt.originalEvent);
+      cancelAnimationFrame(s.scrollFrame);
       const id = evt.item.dataset.itemId;
       const before = s.order;
-      const domOrder = [...list.querySelectorAll(".rb-card")].map((c) => c.dataset.itemId);
-      const changed = !cancelled && domOrder.join("\u0000") !== before.join("\u0000");
-      if (changed) s.order = domOrder;
-      if (s.queued) { const d = s.queued; s.queued = null; apply(s, d); }
-      else paint(s);
+      const place = dropPlace(list, evt.originalEvent, s.escaped);
+      const shown = shownOrder(list);
+      let order = place === "back" ? before : shown;
+      if (place === "first" || place === "last") {
+        order = order.filter((c) => c !== id);
+        if (place === "first") order.unshift(id); else order.push(id);
+      }
+      const changed = order.join("\u0000") !== before.join("\u0000");
+      if (changed) { s.order = order; send(s); }
+      // data of a rerun that came while the card was held: apply drops it if it is older
+      // than the change just sent
+      const queued = s.queued;
+      s.queued = null;
+      if (queued) apply(s, queued);
+      paint(s);
       // Dropped: the numbers stay on the new order until Python confirms; cancelled: back.
-      preview(s, changed ? `move:${before.indexOf(id)}:${domOrder.indexOf(id)}` : null, s.order);
+      const tags = preview(s, changed ? `move:${before.indexOf(id)}:${s.order.indexOf(id)}` : null);
       if (changed) {
+        paintPlaces(s, s.order, tags);
         announce(s, `${titleOf(s, id)} moved to rank ${s.order.indexOf(id) + 1}`);
-        send(s);
+      } else if (place === "back" && shown.indexOf(id) !== before.indexOf(id)) {
+        announce(s, `${titleOf(s, id)} not moved: ${s.escaped ? "cancelled" : "let go outside the board"}`);
       }
     },
   });
   s.destroy = () => {
     list.removeEventListener("click", onClickL);
     list.removeEventListener("keydown", onKeyL);
+    for (const type of ["touchstart", "mousedown"]) list.removeEventListener(type, onPointerL, { passive: true });
+    for (const type of POINTER_EVENTS) window.removeEventListener(type, onPointerL, { passive: true, capture: true });
+    window.removeEventListener("keydown", onEscapeL, true);
+    cancelAnimationFrame(s.scrollFrame);
     if (s.sortable) s.sortable.destroy();
     s.sortable = null;
     root.remove();

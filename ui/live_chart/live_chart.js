@@ -113,13 +113,24 @@ function setup(parentElement) {
   lines.append(note, footer);
   numbers.append(tiles);
   body.append(numbers, grid);
-  root.append(body, lines, message);
+  const strip = make("lc-strip");
+  strip.setAttribute("aria-hidden", "true");  // the tiles' numbers again: read once, there
+  root.append(body, lines, message, strip);
   parentElement.appendChild(root);
-  const s = { root, note, tiles, grid, footer, message, data: null, cells: [],
+  const s = { root, note, tiles, strip, grid, footer, message, data: null, cells: [],
               setTriggerValue: null, theme: null, themeKey: null };
   const onPreview = (event) => showPreview(s, event.detail || {});
   window.addEventListener("irlab-preview", onPreview);
+  // The strip is for while the tiles are out of sight below (the board above them): on a
+  // phone they start a screen or more under the board's first cards.
+  const away = new IntersectionObserver((entries) => {
+    const entry = entries[entries.length - 1];    // several may queue up: the newest counts
+    const box = entry.boundingClientRect;
+    toggleClass(root, "lc-tiles-away", entry.intersectionRatio < 0.99 && box.bottom > 0);
+  }, { threshold: [0, 0.99] });
+  away.observe(tiles);
   s.destroy = () => {
+    away.disconnect();
     window.removeEventListener("irlab-preview", onPreview);
     s.cells.forEach(dropCell);
     s.cells = [];
@@ -186,6 +197,32 @@ function drawText(s, shown) {
     const [label, value] = s.tiles.children[i].children;
     setText(label, t.label);
     setText(value, values[i]);
+  });
+  drawStrip(s, tiles, values);
+}
+
+// The tiles' numbers once more, in a strip pinned to the bottom of a phone's screen
+// (live_chart.css) while the tiles are out of sight: a card held or just dropped at the top of
+// the board shows its numbers there. The same values as the tiles, looked up the same way; a
+// number that differs from the board's before the change is marked.
+function drawStrip(s, tiles, values) {
+  const strip = s.strip;
+  while (strip.children.length > tiles.length) strip.lastChild.remove();
+  while (strip.children.length < tiles.length) {
+    const cell = document.createElement("div");
+    cell.className = "lc-strip-cell";
+    const label = document.createElement("span");
+    label.className = "lc-strip-label";
+    const value = document.createElement("span");
+    value.className = "lc-strip-value";
+    cell.append(label, value);
+    strip.appendChild(cell);
+  }
+  tiles.forEach((t, i) => {
+    const cell = strip.children[i];
+    setText(cell.children[0], t.label);
+    setText(cell.children[1], values[i]);
+    toggleClass(cell, "lc-changed", String(values[i]) !== String(t.value));
   });
 }
 
