@@ -10,9 +10,8 @@ import pandas as pd
 import streamlit as st
 
 from irlib.reclab import lesson
-from irlib.reclab.evaluation import LABELS
 from irlib.reclab.models import MODELS
-from ui.recommenders import (MODEL_COLORS, PREFIX, WINNER_MARK, metric_label, model_name,
+from ui.recommenders import (MODEL_COLORS, PREFIX, WINNER_MARK, model_name,
                              names, winners)
 
 
@@ -25,8 +24,7 @@ def insight(table: pd.DataFrame, k: int) -> str:
                 "number against the personalised model.")
     else:
         lead = f"{names([best])} wins {wins[best]} of the {len(table.columns)} accuracy numbers."
-    return lead + " Accuracy cannot see how few films a popularity list shows: the " \
-                  "beyond-accuracy numbers beside it can."
+    return lead + " Accuracy cannot see how few films a popularity list shows:"
 
 
 def counts_figure(counts: pd.DataFrame, height: int = 210) -> dict:
@@ -52,30 +50,25 @@ BEYOND_COLUMNS = {"Coverage": "coverage", "Gini": "exposure Gini", "Novelty": "n
 
 
 def beyond_frame(table: pd.DataFrame, k: int) -> pd.DataFrame:
-    """Rows: the measures; columns: the models; percentages where a share reads better."""
+    """Rows: the beyond-accuracy measures; columns: the models (as accuracy_frame)."""
     shown = pd.DataFrame({
         f"coverage@{k}": [f"{v:.0%}" for v in table["Coverage"]],
         f"exposure Gini@{k}": [f"{v:.2f}" for v in table["Gini"]],
         "novelty (bits)": [f"{v:.2f}" for v in table["Novelty"]],
         "genre diversity": [f"{v:.2f}" for v in table["ILD"]]},
         index=[model_name(m) for m in table.index]).T
-    return shown.rename_axis("Beyond accuracy")
+    return shown.rename_axis("Metric")
 
 
-def beyond_accuracy(k: int) -> None:
-    """Coverage@K, exposure Gini@K, novelty and genre diversity of the three models' lists
-    (irlib's beyond-accuracy measures), irlib's verdict on the accuracy winner, and the
-    picture of where the lists go."""
-    with st.container(border=True, key=PREFIX + "beyond"):
-        st.table(beyond_frame(lesson.beyond_table(k), k))
-        st.caption(f"Coverage: the share of the 200 films in some top-{k} list. Exposure "
-                   "Gini: 0 when every film is shown as often, near 1 when a few take every "
-                   "slot. Novelty: how surprising the average film is (−log₂ of the share "
-                   "of users who watched it). Diversity: how different two films in a list "
-                   "are, by genre.")
-        st.warning(lesson.popularity_verdict(k), icon=":material/trending_down:")
-        st.plotly_chart(counts_figure(lesson.list_counts(k)), key=PREFIX + "counts",
-                        config={"displayModeBar": False})
+def beyond_accuracy(table: pd.DataFrame, k: int) -> None:
+    """What accuracy says and what it cannot see in one box (irlib's sentence on the winner's
+    lists), and the picture of where the lists go a click away (the numbers sit under the
+    accuracy table)."""
+    st.info(f"{insight(table, k)} {lesson.popularity_verdict(k)}",
+            icon=":material/lightbulb:")
+    with st.expander("Where the lists go, film by film", icon=":material/bar_chart:"):
+        st.plotly_chart(counts_figure(lesson.list_counts(k), height=200),
+                        key=PREFIX + "counts", config={"displayModeBar": False})
 
 
 def accuracy_frame(table: pd.DataFrame) -> pd.DataFrame:
@@ -89,11 +82,6 @@ def accuracy_frame(table: pd.DataFrame) -> pd.DataFrame:
     return shown.rename_axis("Metric")
 
 
-#: The four metrics in a few words each, for one caption under the table.
-BRIEF = {"hit": "someone they went on to watch is in the list",
-         "recall": "the share of their later films in it",
-         "ndcg": "the same, a higher place counting more",
-         "mrr": "how high the first hit sits"}
 
 
 def show(S, k: int) -> None:
@@ -110,11 +98,10 @@ def show(S, k: int) -> None:
         st.caption("The two popularity lists: every user gets one of them, minus the films "
                    "they have already watched.")
     with middle:
-        st.table(accuracy_frame(table))
-        st.caption(f"Per user, averaged: " + "; ".join(
-            f"**{metric_label(key, k)}**, {BRIEF[key]}" for key in LABELS)
-            + f". Trained before day {lesson.cut_day():.0f}, judged after it (trap 1's "
-              "temporal split); ★ the best.")
-        st.info(insight(table, k), icon=":material/lightbulb:")
+        st.table(pd.concat([accuracy_frame(table), beyond_frame(lesson.beyond_table(k), k)]))
+        st.caption(f"Per user, averaged; judged after day {lesson.cut_day():.0f} (trap 1's "
+                   "temporal split); ★ the best. Below, what the lists hold: the share of the "
+                   "200 films shown; how unevenly they share the slots (Gini 0: evenly); how "
+                   "surprising the average film is; how varied a list's genres are.")
     with right:
-        beyond_accuracy(k)
+        beyond_accuracy(table, k)
