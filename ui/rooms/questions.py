@@ -291,7 +291,7 @@ def one_board_challenges() -> dict:
 def written_answers(choices: str | Sequence[str]) -> list[str]:
     """The answers a teacher typed (one a line, or a list): blanks squeezed, empty lines gone.
 
-    >>> written_answers("  Yes \n\n No, never\n")
+    >>> written_answers("  Yes \\n\\n No, never\\n")
     ['Yes', 'No, never']
     """
     if isinstance(choices, str):
