@@ -1,13 +1,14 @@
 """Components v2 elements whose JavaScript reaches the browser once, not with every rerun.
 
-Streamlit puts a component's whole JavaScript into every message that draws it: the ranking
-board's is 62 kB (SortableJS included), the live charts' 18 kB. A drag or a badge click on
-the playground reruns a fragment holding both, so each rerun serialised, hashed and sent
-80 kB that the browser already had (about a millisecond of server CPU per click, and the
-browser hashes it again). Here a component is registered twice:
+Streamlit puts a component's whole JavaScript and CSS into every message that draws it: the
+ranking board's are 62 kB (SortableJS included) and 7 kB, the live charts' 18 kB and 3 kB. A
+drag or a badge click on the playground reruns a fragment holding both, so each rerun
+serialised, hashed and sent 90 kB that the browser already had (the browser hashes the code
+again too). Here a component is registered twice:
 
-- the **full** module: the component's own code, which also leaves its entry point in
-  ``globalThis`` under the component's name, for
+- the **full** module: the component's own code and CSS (which the module puts in place
+  itself), leaving its entry point in ``globalThis`` under the component's name whenever it
+  runs, for
 - the **stub** module (about 600 bytes): calls that entry point, or, in a tab that never ran
   the full module, asks Python for it (a trigger, answered by the next run).
 
@@ -45,15 +46,33 @@ def _asked_key(key: str) -> str:
     return f"_irlab_code_asked::{key}"
 
 
-def full_module(name: str, js: str) -> str:
-    """``js`` with its default export also kept in ``globalThis.__irlabCode[name]``."""
+def full_module(name: str, js: str, css: str = "") -> str:
+    """``js`` with its default export also kept in ``globalThis.__irlabCode[name]``, and
+    ``css`` put in place by the module itself (in the element's shadow root, or the page's
+    head), so that reruns need not carry it either."""
     if js.count(_EXPORT) != 1:
         raise RuntimeError(f"{name}: the component's JavaScript needs exactly one "
                            f"'{_EXPORT}' (ui/component_code.py keeps its entry point)")
     main = js.replace(_EXPORT, "const irlabMain = function", 1)
-    # the `;` ends the function expression before the next line's parenthesis
-    return (f"{_DECODE}{main}\n;(globalThis.__irlabCode ||= {{}})[{json.dumps(name)}] = irlabMain;\n"
-            "export default function (component) { return irlabMain(irlabParsed(component)); }\n")
+    tag = json.dumps(name)
+    # Kept at every call, not once when the module loads: the browser evaluates a module
+    # once per tab, and a rerun that asked for the code gets that same module again.
+    # (The `;` ends the function expression above.)
+    return (f"{_DECODE}{main}\n;const irlabCss = {json.dumps(css)};\n"
+            "const irlabRun = (component) => {\n"
+            "  const root = component.parentElement.getRootNode();\n"
+            "  const home = root instanceof ShadowRoot ? root : document.head;\n"
+            f"  if (irlabCss && !home.querySelector(`style[data-irlab=${{JSON.stringify({tag})}}]`)) {{\n"
+            "    const style = document.createElement(\"style\");\n"
+            f"    style.dataset.irlab = {tag};\n"
+            "    style.textContent = irlabCss;\n"
+            "    home.appendChild(style);\n"
+            "  }\n"
+            "  return irlabMain(component);\n"
+            "};\n"
+            "export default function (component) {\n"
+            f"  (globalThis.__irlabCode ||= {{}})[{tag}] = irlabRun;\n"
+            "  return irlabRun(irlabParsed(component));\n}\n")
 
 
 def stub_module(name: str) -> str:
@@ -68,9 +87,9 @@ def stub_module(name: str) -> str:
 
 @functools.cache
 def _register(name: str, js: str, css: str | None, isolate_styles: bool) -> tuple[Any, Any]:
-    full = st.components.v2.component(name, js=full_module(name, js), css=css,
+    full = st.components.v2.component(name, js=full_module(name, js, css or ""),
                                       isolate_styles=isolate_styles)
-    stub = st.components.v2.component(name + "_rerun", js=stub_module(name), css=css,
+    stub = st.components.v2.component(name + "_rerun", js=stub_module(name),
                                       isolate_styles=isolate_styles)
     return full, stub
 
