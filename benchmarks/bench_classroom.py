@@ -7,9 +7,10 @@ Each session is its own Playwright context, opened from its own playground link 
 order, judgments and K). In each round every session clicks the relevance badge of its
 rank-1 card at the same wall-clock moment (a timer set in every page); in the drag round
 every session drags its rank-2 card onto rank 1, with the drops released back to back.
-Reported: the server's CPU time per interaction (from /proc of the app processes), p50/p95
-of event -> numbers painted (the tiles show new values) and event -> last DOM change, errors,
-and whether every session's address bar holds exactly its own actions.
+Reported: the server's CPU time per interaction (the app processes' CPU clocks; also less
+what the idle server spends over the round), p50/p95 of event -> numbers painted (the tiles
+show new values) and event -> last DOM change, errors, and whether every session's address
+bar holds exactly its own actions.
 
 The reference, in the same run: the same sessions clicking at the same moment on a page that
 holds one st.toggle (tests/browser/apps/toggle_app.py), so each click is one bare Streamlit
