@@ -139,11 +139,11 @@ def live_part(formula) -> None:
                          pros_cons=False)
 
 
-live = st.container()
+live = st.container()           # the live part, drawn last: its formula slot must exist first
 st.subheader("The math, with today's numbers")
 st.segmented_control("Metric", list(pg.url_state.METRICS), **S.bind("metric"), required=True,
                      format_func=lambda m: METRIC_TEXT[m].label)
-formula = st.container()
+formula = st.container()        # filled by the live part (a fragment writing outside itself)
 show_pros_cons(state.metric)
 if state.metric == "nDCG" and state.mode == "graded":
     st.caption("The article later prints NDCG@2 = 0.41: that number comes from its code's "
