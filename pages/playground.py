@@ -14,7 +14,7 @@ from ui.board import ranking_board
 from ui.catalog import board_items, load_catalog
 from ui.charts import curves_figure
 from ui.course import lesson_links, through_app_navigation
-from ui.formula import show_explanation
+from ui.formula import show_explanation, show_pros_cons
 from ui.layout import board_page
 from ui.live_chart import live_charts
 from ui.preview import neighbour_preview
@@ -24,7 +24,7 @@ through_app_navigation()   # first: a deep link on a fresh server (ui/course.py)
 
 P = pg.PREFIX
 S = pg.page_state()
-st.session_state[P + "full_run"] = True     # the board below sends its pictures this time
+st.session_state[P + "full_run"] = True     # the live part sends pictures and code this time
 pg.init()
 state = pg.current()
 # predicting adds a panel above the tiles: smaller cards keep the tiles in view (beside the
@@ -86,9 +86,12 @@ controls[-2].slider("K — results returned (the cut on the board)", 1,
 
 
 # A drag or a badge click reruns only this part: the page above does not change with the
-# board, and every element re-sent costs the browser time (see benchmarks/bench_interaction.py).
+# board, and every element re-sent costs the server and each browser time (see
+# benchmarks/bench_classroom.py). The formula follows the board, so the fragment draws it too,
+# into ``formula`` below the Metric picker: what does not change with the board (the heading,
+# the picker, the metric's pros and cons) stays out of the rerun.
 @st.fragment
-def live_part() -> None:
+def live_part(formula) -> None:
     if pg.take_k_from_chart():
         st.rerun(scope="app")             # the K slider above must show the new K too
     state = pg.current()
@@ -106,12 +109,14 @@ def live_part() -> None:
         state.order, judgments, (0, 1) if state.mode == "binary" else range(5), k=k, rel=rel,
         gain=state.gain, tiles=tiles, charts=charts, note=pg.confusion_note)
     order, shown = predict.shown(S, judgments)        # a staged change, else the board
+    # A drag or a badge click reruns only this fragment: the board keeps its pictures, and
+    # both components keep their code (ui/component_code.py) from the page's full run.
+    full_run = st.session_state.pop(P + "full_run", False)
     ranking_board(board_items(), order, shown, mode=state.mode, key=P + "board", k=k,
                   outcomes=None if (order, shown) != (list(state.order), judgments)
                   else list(confusion.outcomes), on_change=pg.on_board_change,
                   size=size, preview=near and near.for_board(P + "board"),
-                  # a drag or a badge click reruns only this fragment: the pictures stay
-                  send_images=st.session_state.pop(P + "full_run", False))
+                  send_images=full_run, send_code=full_run)
 
     if predicting:
         predict.panel(S)
@@ -129,18 +134,24 @@ def live_part() -> None:
         note=pg.confusion_note(k, confusion.tp, confusion.fp, confusion.fn, confusion.tn),
         tiles=[(MEASURES[name].label_at(k), irlib.fmt(curves[name][k - 1])) for name in tiles],
         footer="Click a point on either chart to set K.", size="large" if state.present else "normal",
-        preview=near and near.for_charts(P + "board"))
+        preview=near and near.for_charts(P + "board"), send_code=full_run)
 
-    st.subheader("The math, with today's numbers")
-    st.segmented_control("Metric", list(pg.url_state.METRICS), **S.bind("metric"), required=True,
-                         format_func=lambda m: METRIC_TEXT[m].label)
-    show_explanation(irlib.explain(state.metric, grades, k, rel=rel, gain=state.gain))
-    if state.metric == "nDCG" and state.mode == "graded":
-        st.caption("The article later prints NDCG@2 = 0.41: that number comes from its code's "
-                   "grades [0, 7, 2, 4, 6, 1, 4, 3], not the 0–4 grades of its text (0.39).")
+    with formula:
+        show_explanation(irlib.explain(state.metric, grades, k, rel=rel, gain=state.gain),
+                         pros_cons=False)
 
 
-live_part()
+live = st.container()           # the live part, drawn last: its formula slot must exist first
+st.subheader("The math, with today's numbers")
+st.segmented_control("Metric", list(pg.url_state.METRICS), **S.bind("metric"), required=True,
+                     format_func=lambda m: METRIC_TEXT[m].label)
+formula = st.container()        # filled by the live part (a fragment writing outside itself)
+show_pros_cons(state.metric)
+if state.metric == "nDCG" and state.mode == "graded":
+    st.caption("The article later prints NDCG@2 = 0.41: that number comes from its code's "
+               "grades [0, 7, 2, 4, 6, 1, 4, 3], not the 0–4 grades of its text (0.39).")
+with live:
+    live_part(formula)
 st.caption(":material/link: To share this exact board (order, judgments, mode, K, metric and "
            "view), copy the address bar: it always holds the whole state.")
 lesson_links("pages/playground.py")

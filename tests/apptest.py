@@ -27,10 +27,12 @@ def component_data(at: AppTest, name: str) -> list[dict]:
 
     def walk(node):
         for child in getattr(node, "children", {}).values():
+            # a rerun may draw the element from its stub (ui/component_code.py)
             if getattr(child, "type", None) == "bidi_component" and \
-                    child.proto.component_name == name:
-                data = json.loads(child.proto.json)
-                # our components send [data] (ui/live_chart.py) and read its one item
+                    child.proto.component_name in (name, name + "_rerun"):
+                proto = child.proto
+                data = json.loads(proto.bytes if proto.WhichOneof("data") == "bytes" else proto.json)
+                # some send [data] and read its one item
                 yield data[0] if isinstance(data, list) and len(data) == 1 else data
             yield from walk(child)
     return list(walk(at._tree))

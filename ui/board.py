@@ -27,6 +27,8 @@ from typing import Any
 
 import streamlit as st
 
+from ui import component_code
+
 __all__ = ["ranking_board", "MODES", "OUTCOMES"]
 
 MODES = ("binary", "graded")
@@ -41,7 +43,8 @@ _EVENT = "change"
 
 
 @functools.cache
-def _mount() -> Callable[..., Any]:
+def _code() -> tuple[str, str]:
+    """The board's JavaScript (SortableJS pasted in) and CSS."""
     js = (_BOARD_DIR / "board.js").read_text(encoding="utf-8")
     if _SORTABLE_MARKER not in js:  # pragma: no cover - guards against edits
         raise RuntimeError("board.js lost its SortableJS marker")
@@ -49,8 +52,7 @@ def _mount() -> Callable[..., Any]:
     # comment can never swallow the code after the marker.
     sortable = _SORTABLE.read_text(encoding="utf-8")
     js = js.replace(_SORTABLE_MARKER, sortable + "\n")
-    css = (_BOARD_DIR / "board.css").read_text(encoding="utf-8")
-    return st.components.v2.component(_COMPONENT_NAME, js=js, css=css, isolate_styles=True)
+    return js, (_BOARD_DIR / "board.css").read_text(encoding="utf-8")
 
 
 def _clean_change(raw: Any, ids: set[str], mode: str) -> dict | None:
@@ -89,6 +91,7 @@ def ranking_board(
     size: str = "normal",
     preview: dict | None = None,
     send_images: bool = True,
+    send_code: bool = True,
     on_change: Callable[[dict], None] | None = None,
 ) -> dict | None:
     """Show the draggable, gradable ranking board.
@@ -128,6 +131,9 @@ def ranking_board(
         False: leave the items' pictures out of this run's message; the board keeps the ones
         it has. For reruns of a fragment holding the board: its pictures never change, and
         they are most of its bytes (27 kB for the playground's eight).
+    send_code
+        False: send a stub instead of the board's 62 kB of JavaScript, for the same reruns
+        (``ui/component_code.py``).
     on_change
         Called as ``on_change(change)`` with the same dict this function
         returns, before the script reruns (like a widget callback).
@@ -180,6 +186,8 @@ def ranking_board(
         # this call (otherwise the cards would jump back for one run).
         order, grades = change["order"], change["grades"]
 
+    if component_code.code_asked(key):     # a tab without the code lacks the pictures too
+        send_images = True
     top = 1 if mode == "binary" else 4
     data = {
         "items": [
@@ -201,9 +209,10 @@ def ranking_board(
         "size": size,
         "preview": preview,
     }
-    _mount()(
-        key=key,
-        data=[data],      # a list: Streamlit scans a dict's every key for dataframes (ui/live_chart.py)
+    js, css = _code()
+    component_code.mount(
+        _COMPONENT_NAME, js=js, css=css, isolate_styles=True, key=key, data=data,
+        send_code=send_code,
         height=height if height is not None else "content",
         **{f"on_{_EVENT}_change": _on_event},
     )

@@ -73,8 +73,14 @@ def show_explanation(expl: Explanation, *, table: bool = True, pros_cons: bool =
         st.caption("Ideal ranking (best grades first)")
         st.dataframe(dcg_table(expl.ideal_rows), hide_index=True, column_config=fmt,
                      width="stretch")
-    if pros_cons and expl.metric in METRIC_TEXT:
-        text = METRIC_TEXT[expl.metric]
+    if pros_cons:
+        show_pros_cons(expl.metric)
+
+
+def show_pros_cons(metric: str) -> None:
+    """Whether ``metric`` is order-aware, and what speaks for and against it."""
+    if metric in METRIC_TEXT:
+        text = METRIC_TEXT[metric]
         aware = "order-aware" if text.order_aware else "order-unaware"
         st.markdown(f"**{text.label}** is *{aware}*.  \n**For:** {text.pros}  \n**Against:** {text.cons}")
 

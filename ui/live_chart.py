@@ -31,6 +31,7 @@ from pathlib import Path
 
 import streamlit as st
 
+from ui import component_code
 from ui.address import address_js
 from ui.tiles import COMPACT_TILE_WIDTH
 
@@ -41,13 +42,10 @@ _EVENT = "click"
 
 
 @functools.cache
-def _mount():
-    return st.components.v2.component(
-        "irlab_live_chart",
-        js=address_js() + (_HERE / "live_chart.js").read_text(encoding="utf-8"),
-        css=(_HERE / "live_chart.css").read_text(encoding="utf-8"),
-        isolate_styles=False,     # plotly.js styles its hover labels globally (document.head)
-    )
+def _code() -> tuple[str, str]:
+    """The component's JavaScript (with ``ui/address``'s) and CSS."""
+    return (address_js() + (_HERE / "live_chart.js").read_text(encoding="utf-8"),
+            (_HERE / "live_chart.css").read_text(encoding="utf-8"))
 
 
 def plotly_url() -> str:
@@ -91,7 +89,7 @@ def live_charts(charts: Sequence[tuple[str, dict]], *, key: str,
                 on_click: Callable[[float], None] | None = None,
                 address: str | None = None, tiles: Sequence[tuple[str, str]] = (),
                 note: str = "", footer: str = "", size: str = "normal",
-                preview: str | None = None) -> None:
+                preview: str | None = None, send_code: bool = True) -> None:
     """Draw ``(label, figure)`` charts and keep them across reruns (updated, not redrawn).
 
     Optionally with a caption (``note``) and a row of metric tiles above the charts and a
@@ -128,6 +126,9 @@ def live_charts(charts: Sequence[tuple[str, dict]], *, key: str,
         25, the timing of ``benchmarks/bench_interaction.py``).
         Streamlit keeps its own copy of the query string and does not see this change, so
         read the URL (``st.query_params``) only on a session's first run.
+    send_code
+        False: send a stub instead of the component's 18 kB of JavaScript, on the reruns of
+        a fragment whose page's full run sent it (``ui/component_code.py``).
     """
     if not st.get_option("server.enableStaticServing"):
         # The tiles, captions and address still work; only plotly.js cannot be loaded.
@@ -142,15 +143,16 @@ def live_charts(charts: Sequence[tuple[str, dict]], *, key: str,
         if x is not None and on_click is not None:
             on_click(x)
 
-    # One list item, not a dict: Streamlit would check each of a dict's keys for a dataframe
-    # (a fifth of this fragment's server time on a badge click).
-    _mount()(key=key, data=[{"charts": [{"label": label, "figure": figure,
-                                        "look": figure_look(figure)}
-                                       for label, figure in charts],
-                            "src": plotly_url(), "themeKey": _theme_key(),
-                            "address": address, "note": note, "footer": footer,
-                            "tileWidth": COMPACT_TILE_WIDTH * (1.5 if size == "large" else 1),
-                            "size": size, "preview": preview,
-                            "tiles": [{"label": str(label), "value": str(value)}
-                                      for label, value in tiles]}],
-             height="content", **{f"on_{_EVENT}_change": _on_event})
+    js, css = _code()
+    component_code.mount(
+        "irlab_live_chart", js=js, css=css,
+        isolate_styles=False,     # plotly.js styles its hover labels globally (document.head)
+        key=key, send_code=send_code,
+        data={"charts": [{"label": label, "figure": figure, "look": figure_look(figure)}
+                         for label, figure in charts],
+              "src": plotly_url(), "themeKey": _theme_key(),
+              "address": address, "note": note, "footer": footer,
+              "tileWidth": COMPACT_TILE_WIDTH * (1.5 if size == "large" else 1),
+              "size": size, "preview": preview,
+              "tiles": [{"label": str(label), "value": str(value)} for label, value in tiles]},
+        height="content", **{f"on_{_EVENT}_change": _on_event})

@@ -198,24 +198,31 @@ def readme_run_command(readme: Path = REPO_ROOT / "README.md") -> list[str]:
 
 
 @contextlib.contextmanager
-def readme_app(timeout_s: float = 60.0, extra_args: Sequence[str] = ()) -> Iterator[RunningApp]:
+def readme_app(timeout_s: float = 60.0, extra_args: Sequence[str] = (), *,
+               wrapper: Sequence[str] = (), cwd: Path = REPO_ROOT,
+               address: str | None = "127.0.0.1") -> Iterator[RunningApp]:
     """The app started *exactly* as the README says, from the repo root, with no flags.
 
-    Only where it listens comes from the environment (a free port on 127.0.0.1: other
-    servers may run on this machine); every other ``STREAMLIT_*`` variable is removed and
-    HOME is an empty folder, so no user-wide ~/.streamlit/config.toml or environment can
-    supply what the project's own ``.streamlit/config.toml`` must. ``extra_args`` exists
-    for tests that show the check can fail.
+    Only the port comes from the environment (a free one: other servers may run on this
+    machine), and by default the address (127.0.0.1; ``address=None`` listens where the
+    README's command does, on every interface); every other ``STREAMLIT_*`` variable is
+    removed and HOME is an empty folder, so no user-wide ~/.streamlit/config.toml or
+    environment can supply what the project's own ``.streamlit/config.toml`` must.
+    ``extra_args`` and ``cwd`` exist for tests that show a check can fail; ``wrapper`` runs
+    the command under another (``strace ...``).
     """
     port = free_port()
     home = tempfile.mkdtemp(prefix="irlab-home-")
     env = {k: v for k, v in os.environ.items() if not k.startswith("STREAMLIT_")}
-    env.update(HOME=home, STREAMLIT_SERVER_PORT=str(port), STREAMLIT_SERVER_ADDRESS="127.0.0.1")
+    env.update(HOME=home, STREAMLIT_SERVER_PORT=str(port))
+    if address:
+        env["STREAMLIT_SERVER_ADDRESS"] = address
     env.pop("DISPLAY", None)            # headless, as on a server
     argv = readme_run_command()
     argv[0] = str(Path(sys.executable).with_name(argv[0]))   # this interpreter's `streamlit`
     try:
-        with serve([*argv, *extra_args], port, cwd=REPO_ROOT, env=env, timeout_s=timeout_s) as running:
+        with serve([*wrapper, *argv, *extra_args], port, cwd=cwd, env=env,
+                   timeout_s=timeout_s) as running:
             yield running
     finally:
         shutil.rmtree(home, ignore_errors=True)
