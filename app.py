@@ -6,6 +6,7 @@ import streamlit as st
 
 from ui.course import HOME, LESSONS
 from ui.formula import formula_style
+from ui.print_style import print_style
 
 ROOT = Path(__file__).resolve().parent
 ICON = str(ROOT / "assets" / "cats" / "white-cat-box.svg")
@@ -13,6 +14,7 @@ ICON = str(ROOT / "assets" / "cats" / "white-cat-box.svg")
 # Google's font CDN, and the app must work with no internet.
 st.set_page_config(page_title="Ranking metrics lab", page_icon=ICON, layout="wide")
 formula_style()
+print_style()
 
 
 @st.cache_resource(show_spinner=False)
