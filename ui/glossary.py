@@ -319,6 +319,10 @@ PAGE_CSS = """<style>
 [class*="st-key-gl_term_"] { gap: 0; }
 [class*="st-key-gl_term_"] [data-testid="stPageLink"] a { padding: 0.1rem 0; }
 [class*="st-key-gl_term_"] [data-testid="stPageLink"] p { font-size: 0.875rem; opacity: 0.8; }
+@media print {     /* Streamlit spaces a block's elements with margins on paper */
+  .st-key-gl_body { max-width: none; }
+  [class*="st-key-gl_term_"] > * { margin-bottom: 0 !important; }
+}
 </style>"""
 
 

@@ -143,6 +143,10 @@ PRINT_CSS = """<style>
 .irlab-print-table p { font-size: 0.8rem; margin: 0.25rem 0 0; }
 </style>"""
 
+#: The dark theme's background (Streamlit's, as ui/layout.keep_in_view measured it) on the
+#: whole sheet.
+DARK_PAGE_CSS = "<style>@media print { @page { background: #171614; } }</style>"
+
 #: Before printing: a viewBox on every Plotly SVG (so the stylesheet can scale it), the
 #: class irlab-print-keep on every bordered container, each grid's screen width as a CSS
 #: variable. After printing the screen gets its page back as it was.
@@ -200,8 +204,12 @@ def _mount():
 
 def print_style() -> None:
     """Every page's print stylesheet and its ``beforeprint`` helper. app.py calls it on every
-    run, before the page: style only, and a hidden element that draws nothing."""
-    st.html(PRINT_CSS)
+    run, before the page: style only, and a hidden element that draws nothing.
+
+    The dark theme prints dark (Streamlit's colours are not variables a stylesheet could
+    swap): then the paper's margins take the page's background too, not a white frame."""
+    dark = getattr(st.context.theme, "type", None) == "dark"
+    st.html(PRINT_CSS + (DARK_PAGE_CSS if dark else ""))
     hide_element(_ELEMENT_KEY)
     _mount()(key=_ELEMENT_KEY, height="content")
 
