@@ -46,12 +46,15 @@ PRINT_CSS = """<style>
 @media print {
   @page { margin: 12mm 12mm 14mm; }
 
-  /* The app around the page, and what does nothing on paper. */
+  /* The app around the page, and what does nothing on paper (with its element's container,
+     so that its gap goes too). */
   [data-testid="stSidebar"], [data-testid="stSidebarCollapsedControl"],
   [data-testid="stExpandSidebarButton"], [data-testid="stHeader"], [data-testid="stToolbar"],
   [data-testid="stDecoration"], [data-testid="stStatusWidget"], [data-testid="stSkipToContent"],
   [data-testid="stElementToolbar"], [data-testid="stHeaderActionElements"],
-  [data-testid="stTooltipIcon"], .modebar-container,
+  [data-testid="stTooltipIcon"], .modebar-container, [data-testid="stButton"],
+  [data-testid="stDownloadButton"], [data-testid="stFileUploader"],
+  [data-testid="stFormSubmitButton"], [data-testid="stChatInput"],
   [data-testid="stElementContainer"]:has(> [data-testid="stButton"]),
   [data-testid="stElementContainer"]:has(> [data-testid="stDownloadButton"]),
   [data-testid="stElementContainer"]:has(> [data-testid="stFileUploader"]),
