@@ -1,5 +1,6 @@
-"""A long table, boxes kept together and a button, with the app's print stylesheet: what
-tests/browser/test_print.py prints to check ui/print_style.dataframe and keep_together."""
+"""A long table, boxes kept together, a button, an uploader and a download, with the app's
+print stylesheet: what tests/browser/test_print.py prints to check ui/print_style.dataframe,
+keep_together and the widgets paper leaves out."""
 import pandas as pd
 import streamlit as st
 
@@ -8,6 +9,8 @@ from ui.print_style import dataframe, keep_together, print_style
 print_style()
 st.title("Forty queries")
 st.button("Does nothing on paper")
+st.file_uploader("Upload a run")
+st.download_button("Download the table", "query,AP\n", file_name="table.csv")
 rows = pd.DataFrame({"query": [f"q{n:02d}" for n in range(1, 41)],
                      "AP": [n / 40 for n in range(1, 41)]})
 dataframe(rows, hide_index=True, column_config={"AP": st.column_config.NumberColumn(
