@@ -11,8 +11,14 @@ import functools
 import re
 from dataclasses import dataclass
 
+import streamlit as st
+from streamlit.errors import StreamlitAPIException
+
 from irlib.compare_many import CORRECTIONS
 from irlib.measures import MEASURES, PARAMS
+from ui import page_state as ps
+from ui.course import HOME, LESSONS
+from ui.texts import md_escape
 
 #: The page's address (app.py's ``url_path``) and its prefix in the session.
 URL_PATH = "glossary"
@@ -235,36 +241,30 @@ SEARCH_MAX = 80
 
 
 def _term_codec():
-    from ui.page_state import Codec
-
     def parse(text: str) -> str:
         if text and text not in by_slug():
             raise ValueError(text)
         return text
-    return Codec(parse, str, "the name of a term in the glossary, e.g. ndcg")
+    return ps.Codec(parse, str, "the name of a term in the glossary, e.g. ndcg")
 
 
 def _search_codec():
-    from ui.page_state import Codec
-
     def parse(text: str) -> str:
         if len(text) > SEARCH_MAX or not text.isprintable():
             raise ValueError(text)
         return text
-    return Codec(parse, str, f"a text of at most {SEARCH_MAX} characters")
+    return ps.Codec(parse, str, f"a text of at most {SEARCH_MAX} characters")
 
 
 @functools.cache
 def page_state():
     """The chosen term (``term=``) and the filter's text (``q=``)."""
-    from ui import page_state as ps
     return ps.PageState(PREFIX, [ps.Field("term", "", _term_codec()),
                                  ps.Field("q", "", _search_codec())])
 
 
 def start() -> None:
     """Seed the page's state; a link to a term scrolls to it once (ui/scroll.py)."""
-    import streamlit as st
     state = page_state()
     linked = state.key("term") not in st.session_state
     state.start()
@@ -274,7 +274,6 @@ def start() -> None:
 
 def choose_term() -> None:
     """The "Go to a term" box's ``on_change``: show every term again, scroll to the new one."""
-    import streamlit as st
     page_state().set("q", "")
     st.session_state[SCROLL_TOKEN] = st.session_state.get(SCROLL_TOKEN, 0) + 1
 
@@ -290,8 +289,6 @@ def anchor(slug: str) -> str:
 
 def draw_term(term: Term) -> None:
     """A term's name, its sentences and the lesson that teaches it."""
-    import streamlit as st
-    from ui.texts import md_escape
     with st.container(key=term_key(term.slug)):
         st.markdown(f'<span id="{anchor(term.slug)}"></span>**{md_escape(term.name)}**  \n'
                     f"{md_escape(term.text)}", unsafe_allow_html=True)
@@ -300,10 +297,6 @@ def draw_term(term: Term) -> None:
 
 
 def _lesson_link(path: str) -> None:
-    import streamlit as st
-    from streamlit.errors import StreamlitAPIException
-
-    from ui.course import HOME, LESSONS
     page = next((p for p in (HOME, *LESSONS) if p.path == path), None)
     if page is None:
         return
@@ -327,13 +320,11 @@ PAGE_CSS = """<style>
 
 
 def style() -> None:
-    import streamlit as st
     st.html(PAGE_CSS)
 
 
 def highlight(slug: str) -> None:
     """Mark the chosen term with the theme's primary colour (style only)."""
-    import streamlit as st
     if not slug:
         return
     dark = getattr(st.context.theme, "type", "light") == "dark"
@@ -347,10 +338,9 @@ def highlight(slug: str) -> None:
 
 def _primary_colour(dark: bool) -> str:
     """The primary colour of .streamlit/config.toml's theme (Streamlit's red without one)."""
-    import streamlit as st
     try:
         colour = st.get_option(f"theme.{'dark' if dark else 'light'}.primaryColor")
-    except Exception:          # an older Streamlit without per-theme options
+    except RuntimeError:       # an older Streamlit without per-theme options
         colour = None
     return colour if isinstance(colour, str) and re.fullmatch(r"#[0-9a-fA-F]{3,8}", colour) \
         else "#ff4b4b"
