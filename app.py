@@ -6,6 +6,8 @@ import streamlit as st
 
 from ui.course import HOME, LESSONS
 from ui.formula import formula_style
+from ui.glossary import URL_PATH as GLOSSARY_URL
+from ui.print_style import print_style
 
 ROOT = Path(__file__).resolve().parent
 ICON = str(ROOT / "assets" / "cats" / "white-cat-box.svg")
@@ -13,6 +15,7 @@ ICON = str(ROOT / "assets" / "cats" / "white-cat-box.svg")
 # Google's font CDN, and the app must work with no internet.
 st.set_page_config(page_title="Ranking metrics lab", page_icon=ICON, layout="wide")
 formula_style()
+print_style()
 
 
 @st.cache_resource(show_spinner=False)
@@ -36,9 +39,11 @@ freeze_imported_objects()
 home = st.Page(HOME.path, title=HOME.title, icon=HOME.icon, default=True)
 lessons = [st.Page(p.path, title=p.title, icon=p.icon, url_path=p.url_path)
            for p in LESSONS if (ROOT / p.path).exists()]
+glossary = st.Page("pages/glossary.py", title="Glossary", icon=":material/menu_book:",
+                   url_path=GLOSSARY_URL)
 room_pages = [st.Page("pages/room.py", title="Run a class room", icon=":material/co_present:",
                       url_path="room"),
               st.Page("pages/join.py", title="Join a class", icon=":material/login:",
                       url_path="join")]
-st.navigation({"Start": [home], "Lessons": lessons, "Class": room_pages}, position="sidebar",
-              expanded=True).run()
+st.navigation({"Start": [home, glossary], "Lessons": lessons, "Class": room_pages},
+              position="sidebar", expanded=True).run()
