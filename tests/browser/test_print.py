@@ -152,3 +152,31 @@ def test_a_long_table_prints_every_row_and_a_kept_box_stays_whole(start_app, ope
     check_paper(texts, 5, [[f"GROUP{n} START", f"GROUP{n} END"] for n in (1, 2, 3)], "A4")
     for widget in ("Does nothing on paper", "Upload a run", "Drag and drop", "Download the table"):
         assert widget not in everything
+
+
+def test_your_own_judgments_with_four_systems_prints_verdict_and_tables_whole(app_url,
+                                                                             open_page):
+    """Lesson 8 with the TREC samples (a baseline and three variants): the systems table,
+    the per-query table down to its last row, and the verdict with its numbers each on one
+    page, at A4 and Letter; no uploader, button or download on paper."""
+    from tests.browser.helpers import expect_app_run
+
+    page = open_page(f"{app_url}/upload?input=trec&k=5", width=1366, height=768)
+    with expect_app_run(page):
+        page.get_by_role("button", name="Load the samples").click()
+    page.get_by_test_id("stAlertContentInfo").filter(has_text="test is better on").wait_for()
+    page.wait_for_function("""() => [...document.querySelectorAll(
+        '[data-testid="stPlotlyChart"]')].every(el => el.querySelector('.xtick'))""",
+                           timeout=TIMEOUT_MS)
+    wait_for_app_idle(page)
+    for paper in ("A4", "Letter"):
+        texts = print_pdf(page, paper)
+        check_paper(texts, 9, [
+            ["control", "test", "rm3", "dense", "Holm–Bonferroni"],          # systems table
+            ["test is better on", "For a product team", "randomization test p"],  # verdict
+        ], paper)
+        everything = " ".join(texts)
+        for widget in ("Load the samples", "Drag and drop", "Download the report"):
+            assert widget not in everything, (paper, widget)
+        # the per-query table prints every query (the grid on screen shows ~10 rows)
+        assert all(f" {q} " in everything for q in ("101", "114", "2", "8")), paper

@@ -14,6 +14,7 @@ from irlib.compare import Comparison
 from irlib.randomization import randomization_floor
 from irlib.verdict import Verdict, format_p, t_test_caveat, verdict
 from ui.downloads import DOWNLOAD_NOTE, csv_bytes
+from ui.print_style import keep_together
 from ui.texts import md_escape
 from ui.upload.cache import cached_compare
 from ui.upload.figures import deltas_figure
@@ -85,14 +86,15 @@ def comparison_section(dataset: Dataset, evaluations: Mapping[str, irlib.Evaluat
     pair = build_pair(dataset, evaluations, settings, include_missing, (baseline, versus))
     name_a, name_b = (md_escape(n) for n in pair.names)
     comparison, said, label = pair.comparison, pair.verdict, pair.label
-    st.info(md_escape(said.sentence), icon=":material/record_voice_over:")
-    if said.disagreement:
-        st.warning(md_escape(said.disagreement), icon=":material/balance:")
-    with st.expander("For a product team: what this means", icon=":material/groups:",
-                     expanded=True):
-        st.markdown(md_escape(said.plain))
-        st.caption(f"{md_escape(label)}: {_jargon(settings)}")
-    _cards(comparison, label, name_a, name_b, dataset)
+    with keep_together("upload_verdict"):         # on paper, the verdict and its numbers
+        st.info(md_escape(said.sentence), icon=":material/record_voice_over:")
+        if said.disagreement:
+            st.warning(md_escape(said.disagreement), icon=":material/balance:")
+        with st.expander("For a product team: what this means", icon=":material/groups:",
+                         expanded=True):
+            st.markdown(md_escape(said.plain))
+            st.caption(f"{md_escape(label)}: {_jargon(settings)}")
+        _cards(comparison, label, name_a, name_b, dataset)
     frame = pair.frame
     if comparison.n:
         title = f"{pair.names[1]} vs {pair.names[0]} on {label}{sample_tag(dataset)}: " + \

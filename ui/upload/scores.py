@@ -10,6 +10,7 @@ import pandas as pd
 import streamlit as st
 
 import irlib
+from ui import print_style
 from ui.downloads import DOWNLOAD_NOTE, csv_bytes
 from ui.texts import md_escape
 from ui.upload.figures import precision_recall_figure
@@ -138,10 +139,11 @@ def table_section(dataset: Dataset, table: pd.DataFrame, evaluation: irlib.Evalu
     with columns[0]:
         st.caption(f"{len(table):,} queries of {md_escape(system)}{sample_tag(dataset)}, "
                    f"weakest first by {md_escape(by)}. Click a row to look at that query below.")
-        st.dataframe(shown, hide_index=True, width="stretch", key=widget,
-                     column_config=_number_columns(shown, settings),
-                     on_select=lambda: _on_table_select(order, widget),
-                     selection_mode="single-row", height=min(38 + 35 * len(table), 420))
+        print_style.dataframe(shown, hide_index=True, width="stretch", key=widget,
+                              column_config=_number_columns(shown, settings),
+                              on_select=lambda: _on_table_select(order, widget),
+                              selection_mode="single-row",
+                              height=min(38 + 35 * len(table), 420))
     with columns[1]:
         pr_section(dataset, evaluation, settings, system, include_missing, chosen)
     with st.container(horizontal=True, gap="small", vertical_alignment="center"):

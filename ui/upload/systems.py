@@ -7,6 +7,7 @@ from collections.abc import Mapping
 import streamlit as st
 
 import irlib
+from ui import print_style
 from irlib.compare_many import CORRECTIONS, TESTS, ManyComparison
 from ui.downloads import DOWNLOAD_NOTE, csv_bytes
 from ui.texts import md_escape
@@ -59,15 +60,9 @@ def systems_section(dataset: Dataset, evaluations: Mapping[str, irlib.Evaluation
     by_name = settings.name(settings.by)
     counts = {s: _counts(result, by_name, s) for s in names if s != baseline}
     frame = systems_frame(result, settings, counts)
-    st.dataframe(frame, hide_index=True, width="stretch", key="upload_systems_table",
-                 column_config={"system": st.column_config.TextColumn("system")})
     n_tests = len(result.tests) // max(len(settings.names), 1)
-    st.caption(f"Means{sample_tag(dataset)} over the queries each system is scored on. "
-               f"▲ / ▼: significantly better / worse than **{md_escape(baseline)}** by the "
-               f"{TESTS[result.test]}, p-values corrected by {CORRECTIONS[result.correction]} "
-               f"over the {n_tests} comparison{'s' if n_tests != 1 else ''} of each measure, "
-               f"at {result.alpha:g}. ★: the highest mean. Better / tie / worse: queries "
-               f"on {md_escape(settings.label(settings.by))} against the baseline.")
+    with print_style.keep_together("upload_systems"):       # the table and its legend
+        _systems_table(frame, result, settings, dataset, baseline, n_tests)
     if pairs:
         st.markdown(f"**Every pair on {md_escape(settings.label(settings.by))}**: corrected "
                     "p-values (* significant)")
@@ -79,6 +74,18 @@ def systems_section(dataset: Dataset, evaluations: Mapping[str, irlib.Evaluation
                        mime="text/csv", icon=":material/download:", key="upload_dl_summary",
                        on_click="ignore", help=DOWNLOAD_NOTE)
     return result
+
+
+def _systems_table(frame, result: ManyComparison, settings: Settings, dataset: Dataset,
+                   baseline: str, n_tests: int) -> None:
+    print_style.dataframe(frame, hide_index=True, width="stretch", key="upload_systems_table",
+                          column_config={"system": st.column_config.TextColumn("system")})
+    st.caption(f"Means{sample_tag(dataset)} over the queries each system is scored on. "
+               f"▲ / ▼: significantly better / worse than **{md_escape(baseline)}** by the "
+               f"{TESTS[result.test]}, p-values corrected by {CORRECTIONS[result.correction]} "
+               f"over the {n_tests} comparison{'s' if n_tests != 1 else ''} of each measure, "
+               f"at {result.alpha:g}. ★: the highest mean. Better / tie / worse: queries "
+               f"on {md_escape(settings.label(settings.by))} against the baseline.")
 
 
 def _counts(result: ManyComparison, name: str, system: str) -> tuple[int, int, int]:
