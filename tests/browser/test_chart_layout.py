@@ -16,8 +16,9 @@ SIZES = [(1920, 1080), (390, 844), (1366, 768)]
 #: legend must not meet, and whether plotly.js has laid it out at its div's current width.
 CHART_BOXES_JS = """() => [...document.querySelectorAll('.js-plotly-plot')].map(gd => {
   const box = (el) => { const b = el.getBoundingClientRect();
-                        return b.width > 0 && b.height > 0 ? [b.left, b.top, b.right, b.bottom] : null; };
-  const labels = [...gd.querySelectorAll('.xtick text, .ytick text, .g-xtitle text, .g-ytitle text, .annotation')]
+    return b.width > 0 && b.height > 0 ? [b.left, b.top, b.right, b.bottom] : null; };
+  const named = '.xtick text, .ytick text, .g-xtitle text, .g-ytitle text, .annotation';
+  const labels = [...gd.querySelectorAll(named)]
     .map(el => ({text: el.textContent, box: box(el)})).filter(l => l.box);
   const legend = gd.querySelector('.legend');
   return {legend: legend && box(legend), labels, height: gd.clientHeight,
