@@ -22,7 +22,8 @@ def tiles(rows: list[tuple[str, str, str | None]]) -> None:
     label plus its help icon, so no label is cut to "NDC…".
     """
     def needed(label: str) -> int:   # capitals, digits and "@" are wider than the rest
-        return sum(8 if (c.isupper() or c.isdigit() or c == "@") else 6 for c in label) + 60
+        # + the help icon (22 px) and the tile's padding and border (56 px), as measured
+        return sum(8 if (c.isupper() or c.isdigit() or c == "@") else 6 for c in label) + 80
     width = max(TILE_WIDTH, *(needed(label) for label, _, _ in rows))
     with st.container(horizontal=True, gap="xxsmall"):
         for label, value, help_text in rows:

@@ -62,3 +62,21 @@ def test_lesson_2s_pinned_means_leave_with_the_boards(app_url, open_page, width,
         assert not any(overlaps(covered, box) for box in shown.values()), (covered, shown)
 
     wait_until(page, check)
+
+
+#: Whether the point just inside each edge of ``el``'s box shows ``el`` itself (not clipped by
+#: its column, not covered by another element).
+SHOWN_WHOLE_JS = """(el) => { const b = el.getBoundingClientRect(), y = b.top + b.height / 2;
+  return [b.left + 2, b.right - 2].every(x => el.contains(document.elementFromPoint(x, y))); }"""
+
+
+def test_lesson_3s_controls_are_whole_on_a_laptop(app_url, open_page):
+    page = open_page(app_url + "/ndcg", width=1366, height=768)
+    control = page.get_by_test_id("stButtonGroup").filter(has_text="Ideal ranking from")
+    options = control.get_by_role("radio")
+    expect(options).to_have_count(2)
+    for option in options.all():
+        box = option.bounding_box()
+        assert box["x"] >= 0 and box["x"] + box["width"] <= 1366, box
+        assert option.evaluate(SHOWN_WHOLE_JS), option.inner_text()
+        assert option.evaluate(CUT_TEXT_JS) == [], option.inner_text()
