@@ -5,7 +5,7 @@ from __future__ import annotations
 import pytest
 from playwright.sync_api import expect
 
-from tests.browser.helpers import wait_until
+from tests.browser.helpers import expect_app_run, wait_until
 from ui.course import LESSONS
 
 pytestmark = pytest.mark.browser
@@ -80,3 +80,50 @@ def test_lesson_3s_controls_are_whole_on_a_laptop(app_url, open_page):
         assert box["x"] >= 0 and box["x"] + box["width"] <= 1366, box
         assert option.evaluate(SHOWN_WHOLE_JS), option.inner_text()
         assert option.evaluate(CUT_TEXT_JS) == [], option.inner_text()
+
+
+#: The boxes of the names written beside a chart's points, and of its points.
+POINT_NAMES_JS = """(chart) => {
+  const box = (e) => { const b = e.getBoundingClientRect();
+                       return {x: b.x, y: b.y, width: b.width, height: b.height}; };
+  return {names: [...chart.querySelectorAll('.textpoint text')].filter(t => t.textContent)
+                   .map(t => ({text: t.textContent, box: box(t)})),
+          points: [...chart.querySelectorAll('.scatterlayer .point')].map(box)};
+}"""
+
+
+#: The data editor's cell editor has the focus (an input outside the page's own widgets).
+EDITING_JS = """() => { const e = document.activeElement;
+  return e && e.tagName === 'INPUT' && !e.closest('[data-testid=stNumberInput]'); }"""
+
+
+@pytest.mark.parametrize("size", [dict(width=1366, height=768), PHONE])
+def test_lesson_6s_names_stay_apart_after_an_edit(app_url, open_page, size):
+    """Edit a cell so that two systems crowd the frontier: the names written beside the
+    points cover no other name and no point."""
+    page = open_page(app_url + "/beyond", **size)
+    editor = page.get_by_test_id("stDataFrame").first
+    chart = page.get_by_test_id("stPlotlyChart").first
+    expect(chart.locator(".textpoint text").first).to_be_attached()
+    # "dense bi-encoder" (row 3) from MRR@10 0.33 to 0.38: on the frontier, beside two others
+    box = editor.bounding_box()
+    page.mouse.click(box["x"] + 60, box["y"] + 35 + 17)        # row 1's name (35 px rows)
+    for key in ("ArrowDown", "ArrowDown", "ArrowRight", "Enter"):
+        page.keyboard.press(key)
+    page.wait_for_function(EDITING_JS)                            # the cell's editor is open
+    page.keyboard.press("Control+a")
+    page.keyboard.type("0.38")
+    with expect_app_run(page):
+        page.keyboard.press("Enter")
+    expect(chart.get_by_text("Your numbers")).to_be_attached()
+
+    def check() -> None:
+        found = chart.evaluate(POINT_NAMES_JS)
+        names, points = found["names"], found["points"]
+        assert len(names) >= 4 and len(points) == 6, found
+        clashes = [(a["text"], b["text"]) for i, a in enumerate(names) for b in names[i + 1:]
+                   if overlaps(a["box"], b["box"])]
+        clashes += [(a["text"], p) for a in names for p in points if overlaps(a["box"], p)]
+        assert not clashes, clashes
+
+    wait_until(page, check)
