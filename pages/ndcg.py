@@ -69,10 +69,6 @@ outcomes = [("FN" if g > 0 else "TN") if rank > n_shown else ""
             for rank, g in enumerate(all_grades, 1)]
 ranking_board(board_items(), order, judgments, mode="graded", key=P + "board", k=k,
               outcomes=outcomes, on_change=nd.board().save)
-if n_shown < n_items:
-    st.caption(f"The system returns only the top {n_shown}; the pictures below rank {n_shown} "
-               "are judged but not returned (FN: a relevant one it missed).")
-
 kw = dict(judged=all_grades, gain=gain, ideal=ideal)
 curves = nd.graded_curves(shown, all_grades, gain=gain, ideal=ideal)
 other = (nd.graded_curves(shown, all_grades, gain=nd.other_gain(gain), ideal=ideal)
@@ -91,11 +87,15 @@ with numbers.container(key=P + "numbers"):
                 st.metric(label, fmt(curves[name][k - 1]), border=True, width="stretch")
 for column, name, figure in ((left, "dcg", nd.dcg_figure), (right, "ndcg", nd.ndcg_figure)):
     with column:
-        st.plotly_chart(figure(curves, other, k, gain, height=300), key=f"{P}chart_{name}",
+        st.plotly_chart(figure(curves, other, k, gain, height=264), key=f"{P}chart_{name}",
                         on_select=lambda key=f"{P}chart_{name}": nd.set_k_from_chart(key),
                         selection_mode="points", config={"displayModeBar": False})
-st.caption("Click a point on either chart to set K. DCG grows with every relevant result; "
-           "IDCG is the best any ordering could do, so NDCG = DCG / IDCG is at most 1. "
+# Under the charts, not between the board and them: on a laptop the curves stay on the
+# board's screen when fewer results are shown (the board grows by its FN marks).
+short = (f"The system returns only the top {n_shown}; the pictures below rank {n_shown} are "
+         "judged but not returned (FN: a relevant one it missed). " if n_shown < n_items else "")
+st.caption(short + "Click a point on either chart to set K. DCG grows with every relevant "
+           "result; IDCG is the best any ordering could do, so NDCG = DCG / IDCG is at most 1. "
            "Exponential gain (2^grade − 1) rewards the 4s much more than the 1s.")
 
 st.header("Step by step, as the article does")

@@ -33,7 +33,7 @@ def layout_dict(*, y_title: str, x_title: str = "K (results returned)", height: 
     xaxis = {"dtick": 1}
     if x_title:     # an empty title still keeps a title's room under the axis
         xaxis["title"] = {"text": x_title}
-    return {"height": height, "margin": {"l": 10, "r": 10, "t": 30, "b": 10}, "font": FONT,
+    return {"height": height, "margin": {"l": 10, "r": 10, "t": 24, "b": 10}, "font": FONT,
             "legend": {"orientation": "h", "yref": "container", "y": 0, "yanchor": "bottom",
                        "x": 0, "xanchor": "left"},
             "hovermode": "x unified", "clickmode": "event+select",
@@ -115,5 +115,7 @@ def bars_figure(categories: Sequence[str], series: dict[str, Sequence[float]], *
                              text=[f"{v:.2f}" for v in values], textposition="outside"))
     fig.update_layout(barmode="group")
     fig = _layout(fig, y_title=y_title, x_title="", height=height)
-    fig.update_layout(hovermode="closest")
+    # A value too wide for its bar (on a phone) is left to the hover label: plotly.js would
+    # shrink it to a few pixels, over its neighbours' values.
+    fig.update_layout(hovermode="closest", uniformtext=dict(minsize=11, mode="hide"))
     return fig

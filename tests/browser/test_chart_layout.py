@@ -22,6 +22,7 @@ CHART_BOXES_JS = """() => [...document.querySelectorAll('.js-plotly-plot')].map(
     .map(el => ({text: el.textContent, box: box(el)})).filter(l => l.box);
   const legend = gd.querySelector('.legend');
   return {legend: legend && box(legend), labels, height: gd.clientHeight,
+          width: [gd._fullLayout && gd._fullLayout.width, gd.clientWidth],
           fitted: Boolean(gd._fullLayout) && Math.abs(gd._fullLayout.width - gd.clientWidth) <= 1};
 })"""
 
@@ -36,7 +37,8 @@ def no_legend_clashes(page, charts: int) -> list[int]:
     charts' heights."""
     found = page.evaluate(CHART_BOXES_JS)
     drawn = [c for c in found if c["legend"]]
-    assert len(drawn) >= charts and all(c["fitted"] for c in drawn), found
+    assert len(drawn) >= charts and all(c["fitted"] for c in drawn), \
+        [(c["width"], c["height"]) for c in found]
     clashes = [(label["text"], chart["legend"], label["box"]) for chart in drawn
                for label in chart["labels"] if overlaps(chart["legend"], label["box"])]
     assert not clashes, clashes
@@ -49,12 +51,12 @@ def test_legends_stay_off_the_axis_labels_as_the_window_changes(start_app, open_
                                                                 charts):
     app = start_app("app.py")
     page = open_page(app.url + path, width=1366, height=768)
-    wait_until(page, lambda: no_legend_clashes(page, charts), timeout_ms=15_000)
+    wait_until(page, lambda: no_legend_clashes(page, charts), timeout_ms=30_000)
     heights = {(1366, 768): no_legend_clashes(page, charts)}
     for width, height in SIZES:
         page.set_viewport_size({"width": width, "height": height})
         # the charts take the new width (plotly.js has laid them out again), then nothing clashes
-        wait_until(page, lambda: no_legend_clashes(page, charts), timeout_ms=15_000)
+        wait_until(page, lambda: no_legend_clashes(page, charts), timeout_ms=30_000)
         heights[width, height] = no_legend_clashes(page, charts)
     if "view=present" in path:       # taller on the projector than on the laptop's screen
         assert min(heights[1920, 1080]) > max(heights[1366, 768]), heights

@@ -70,7 +70,9 @@ SHOWN_WHOLE_JS = """(el) => { const b = el.getBoundingClientRect(), y = b.top + 
   return [b.left + 2, b.right - 2].every(x => el.contains(document.elementFromPoint(x, y))); }"""
 
 
-def test_lesson_3s_controls_are_whole_on_a_laptop(app_url, open_page):
+def test_lesson_3s_controls_whole_and_curves_in_view_on_a_laptop(app_url, open_page):
+    """At 1366 x 768 both "Ideal ranking from" options are whole, and with fewer results
+    shown (the board grows by its FN marks) the numbers and both charts stay on screen."""
     page = open_page(app_url + "/ndcg", width=1366, height=768)
     control = page.get_by_test_id("stButtonGroup").filter(has_text="Ideal ranking from")
     options = control.get_by_role("radio")
@@ -80,6 +82,19 @@ def test_lesson_3s_controls_are_whole_on_a_laptop(app_url, open_page):
         assert box["x"] >= 0 and box["x"] + box["width"] <= 1366, box
         assert option.evaluate(SHOWN_WHOLE_JS), option.inner_text()
         assert option.evaluate(CUT_TEXT_JS) == [], option.inner_text()
+
+    thumb = page.get_by_test_id("stSlider").filter(has_text="Results shown").get_by_role("slider")
+    thumb.focus()
+    with expect_app_run(page):
+        for _ in range(4):
+            thumb.press("ArrowLeft")
+    expect(thumb).to_have_value("4")
+    charts = page.get_by_test_id("stPlotlyChart")
+    expect(charts).to_have_count(2)
+    expect(page.locator(".rb-outcome").filter(has_text="FN")).not_to_have_count(0)
+    shown = [*(c.bounding_box() for c in charts.all()),
+             *(m.bounding_box() for m in page.get_by_test_id("stMetric").all()[:4])]
+    assert all(b["y"] >= 0 and b["y"] + b["height"] <= 768 for b in shown), shown
 
 
 #: The boxes of the names written beside a chart's points, and of its points.
