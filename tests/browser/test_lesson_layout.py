@@ -36,6 +36,17 @@ def test_the_course_list_is_whole_on_a_phone(app_url, open_page):
         assert link.evaluate(CUT_TEXT_JS) == [], link.inner_text()
 
 
+def test_lesson_4s_winners_are_under_k_on_a_phone(app_url, open_page):
+    """Moving K on a phone, the table of winners it changes is on the same screen (the
+    boards, a screen tall, come after it)."""
+    page = open_page(app_url + "/choosing", **PHONE)
+    slider = page.get_by_test_id("stSlider").filter(has_text="K — how many results")
+    table = page.get_by_test_id("stTable").first
+    expect(table).to_contain_text("P@2")
+    boxes = [slider.bounding_box(), table.bounding_box()]
+    assert all(0 <= b["y"] and b["y"] + b["height"] <= 844 for b in boxes), boxes
+
+
 def overlaps(a: dict, b: dict) -> bool:
     return (a["x"] < b["x"] + b["width"] and b["x"] < a["x"] + a["width"]
             and a["y"] < b["y"] + b["height"] and b["y"] < a["y"] + a["height"])
