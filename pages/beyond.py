@@ -22,6 +22,11 @@ st.markdown(
     "table**: the frontier follows.")
 
 table_side, chart_side = st.columns([3, 2], gap="medium")
+# The chart's names are placed for a plot at least as wide as a phone's (ui/beyond.py,
+# LABEL_ROOM): on a narrow laptop the table gives up width, not the chart.
+st.html(f"""<style>
+[data-testid="stColumn"]:has(.st-key-{P}chart_side) {{ min-width: 22rem; }}
+</style>""")
 with table_side:
     st.warning(f"**{by.ILLUSTRATIVE}.** Type your own: edit a cell, add a row at the bottom, "
                "delete one with its checkbox.", icon=":material/science:")
@@ -48,7 +53,7 @@ with table_side:
         if n_empty:
             st.caption(f"{n_empty} empty row{'s' if n_empty > 1 else ''} ignored.")
 
-with chart_side:
+with chart_side.container(key=P + "chart_side"):
     controls = st.columns([3, 2], vertical_alignment="bottom")
     controls[0].number_input("Latency budget (ms), 0 = none", min_value=0, step=50,
                              **S.bind("budget"),
@@ -64,11 +69,12 @@ with chart_side:
         st.info("No valid rows to draw yet: add a system with a name, an MRR@10 between 0 "
                 "and 1, and a latency and cost of 0 or more.")
     else:
-        st.plotly_chart(by.figure(judged, log_x=log_x, budget=budget, height=380),
+        st.plotly_chart(by.figure(judged, log_x=log_x, budget=budget, height=440),
                         key=P + "chart", config={"displayModeBar": False})
         st.caption("Blue: on the frontier (the dashed step is the best MRR@10 each budget "
                    "buys). Grey: dominated. Orange ×: over the latency budget. Marker size "
-                   "grows with latency.")
+                   "grows with latency. Hover a point for its numbers (and its name, where "
+                   "there is no room to write it).")
 
 if judged is not None:
     verdict_side, steps_side = st.columns(2, gap="medium")
@@ -81,10 +87,16 @@ if judged is not None:
                                     "Verdict": st.column_config.TextColumn(width="large")})
     with steps_side:
         st.markdown("**Walking up the frontier**: what each step to a dearer system buys")
+        # short headings: all five columns fit half a laptop's page without a sideways scroll
         st.dataframe(by.frontier_steps(judged), hide_index=True, width="stretch",
                      key=P + "steps",
-                     column_config={by.MRR: st.column_config.NumberColumn(format="%.3f"),
-                                    by.COST: st.column_config.NumberColumn(format="%.0f")})
+                     column_config={
+                         by.MRR: st.column_config.NumberColumn(format="%.3f"),
+                         by.COST: st.column_config.NumberColumn("Cost", format="%.0f",
+                                                                help="USD per month"),
+                         "MRR@10 gained": st.column_config.TextColumn("+ MRR@10"),
+                         "Extra cost (USD / month)": st.column_config.TextColumn(
+                             "+ cost", help="USD per month")})
 
 st.subheader("What a deployed system is judged on")
 st.markdown(

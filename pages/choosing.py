@@ -35,21 +35,23 @@ st.slider("K — how many results the user looks at", 1, ch.N, **S.bind("k"),
 k = int(S["k"])
 
 by_ranking = ch.rankings()
-tab_labels = [f"Ranking {n}" for n in by_ranking]
-items = ch.board_items()
-for n, tab in zip(ch.RANKINGS, S.tabs("tab", tab_labels)):
-    with tab:
-        ranking_board(items, st.session_state[ch.order_key(n)], st.session_state[ch.GRADES_KEY],
-                      mode="binary", key=f"{P}board_{n}", k=k, on_change=ch.saver(n))
-
 scores = ch.score_all(by_ranking, k)
 at2, at5 = ch.score_all(by_ranking, 2, ["P"]), ch.score_all(by_ranking, 5, ["P"])
+# The winners right under K, above the boards: on a phone the boards are a screen tall, and
+# the table a learner watches while moving K would be a screen below the slider.
 numbers, insight = st.columns([3, 2])
 numbers.table(ch.styled_table(ch.results_table(scores, by_ranking)))
 insight.info(ch.insight(scores, at2, at5, scores.values["AP"]), icon=":material/lightbulb:")
 insight.caption(f"{ch.WINNER_MARK} and a tinted cell: the best ranking for each metric at "
                 f"K = {k} (every tied one; none when all three are equal). AP averages "
                 "precision at every relevant rank of the whole list: it has no K.")
+
+tab_labels = [f"Ranking {n}" for n in by_ranking]
+items = ch.board_items()
+for n, tab in zip(ch.RANKINGS, S.tabs("tab", tab_labels)):
+    with tab:
+        ranking_board(items, st.session_state[ch.order_key(n)], st.session_state[ch.GRADES_KEY],
+                      mode="binary", key=f"{P}board_{n}", k=k, on_change=ch.saver(n))
 
 categories = [ch.label(m, k) for m, _, _ in ch.METRICS]
 st.plotly_chart(

@@ -8,6 +8,13 @@ from ui.course import LESSONS, through_app_navigation
 through_app_navigation()   # first: a deep link on a fresh server (ui/course.py)
 
 ROOT = Path(__file__).resolve().parents[1]
+P = "home_"
+
+# Streamlit keeps a page link on one line and cuts it with "…": a lesson's promise would be
+# cut on a phone. Here the links wrap instead.
+st.html(f"""<style>
+.st-key-{P}course [data-testid="stPageLink-NavLink"] * {{ white-space: normal; }}
+</style>""")
 
 st.title("How do we know a search engine is good?")
 st.markdown(
@@ -23,24 +30,32 @@ st.markdown(
     "small film service, with the traps that are recommenders' own."
 )
 
-st.subheader("Where the metrics sit")
-st.graphviz_chart("""
+# The course beside its map on a laptop, so both are in view without scrolling; the course
+# first on a phone (the columns stack).
+course, where = st.columns(2, gap="large")
+with course.container(key=P + "course"):
+    st.subheader("The course")
+    for lesson in (x for x in LESSONS if (ROOT / x.path).exists()):
+        st.page_link(lesson.path, label=f"**{lesson.title}** — {lesson.promise}",
+                     icon=lesson.icon)
+
+with where:
+    st.subheader("Where the metrics sit")
+    # Top to bottom, at its own size: readable in a phone's width and not blown up on a
+    # projector (stretched left to right, a phone shrank its words to 6 px).
+    st.graphviz_chart("""
 digraph {
-  rankdir=LR; bgcolor="transparent";
+  bgcolor="transparent"; nodesep=0.25; ranksep=0.3;
   node [shape=box, style="rounded,filled", fillcolor="#eef3f8", color="#5b7083",
-        fontname="sans-serif", fontsize=12];
+        fontname="sans-serif", fontsize=11, margin="0.1,0.04"];
   edge [color="#5b7083"];
   eval [label="Evaluation measures"];
   online [label="Online\\nclicks, CTR, A/B tests"];
   offline [label="Offline\\njudged queries\\nor held-out interactions"];
-  unaware [label="Order-unaware\\nPrecision@K · Recall@K · F1@K · Success@K"];
-  aware [label="Order-aware\\nMRR · MAP@K · NDCG@K"];
+  unaware [label="Order-unaware\\nPrecision@K · Recall@K\\nF1@K · Success@K"];
+  aware [label="Order-aware\\nMRR · MAP@K\\nNDCG@K"];
   eval -> online; eval -> offline; offline -> unaware; offline -> aware;
 }
-""", width="stretch")
-st.caption("After the article's figure: offline metrics split by whether the order of the "
-           "results inside the top K changes the score.")
-
-st.subheader("The course")
-for lesson in (x for x in LESSONS if (ROOT / x.path).exists()):
-    st.page_link(lesson.path, label=f"**{lesson.title}** — {lesson.promise}", icon=lesson.icon)
+""", width="content")
+    st.caption("After the article's figure: offline metrics split by whether the order of the "
+               "results inside the top K changes the score.")

@@ -46,30 +46,38 @@ for number, qid in enumerate(mm.MRR_QUERIES, 1):
                  "First relevant at rank": first, f"RR@{k}": rr.value, f"AP@{k}": ap.value})
 
 # The means first, beside K, pinned at the top on a laptop: the three boards are taller
-# than its screen, and the means must stay in view while the third board changes.
-keep_in_view(P + "top")
-with st.container(key=P + "top"):
-    controls = st.columns([4, 1.3, 1.3, 1.6], vertical_alignment="bottom")
-controls[0].slider("K: results per query that count", 1, n_items, **S.bind("k"),
-                   help="RR@K and AP@K only look at the top K results. The article uses K = 8.")
-controls[1].metric(f"MRR@{k}", fmt(irlib.mean_reciprocal_rank(rankings, k)), border=True,
-                   help="Mean reciprocal rank: the mean of the three queries' RR.")
-controls[2].metric(f"MAP@{k}", fmt(irlib.mean_average_precision(rankings, k)), border=True,
-                   help="Mean average precision: the mean of the three queries' AP.")
-controls[3].button("↺ Article's rankings", key=P + "reset", on_click=mm.reset_mrr,
-                   width="stretch", help="Back to the article's orders and judgments.")
+# than its screen, and the means must stay in view while the third board changes. The band
+# and the boards share a container, so the band goes with the last board (and covers none
+# of the lesson below it).
+with st.container(key=P + "boards"):
+    keep_in_view(P + "top")
+    with st.container(key=P + "top"):
+        controls = st.columns([4, 2.6, 1.6], vertical_alignment="bottom")
+    controls[0].slider("K: results per query that count", 1, n_items, **S.bind("k"),
+                       help="RR@K and AP@K only look at the top K results. The article uses "
+                            "K = 8.")
+    with controls[1].container(horizontal=True, gap="small"):     # side by side on a phone
+        st.metric(f"MRR@{k}", fmt(irlib.mean_reciprocal_rank(rankings, k)), border=True,
+                  width="stretch",
+                  help="Mean reciprocal rank: the mean of the three queries' RR.")
+        st.metric(f"MAP@{k}", fmt(irlib.mean_average_precision(rankings, k)), border=True,
+                  width="stretch",
+                  help="Mean average precision: the mean of the three queries' AP.")
+    controls[2].button("↺ Article's rankings", key=P + "reset", on_click=mm.reset_mrr,
+                       width="stretch", help="Back to the article's orders and judgments.")
 
-items = board_items()
-for number, qid, query, order, judgments, rr, ap in boards:
-    with st.container(border=True, key=f"{P}card_{qid}"):
-        left, right = st.columns([5, 1.6], vertical_alignment="center")
-        with left:
-            st.markdown(f"**Query {number}: “{query.text}”**")
-            ranking_board(items, order, judgments, mode="binary", key=f"{P}board_{qid}", k=k,
-                          size="small", on_change=mm.board(qid).save)
-        for column, (name, value) in zip(right.columns(2, gap="small"),
-                                         (("RR", rr.value), ("AP", ap.value))):
-            column.metric(f"{name}@{k}", fmt(value), border=True)
+    items = board_items()
+    for number, qid, query, order, judgments, rr, ap in boards:
+        with st.container(border=True, key=f"{P}card_{qid}"):
+            left, right = st.columns([5, 1.6], vertical_alignment="center")
+            with left:
+                st.markdown(f"**Query {number}: “{query.text}”**")
+                ranking_board(items, order, judgments, mode="binary", key=f"{P}board_{qid}",
+                              k=k, size="small", on_change=mm.board(qid).save)
+            # side by side on a phone too (columns would stack them)
+            with right.container(horizontal=True, gap="small"):
+                for name, value in (("RR", rr.value), ("AP", ap.value)):
+                    st.metric(f"{name}@{k}", fmt(value), border=True, width="stretch")
 
 with st.expander("How each query's RR and AP are made, with today's numbers"):
     for number, qid, query, order, judgments, rr, ap in boards:

@@ -38,24 +38,27 @@ st.caption(
     "an empty box or two cats, **0** the dog. **Drag** the pictures, **click a badge** to "
     "change a grade (keys **0–4** work too), and follow CG → DCG → IDCG → NDCG.")
 
-controls = st.columns([2, 3, 1.5, 2, 2], vertical_alignment="bottom")
-controls[0].segmented_control(
-    "NDCG gain", list(nd.GAIN_LABELS), **S.bind("gain"), required=True,
-    format_func=nd.GAIN_LABELS.get,
-    help="Linear: gain = grade (trec_eval, ranx's ndcg). Exponential: 2^grade − 1 "
-         "(the DCG notebook, ranx's ndcg_burges, ir_measures' dcg='exp-log2').")
-controls[1].segmented_control(
-    "Ideal ranking from", list(nd.IDEAL_LABELS), **S.bind("ideal"), required=True,
-    format_func=nd.IDEAL_LABELS.get,
-    help="All judged: trec_eval, ranx, ir_measures. Only the shown list: scikit-learn's "
-         "ndcg_score. They differ once the system returns fewer than all eight.")
-controls[2].toggle("Both gains", **S.bind("both"),
-                   help="Draw the other gain's curves too, fainter and dotted.")
-controls[3].slider("K: results that count", 1, n_items, **S.bind("k"),
-                   help="The cut-off line on the board.")
-controls[4].slider("Results shown (top N)", 1, n_items, **S.bind("shown"),
-                   help="The system returns the top N; the other pictures are judged but "
-                        "never returned.")
+# In a row that wraps: each control keeps the width its options need (in fixed columns,
+# "Ideal ranking from" was cut at 1366 px).
+with st.container(horizontal=True, vertical_alignment="bottom", key=P + "controls"):
+    st.segmented_control(
+        "NDCG gain", list(nd.GAIN_LABELS), **S.bind("gain"), required=True,
+        format_func=nd.GAIN_LABELS.get,
+        help="Linear: gain = grade (trec_eval, ranx's ndcg). Exponential: 2^grade − 1 "
+             "(the DCG notebook, ranx's ndcg_burges, ir_measures' dcg='exp-log2').")
+    st.segmented_control(
+        "Ideal ranking from", list(nd.IDEAL_LABELS), **S.bind("ideal"), required=True,
+        format_func=nd.IDEAL_LABELS.get,
+        help="All judged pictures: trec_eval, ranx, ir_measures. Only the shown list: "
+             "scikit-learn's ndcg_score. They differ once the system returns fewer than all "
+             "eight.")
+    st.toggle("Both gains", **S.bind("both"),
+              help="Draw the other gain's curves too, fainter and dotted.")
+    st.slider("K: results that count", 1, n_items, **S.bind("k"), width=180,
+              help="The cut-off line on the board.")
+    st.slider("Results shown (top N)", 1, n_items, **S.bind("shown"), width=180,
+              help="The system returns the top N; the other pictures are judged but never "
+                   "returned.")
 k, n_shown = int(S["k"]), int(S["shown"])
 gain, ideal = S["gain"], S["ideal"]
 
@@ -66,30 +69,33 @@ outcomes = [("FN" if g > 0 else "TN") if rank > n_shown else ""
             for rank, g in enumerate(all_grades, 1)]
 ranking_board(board_items(), order, judgments, mode="graded", key=P + "board", k=k,
               outcomes=outcomes, on_change=nd.board().save)
-if n_shown < n_items:
-    st.caption(f"The system returns only the top {n_shown}; the pictures below rank {n_shown} "
-               "are judged but not returned (FN: a relevant one it missed).")
-
 kw = dict(judged=all_grades, gain=gain, ideal=ideal)
 curves = nd.graded_curves(shown, all_grades, gain=gain, ideal=ideal)
 other = (nd.graded_curves(shown, all_grades, gain=nd.other_gain(gain), ideal=ideal)
          if S["both"] else None)
-# The numbers beside their curves, under the board: one screen on a laptop.
+# The numbers beside their curves, under the board: one screen on a laptop. Two rows of two
+# tiles of one width, so a phone (where columns stack) reads them in order too.
 numbers, left, right = st.columns([1.5, 2, 2])
-for column, (name, label) in zip(numbers.columns(2, gap="small") * 2,
-                                 [("CG", f"CG@{k}"), ("DCG", f"DCG@{k}"),
-                                  ("IDCG", f"IDCG@{k}"), ("nDCG", f"NDCG@{k}")]):
-    column.metric(label, fmt(curves[name][k - 1]), border=True)
-with left:
-    st.plotly_chart(nd.dcg_figure(curves, other, k, gain, height=300), key=P + "chart_dcg",
-                    on_select=lambda: nd.set_k_from_chart(P + "chart_dcg"),
-                    selection_mode="points")
-with right:
-    st.plotly_chart(nd.ndcg_figure(curves, other, k, gain, height=300), key=P + "chart_ndcg",
-                    on_select=lambda: nd.set_k_from_chart(P + "chart_ndcg"),
-                    selection_mode="points")
-st.caption("Click a point on either chart to set K. DCG grows with every relevant result; "
-           "IDCG is the best any ordering could do, so NDCG = DCG / IDCG is at most 1. "
+st.html(f"""<style>
+.st-key-{P}numbers [data-testid="stElementContainer"] {{ flex: 1 1 0; }}
+</style>""")
+with numbers.container(key=P + "numbers"):
+    for row in ((("CG", f"CG@{k}"), ("DCG", f"DCG@{k}")),
+                (("IDCG", f"IDCG@{k}"), ("nDCG", f"NDCG@{k}"))):
+        with st.container(horizontal=True, gap="small"):
+            for name, label in row:
+                st.metric(label, fmt(curves[name][k - 1]), border=True, width="stretch")
+for column, name, figure in ((left, "dcg", nd.dcg_figure), (right, "ndcg", nd.ndcg_figure)):
+    with column:
+        st.plotly_chart(figure(curves, other, k, gain, height=264), key=f"{P}chart_{name}",
+                        on_select=lambda key=f"{P}chart_{name}": nd.set_k_from_chart(key),
+                        selection_mode="points", config={"displayModeBar": False})
+# Under the charts, not between the board and them: on a laptop the curves stay on the
+# board's screen when fewer results are shown (the board grows by its FN marks).
+short = (f"The system returns only the top {n_shown}; the pictures below rank {n_shown} are "
+         "judged but not returned (FN: a relevant one it missed). " if n_shown < n_items else "")
+st.caption(short + "Click a point on either chart to set K. DCG grows with every relevant "
+           "result; IDCG is the best any ordering could do, so NDCG = DCG / IDCG is at most 1. "
            "Exponential gain (2^grade − 1) rewards the 4s much more than the 1s.")
 
 st.header("Step by step, as the article does")
@@ -138,9 +144,9 @@ st.markdown(
 judged_ndcg = irlib.ndcg_at_k(shown, k, judged=all_grades, gain=gain, ideal="judged")
 shown_ndcg = irlib.ndcg_at_k(shown, k, judged=all_grades, gain=gain, ideal="shown")
 tiles([(f"NDCG@{k}, ideal from all judged", fmt(judged_ndcg),
-           "trec_eval, ranx, ir_measures"),
-          (f"NDCG@{k}, ideal from the shown list", fmt(shown_ndcg),
-           "scikit-learn's ndcg_score")])
+        "trec_eval, ranx, ir_measures"),
+       (f"NDCG@{k}, ideal from the shown list", fmt(shown_ndcg),
+        "scikit-learn's ndcg_score")])
 if n_shown == n_items:
     st.caption("With all eight results shown the two agree. Lower “Results shown” above to see "
                "them split.")

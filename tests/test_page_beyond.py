@@ -23,6 +23,16 @@ def traces(at) -> dict[str, dict]:
     return {t["name"]: t for t in figure(at)["data"]}
 
 
+def names(trace: dict) -> list[str]:
+    """The systems a trace draws (each point's hover label)."""
+    return list(trace["hovertext"])
+
+
+def shown(trace: dict) -> list[str]:
+    """The names written beside the points ("" where there was no room), on one line."""
+    return [t.replace("<br>", " ") for t in trace["text"]]
+
+
 def values(v) -> list:
     """A Plotly array as a list (Plotly sends NumPy arrays as base64 "bdata")."""
     if isinstance(v, dict) and "bdata" in v:
@@ -58,10 +68,11 @@ def test_default_rows_are_labelled_illustrative():
 def test_default_frontier_and_dominated_systems():
     at = run()
     t = traces(at)
-    assert t["on the Pareto frontier"]["text"] == ["BM25", "learned sparse (SPLADE-style)",
-                                                   "cross-encoder re-ranker",
-                                                   "large LLM re-ranker"]
-    assert t["dominated"]["text"] == ["dense bi-encoder", "BM25 + re-ranker"]
+    # every name written beside its point: there is room for all six
+    assert shown(t["on the Pareto frontier"]) == ["BM25", "learned sparse (SPLADE-style)",
+                                                  "cross-encoder re-ranker",
+                                                  "large LLM re-ranker"]
+    assert shown(t["dominated"]) == ["dense bi-encoder", "BM25 + re-ranker"]
     assert t["dominated"]["marker"]["color"] == by.DOMINATED_COLOR            # greyed
     assert t["Pareto frontier"]["line"]["shape"] == "hv"
     assert values(t["Pareto frontier"]["x"]) == [100, 350, 2500, 12000]
@@ -94,7 +105,7 @@ def test_bad_cells_are_named_and_left_out_the_rest_still_drawn():
     assert found[2].startswith("Row 5, column “System”: the name is empty")
     assert "Row 6" in found[3] and "Latency \\(ms\\)" in found[3]
     assert all("left out of the chart" in w for w in found)
-    drawn = [n for t in figure(at)["data"] for n in (t.get("text") or [])]
+    drawn = [n for t in figure(at)["data"] if "hovertext" in t for n in names(t)]
     assert drawn == ["BM25", "learned sparse (SPLADE-style)"]
     assert figure(at)["layout"]["annotations"][0]["text"] == "Your numbers"
 
@@ -121,9 +132,9 @@ def test_nothing_valid_says_so():
 def test_latency_budget_takes_slow_systems_off_the_frontier():
     at = run(budget=500)
     t = traces(at)
-    assert t["over the latency budget"]["text"] == ["large LLM re-ranker"]
+    assert names(t["over the latency budget"]) == ["large LLM re-ranker"]
     assert t["over the latency budget"]["marker"]["symbol"] == "x"
-    assert "large LLM re-ranker" not in t["on the Pareto frontier"]["text"]
+    assert "large LLM re-ranker" not in names(t["on the Pareto frontier"])
     assert verdicts(at)["large LLM re-ranker"] == "over the 500 ms latency budget"
 
 
@@ -143,8 +154,9 @@ def test_user_text_stays_text():
     table.loc[1, by.NAME] = "[click](javascript:alert(1)) **$x$**"
     table.loc[1, by.MRR] = 5.0                           # so its name appears in a warning
     at = run(table)
-    drawn = [n for t in figure(at)["data"] for n in (t.get("text") or [])]
-    assert "&lt;img src=x onerror=alert(1)&gt;" in drawn
+    drawn = [n for t in figure(at)["data"] if "hovertext" in t
+             for n in names(t) + list(t["text"])]
+    assert "&lt;img src=x onerror=alert(1)&gt;" in names(traces(at)["on the Pareto frontier"])
     assert not any("<img" in n for n in drawn)
     warning = problems(at)[0]
     assert "\\[click\\]\\(javascript\\:alert\\(1\\)\\) \\*\\*\\$x\\$\\*\\*" in warning
@@ -154,10 +166,10 @@ def test_user_text_stays_text():
 def test_reset_restores_the_illustrative_rows():
     table = by.default_table().iloc[:2]
     at = run(table)
-    assert len(traces(at)["on the Pareto frontier"]["text"]) == 2
+    assert len(names(traces(at)["on the Pareto frontier"])) == 2
     at.button(key="beyond_reset").click().run()
     assert len(at.session_state[by.DATA_KEY]) == len(by.DEFAULT_ROWS)
-    assert len(traces(at)["on the Pareto frontier"]["text"]) == 4
+    assert len(names(traces(at)["on the Pareto frontier"])) == 4
 
 
 def test_frontier_steps_table():

@@ -90,10 +90,10 @@ def test_k8_and_exponential_at_k2():
 
 
 def test_dcg_chart_shows_both_gains_when_asked(default):
-    assert chart_traces(default, 0) == ["DCG (gain = grade)", "IDCG (gain = grade)",
-                                        "DCG (gain = 2^grade − 1)", "IDCG (gain = 2^grade − 1)"]
+    assert chart_traces(default, 0) == ["DCG (grade)", "IDCG (grade)",
+                                        "DCG (2^grade − 1)", "IDCG (2^grade − 1)"]
     at = run(**{ND + "both": False})
-    assert chart_traces(at, 0) == ["DCG (gain = grade)", "IDCG (gain = grade)"]
+    assert chart_traces(at, 0) == ["DCG (grade)", "IDCG (grade)"]
     at.toggle(key=ND + "both").set_value(True).run()
     assert len(chart_traces(at, 0)) == 4
 

@@ -186,74 +186,216 @@ def frontier_steps(judged: pd.DataFrame) -> pd.DataFrame:
     return steps
 
 
+#: The plot area (px) the names are placed for: about the narrowest the chart is drawn (a
+#: 390 px phone: 290 x 268; beside the table on a 1366 px laptop: 317 x 287, with the page's
+#: height of 440). Names apart there are apart on any wider chart too: the points move
+#: apart, the names keep their size.
+LABEL_ROOM = (284, 240)
+LABEL_FONT = 11
+#: How many partial placements place_labels tries (a few ms) before it keeps its best.
+LABEL_SEARCH_STEPS = 3000
+#: Room left around the points, as fractions of the axis's span (more above: the names of
+#: the best systems sit over them). Set here, not by plotly.js's autorange, so the names are
+#: placed on the same axes the browser draws.
+X_PAD, Y_PAD = (0.08, 0.08), (0.1, 0.3)
+
+
 def figure(judged: pd.DataFrame, *, log_x: bool, budget: float,
            height: int = 440) -> go.Figure:
-    """Cost (x) against MRR@10 (y); marker area grows with latency; the frontier as a step."""
+    """Cost (x) against MRR@10 (y); marker area grows with latency; the frontier as a step.
+
+    Each system's name sits beside its point, on one line or two, where it covers no other
+    name, point or frontier line (:func:`place_labels`); a name with no such place is left to
+    the point's hover label.
+    """
     fig = go.Figure()
     max_latency = float(judged[LATENCY].max()) if len(judged) else 1.0
     styles = {"frontier": ("on the Pareto frontier", FRONT_COLOR, "circle", 1.0),
               "dominated": ("dominated", DOMINATED_COLOR, "circle", 0.55),
               "over budget": ("over the latency budget", OVER_COLOR, "x", 0.8)}
+    sizes = (10 + 26 * np.sqrt(judged[LATENCY].to_numpy(float) / max_latency)
+             if max_latency > 0 else np.full(len(judged), 14.0))
+    x_range = axis_range(judged[COST].to_numpy(float), log=log_x, pad=X_PAD)
+    y_range = axis_range(judged[MRR].to_numpy(float), log=False, pad=Y_PAD)
+    fx = _fractions(judged[COST].to_numpy(float), x_range, log=log_x)
+    fy = _fractions(judged[MRR].to_numpy(float), y_range, log=False)
     front = judged[judged["status"] == "frontier"].sort_values([COST, MRR])
+    step = [int(i) for i in front.index]       # the frontier line, cheapest to dearest
+    labels = place_labels(fx, fy, sizes, [str(n) for n in judged[NAME]],
+                          judged["status"].tolist(), line=[(fx[i], fy[i]) for i in step])
     if len(front) > 1:
         fig.add_trace(go.Scatter(
             x=front[COST], y=front[MRR], mode="lines", line_shape="hv",
             line=dict(color=FRONT_COLOR, width=2, dash="dash"), name="Pareto frontier",
             hoverinfo="skip"))
     for status, (label, color, symbol, opacity) in styles.items():
-        part = judged[judged["status"] == status]
-        if part.empty:
+        rows = np.flatnonzero((judged["status"] == status).to_numpy())
+        if not len(rows):
             continue
-        sizes = 12 + 30 * np.sqrt(part[LATENCY].to_numpy() / max_latency) if max_latency > 0 \
-            else np.full(len(part), 14.0)
-        names = [html.escape(n) for n in part[NAME]]
+        part = judged.iloc[rows]
+        # names as text, never HTML; a line break only where place_labels put one
+        shown = [("top center", "") if labels[i] is None
+                 else (labels[i][0], "<br>".join(html.escape(t) for t in labels[i][1]))
+                 for i in rows]
         fig.add_trace(go.Scatter(
             x=part[COST], y=part[MRR], mode="markers+text", name=label,
-            text=names, textposition=_text_positions(part, judged, status),
-            textfont=dict(color=color if status != "frontier" else None, size=11),
-            marker=dict(size=sizes, color=color, symbol=symbol, opacity=opacity,
+            text=[text for _, text in shown], textposition=[where for where, _ in shown],
+            textfont=dict(color=color if status != "frontier" else None, size=LABEL_FONT),
+            marker=dict(size=sizes[rows], color=color, symbol=symbol, opacity=opacity,
                         line=dict(width=1, color="#ffffff") if symbol == "circle" else None),
             customdata=np.column_stack([part[LATENCY], part["row"]]),
-            hovertext=names,
+            hovertext=[html.escape(n) for n in part[NAME]],
             hovertemplate="<b>%{hovertext}</b><br>MRR@10 %{y:.3f}<br>cost %{x:,.0f} USD/month"
                           "<br>latency %{customdata[0]:,.0f} ms<extra></extra>"))
-    fig.update_layout(height=height, margin=dict(l=10, r=10, t=40, b=10), font=dict(size=14),
-                      legend=dict(orientation="h", yanchor="bottom", y=1.02, x=0),
+    # The legend at the foot of the figure and the note above the plot: neither can lie on
+    # a point or a name (ui/charts.py places its legends the same way).
+    fig.update_layout(height=height, margin=dict(l=0, r=4, t=40, b=10), font=dict(size=14),
+                      legend=dict(orientation="h", yref="container", y=0, yanchor="bottom",
+                                  x=0, xanchor="left", font=dict(size=12)),
                       hovermode="closest")
     fig.update_xaxes(title=COST + (" — log scale" if log_x else ""),
-                     type="log" if log_x else "linear")
+                     type="log" if log_x else "linear", range=x_range)
     if log_x and len(judged):
         ticks = log_ticks(float(judged[COST].min()), float(judged[COST].max()))
         fig.update_xaxes(tickvals=ticks, ticktext=[f"{t:,.0f}" for t in ticks])
-    fig.update_yaxes(title=MRR + " (higher is better)")
+    fig.update_yaxes(title=MRR + " (higher is better)", range=y_range)
     fig.add_annotation(text=ILLUSTRATIVE if judged_is_default(judged) else "Your numbers",
-                       xref="paper", yref="paper", x=1, y=0, xanchor="right", yanchor="bottom",
+                       xref="paper", yref="paper", x=1, y=1, xanchor="right", yanchor="bottom",
                        showarrow=False, font=dict(size=12, color="#888"))
     return fig
 
 
-def _text_positions(part: pd.DataFrame, judged: pd.DataFrame, status: str) -> list[str]:
-    """Labels above the frontier, below the others; the cheapest and dearest lean inwards so
-    they stay inside the plot."""
-    lo, hi = judged[COST].min(), judged[COST].max()
-    out = []
-    for cost in part[COST]:
-        vertical = "top" if status == "frontier" else "bottom"
-        side = "right" if cost == lo and lo != hi else "left" if cost == hi and lo != hi \
-            else "center"
-        out.append(f"{vertical} {side}")
-    return out
+def axis_range(values: np.ndarray, *, log: bool, pad: tuple[float, float]) -> list[float]:
+    """The axis's range around ``values``, ``pad`` (below, above) of their span beyond them
+    (log10 units for a log axis, as plotly.js takes them).
+
+    >>> axis_range(np.array([100.0, 10000.0]), log=True, pad=(0.1, 0.2))
+    [1.8, 4.4]
+    """
+    v = np.log10(values) if log else np.asarray(values, float)
+    lo, hi = (float(v.min()), float(v.max())) if len(v) else (0.0, 1.0)
+    span = hi - lo or (1.0 if log else max(abs(hi) * 0.5, 0.1))
+    return [round(lo - pad[0] * span, 6), round(hi + pad[1] * span, 6)]
+
+
+def _fractions(values: np.ndarray, axis: list[float], *, log: bool) -> np.ndarray:
+    v = np.log10(values) if log else np.asarray(values, float)
+    return (v - axis[0]) / (axis[1] - axis[0])
+
+
+#: Where a name may sit around its point, most wanted first: above the frontier's points,
+#: below the others (plotly.js's textposition).
+_ABOVE_FIRST = ("top center", "top left", "top right", "middle left", "middle right",
+                "bottom center", "bottom left", "bottom right")
+_BELOW_FIRST = ("bottom center", "bottom left", "bottom right", "middle right", "middle left",
+                "top center", "top left", "top right")
+
+
+def _two_lines(name: str) -> tuple[str, ...] | None:
+    """``name`` broken at the space nearest its middle, or None if it has no space."""
+    spaces = [i for i, c in enumerate(name) if c == " "]
+    if not spaces:
+        return None
+    cut = min(spaces, key=lambda i: abs(2 * i - len(name)))
+    return name[:cut], name[cut + 1:]
+
+
+def place_labels(fx, fy, sizes, names: list[str], statuses: list[str], *,
+                 line: list[tuple[float, float]] = (), room: tuple[float, float] = LABEL_ROOM
+                 ) -> list[tuple[str, tuple[str, ...]] | None]:
+    """For each point, (textposition, its name's lines) where the name covers no other name,
+    point or the frontier's ``line`` and stays inside the plot, or None where there is no
+    such place.
+
+    ``fx``/``fy`` are the points' places as fractions of the axes, ``sizes`` their marker
+    diameters (px), ``line`` the frontier's corners (fractions; drawn as a step). The names
+    are estimated as plotly.js draws them (``radius / 0.8 + 1`` px from the point's centre,
+    Drawing.textPointPosition) in a plot of ``room`` px. A short search names as many points
+    as it can, each as close to its most wanted place as it can (the frontier's and the most
+    hemmed-in points choose first).
+
+    >>> place_labels([0.2, 0.8], [0.5, 0.5], [14, 14], ["A", "B"], ["frontier", "dominated"])
+    [('top center', ('A',)), ('bottom center', ('B',))]
+    >>> place_labels([0.5, 0.5], [0.5, 0.5], [14, 14], ["one two", "one two"],
+    ...              ["frontier", "frontier"])
+    [('top center', ('one two',)), ('middle left', ('one two',))]
+    """
+    width, height = room
+    px, py = np.asarray(fx, float) * width, (1 - np.asarray(fy, float)) * height  # y down
+    radius = np.asarray(sizes, float) / 2
+    fixed = [(x - r, y - r, x + r, y + r) for x, y, r in zip(px, py, radius)]   # the points
+    corners = [(x * width, (1 - y) * height) for x, y in line]
+    for (x0, y0), (x1, y1) in zip(corners, corners[1:]):          # the step: across, then up
+        fixed += [(min(x0, x1), y0 - 1, max(x0, x1), y0 + 1),
+                  (x1 - 1, min(y0, y1), x1 + 1, max(y0, y1))]
+
+    def box(i: int, where: str, lines: tuple[str, ...]) -> tuple[float, float, float, float]:
+        vertical, horizontal = where.split()
+        off = radius[i] / 0.8 + 1
+        w = max(map(len, lines)) * LABEL_FONT * 0.52     # Source Sans: ~0.48 em a letter
+        h = len(lines) * LABEL_FONT * 1.3
+        left = {"left": px[i] - off - w, "right": px[i] + off, "center": px[i] - w / 2}
+        top = {"top": py[i] - off - h, "bottom": py[i] + off, "middle": py[i] - h / 2}
+        return left[horizontal], top[vertical], left[horizontal] + w, top[vertical] + h
+
+    def meets(a, b) -> bool:
+        return a[0] < b[2] and b[0] < a[2] and a[1] < b[3] and b[1] < a[3]
+
+    def options(i: int) -> list[tuple[str, tuple[str, ...], tuple]]:
+        """Point i's places inside the plot and clear of points and the frontier line, most
+        wanted first: each position on one line, then on two."""
+        forms = [lines for lines in ((names[i],), _two_lines(names[i])) if lines]
+        found = []
+        for where in _ABOVE_FIRST if statuses[i] == "frontier" else _BELOW_FIRST:
+            for lines in forms:
+                b = box(i, where, lines)
+                if (b[0] >= 0 and b[1] >= 0 and b[2] <= width and b[3] <= height
+                        and not any(meets(b, o) for j, o in enumerate(fixed) if j != i)):
+                    found.append((where, lines, b))
+        return found
+
+    n = len(names)
+    free = [options(i) for i in range(n)]
+    order = sorted(range(n), key=lambda i: (statuses[i] != "frontier", len(free[i]), fx[i]))
+    chosen: list = [None] * n
+    best: list = [-1, [None] * n]
+    steps = [LABEL_SEARCH_STEPS]
+
+    def search(k: int, count: int, boxes: list) -> None:
+        # depth first, most wanted places first: the first answer is the greedy one
+        if steps[0] <= 0 or count + n - k <= best[0]:
+            return
+        steps[0] -= 1
+        if k == n:
+            best[:] = [count, list(chosen)]
+            return
+        i = order[k]
+        for where, lines, b in free[i]:
+            if not any(meets(b, o) for o in boxes):
+                chosen[i] = (where, lines)
+                search(k + 1, count + 1, boxes + [b])
+                chosen[i] = None
+        search(k + 1, count, boxes)
+
+    search(0, 0, [])
+    return best[1]
 
 
 def log_ticks(low: float, high: float) -> list[float]:
-    """1-2-5 ticks covering [low, high] (both > 0), for a log axis without clutter.
+    """Round ticks covering [low, high] (both > 0) for a log axis: 1-2-5 a decade over up to
+    a decade and a half, 1-3 over up to three, powers of ten beyond (more would be turned
+    on their side to fit a phone).
 
+    >>> log_ticks(100, 1200)
+    [100.0, 200.0, 500.0, 1000.0, 2000.0]
     >>> log_ticks(100, 12000)
-    [100.0, 200.0, 500.0, 1000.0, 2000.0, 5000.0, 10000.0, 20000.0]
+    [100.0, 300.0, 1000.0, 3000.0, 10000.0, 30000.0]
     """
+    decades = math.log10(high) - math.log10(low)
+    steps = (1, 2, 5) if decades <= 1.5 else (1, 3) if decades <= 3 else (1,)
     cands = [float(m * 10 ** e) for e in range(math.floor(math.log10(low)) - 1,
                                                math.ceil(math.log10(high)) + 1)
-             for m in (1, 2, 5)]
+             for m in steps]
     first = max((t for t in cands if t <= low), default=cands[0])
     last = min(t for t in cands if t >= high)
     return [t for t in cands if first <= t <= last]

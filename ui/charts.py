@@ -17,21 +17,27 @@ FONT = dict(size=14)
 
 def _layout(fig: go.Figure, *, y_title: str, x_title: str = "K (results returned)",
             height: int = 380) -> go.Figure:
-    fig.update_layout(height=height, margin=dict(l=10, r=10, t=30, b=10), font=FONT,
-                      legend=dict(orientation="h", yanchor="top", y=-0.28, x=0),
-                      hovermode="x unified", clickmode="event+select")
-    fig.update_xaxes(title=x_title, dtick=1)
-    fig.update_yaxes(title=y_title)
+    fig.update_layout(layout_dict(y_title=y_title, x_title=x_title, height=height))
     return fig
 
 
 def layout_dict(*, y_title: str, x_title: str = "K (results returned)", height: int = 380) -> dict:
-    """The shared layout as a plain dict (the same look as :func:`_layout`)."""
-    return {"height": height, "margin": {"l": 10, "r": 10, "t": 30, "b": 10}, "font": FONT,
-            "legend": {"orientation": "h", "yanchor": "top", "y": -0.28, "x": 0},
+    """The shared layout as a plain dict.
+
+    The legend sits at the bottom of the whole figure (``yref: "container"``), not at a
+    fraction of the plot's height below its x axis: plotly.js then keeps the axis's numbers
+    and title above it, at every width and however many rows the legend wraps to. A legend
+    placed in plot fractions moved with the plot's height, which changes with the legend's
+    rows: after a resize it lay on the axis's numbers until a reload.
+    """
+    xaxis = {"dtick": 1}
+    if x_title:     # an empty title still keeps a title's room under the axis
+        xaxis["title"] = {"text": x_title}
+    return {"height": height, "margin": {"l": 10, "r": 10, "t": 24, "b": 10}, "font": FONT,
+            "legend": {"orientation": "h", "yref": "container", "y": 0, "yanchor": "bottom",
+                       "x": 0, "xanchor": "left"},
             "hovermode": "x unified", "clickmode": "event+select",
-            "xaxis": {"title": {"text": x_title}, "dtick": 1},
-            "yaxis": {"title": {"text": y_title}}}
+            "xaxis": xaxis, "yaxis": {"title": {"text": y_title}}}
 
 
 def _round_up(value: float) -> float:
@@ -69,14 +75,14 @@ def curves_figure(curves: dict, names: Sequence[str], k: int, *, y_title: str = 
                      "dash": (dash or {}).get(name, "solid")},
             "marker": {"size": [14 if x == k else 7 for x in ks]},
             "hovertemplate": f"{label}: %{{y:.3f}}<extra></extra>"})
-    layout = layout_dict(y_title=y_title, height=height)
-    if height < 380:          # a compact chart: the K marker names the axis, legend closer
-        layout["legend"]["y"] = -0.12
-        layout["xaxis"]["title"]["text"] = ""
+    # a compact chart: the K marker names the axis
+    layout = layout_dict(y_title=y_title, height=height,
+                         x_title="" if height < 380 else "K (results returned)")
     layout["shapes"] = [{"type": "line", "x0": k, "x1": k, "xref": "x", "y0": 0, "y1": 1,
                          "yref": "paper", "line": {"width": 2, "dash": "dot", "color": "#888"}}]
-    layout["annotations"] = [{"x": k, "xref": "x", "y": 0, "yref": "paper", "text": f"K = {k}",
-                              "showarrow": False, "xanchor": "left", "yanchor": "bottom"}]
+    # The K label above the plot, over its line: inside the plot it lay on the curves' points.
+    layout["annotations"] = [{"x": k, "xref": "x", "y": 1, "yref": "paper", "text": f"K = {k}",
+                              "showarrow": False, "xanchor": "center", "yanchor": "bottom"}]
     # A fixed y range (not autorange) keeps the axes still while the curves move, and lets
     # ui/live_chart.py move only the points. IDCG's top bounds every DCG, so a drag leaves
     # it, and rounding it up to a round number keeps it through most judgment changes.
@@ -109,5 +115,7 @@ def bars_figure(categories: Sequence[str], series: dict[str, Sequence[float]], *
                              text=[f"{v:.2f}" for v in values], textposition="outside"))
     fig.update_layout(barmode="group")
     fig = _layout(fig, y_title=y_title, x_title="", height=height)
-    fig.update_layout(hovermode="closest")
+    # A value too wide for its bar (on a phone) is left to the hover label: plotly.js would
+    # shrink it to a few pixels, over its neighbours' values.
+    fig.update_layout(hovermode="closest", uniformtext=dict(minsize=11, mode="hide"))
     return fig

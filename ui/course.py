@@ -29,7 +29,7 @@ LESSONS = [
     Lesson("pages/libraries.py", "5. Why libraries disagree", ":material/balance:",
            "trec_eval, ranx, scikit-learn, torchmetrics and Kaggle's apk side by side.",
            "libraries"),
-    Lesson("pages/beyond.py", "6. Beyond accuracy: latency and cost", ":material/speed:",
+    Lesson("pages/beyond.py", "6. Beyond accuracy", ":material/speed:",
            "Accuracy is one axis: find the systems on the cost/quality Pareto frontier.", "beyond"),
     Lesson("pages/recommenders.py", "7. Recommenders: the same metrics, new traps",
            ":material/movie:",

@@ -25,7 +25,7 @@ NDCG_QUERY = "white-cat-in-a-box"
 #: The article's NDCG code uses these grades instead of the 0-4 grades of its text.
 ARTICLE_CODE_GRADES = (0, 7, 2, 4, 6, 1, 4, 3)
 GAIN_LABELS = GAIN_FORMULAS
-IDEAL_LABELS = {"judged": "all judged pictures", "shown": "only the shown list"}
+IDEAL_LABELS = {"judged": "all judged", "shown": "the shown list"}
 
 
 @functools.cache
@@ -94,12 +94,12 @@ def dcg_figure(curves: dict, other: dict | None, k: int, gain: str, height: int 
     """DCG and IDCG for the chosen gain (solid / dashed); the other gain faint and dotted."""
     tag = GAIN_FORMULAS
     data = {"DCG": curves["DCG"], "IDCG": curves["IDCG"]}
-    labels = {"DCG": f"DCG (gain = {tag[gain]})", "IDCG": f"IDCG (gain = {tag[gain]})"}
+    labels = {"DCG": f"DCG ({tag[gain]})", "IDCG": f"IDCG ({tag[gain]})"}
     dash = {"IDCG": "dash"}
     if other is not None:
         data.update({"DCG other": other["DCG"], "IDCG other": other["IDCG"]})
-        labels.update({"DCG other": f"DCG (gain = {tag[other_gain(gain)]})",
-                       "IDCG other": f"IDCG (gain = {tag[other_gain(gain)]})"})
+        labels.update({"DCG other": f"DCG ({tag[other_gain(gain)]})",
+                       "IDCG other": f"IDCG ({tag[other_gain(gain)]})"})
         dash.update({"DCG other": "dot", "IDCG other": "dashdot"})
     fig = curves_figure(data, list(data), k, y_title="DCG at K", unit_interval=False,
                         labels=labels, dash=dash, height=height)
@@ -111,11 +111,11 @@ def ndcg_figure(curves: dict, other: dict | None, k: int, gain: str, height: int
     """NDCG@K for the chosen gain, and (dotted) for the other gain."""
     tag = GAIN_FORMULAS
     data = {"nDCG": curves["nDCG"]}
-    labels = {"nDCG": f"NDCG (gain = {tag[gain]})"}
+    labels = {"nDCG": f"NDCG ({tag[gain]})"}
     dash = {}
     if other is not None:
         data["nDCG other"] = other["nDCG"]
-        labels["nDCG other"] = f"NDCG (gain = {tag[other_gain(gain)]})"
+        labels["nDCG other"] = f"NDCG ({tag[other_gain(gain)]})"
         dash["nDCG other"] = "dot"
     fig = curves_figure(data, list(data), k, y_title="NDCG at K", labels=labels, dash=dash,
                         height=height)

@@ -142,6 +142,6 @@ def test_ndcg_ideal_source_switch_on_a_short_list(ndcg_page: Page) -> None:
     # Pictures below the shown list are marked as judged but not returned.
     expect(board_card(ndcg_page, rank=5).locator(".rb-outcome")).to_have_text(
         "FN · missed, relevant")
-    ndcg_page.get_by_role("radio", name="only the shown list").click()
+    ndcg_page.get_by_role("radio", name="the shown list").click()
     wait_for_app_run(ndcg_page)
     expect(tile(ndcg_page, "NDCG@8")).to_have_text("0.68")        # scikit-learn's ndcg_score

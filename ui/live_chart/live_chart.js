@@ -71,20 +71,30 @@ const CONFIG = {
 };
 
 function makeCell(s) {
-  const cell = { drawn: false, frame: null, width: 0 };
+  const cell = { drawn: false, frame: null, width: 0, height: 0, asked: 0 };
   cell.plot = document.createElement("div");
   cell.plot.className = "lc-plot";
   cell.plot.setAttribute("role", "img");
   s.grid.appendChild(cell.plot);
   cell.resize = new ResizeObserver((entries) => {
     const width = Math.round(entries[entries.length - 1].contentRect.width);
-    if (width > 0 && width !== cell.width) {
-      cell.width = width;
-      if (cell.drawn && window.Plotly) window.Plotly.relayout(cell.plot, { width });
-    }
+    if (width > 0) fit(s, cell, width);
   });
   cell.resize.observe(cell.plot);
   return cell;
+}
+
+// The window changed size (a laptop going onto a projector, a phone turned): a drawn chart
+// takes its column's new width and, in the presenter view, the height for the new screen
+// (plotHeight), and plotly.js lays its legend and labels out again for them.
+function fit(s, cell, width = cell.width) {
+  const height = cell.asked ? plotHeight(s, cell.asked) : cell.height;
+  if (width === cell.width && height === cell.height) return;
+  cell.width = width;
+  cell.height = height;
+  if (!cell.drawn || !window.Plotly) return;
+  cell.plot.style.height = `${height}px`;
+  window.Plotly.relayout(cell.plot, { width, height });
 }
 
 function dropCell(cell) {
@@ -129,9 +139,14 @@ function setup(parentElement) {
     toggleClass(root, "lc-tiles-away", entry.intersectionRatio < 0.99 && box.bottom > 0);
   }, { threshold: [0, 0.99] });
   away.observe(tiles);
+  // A change of the window's height alone changes no chart's width: the ResizeObserver stays
+  // quiet, but the presenter view's height follows the screen's.
+  const onResize = () => s.cells.forEach((cell) => fit(s, cell));
+  window.addEventListener("resize", onResize);
   s.destroy = () => {
     away.disconnect();
     window.removeEventListener("irlab-preview", onPreview);
+    window.removeEventListener("resize", onResize);
     s.cells.forEach(dropCell);
     s.cells = [];
     root.remove();
@@ -332,7 +347,9 @@ function drawOne(Plotly, s, cell, chart) {
   const { figure, label } = chart;
   if (!cell.width) cell.width = Math.round(cell.plot.clientWidth) || 600;
   setIfChanged(cell.plot, "aria-label", label || "chart");
-  const height = plotHeight(s, figure.layout.height || 380);
+  cell.asked = figure.layout.height || 380;
+  const height = plotHeight(s, cell.asked);
+  cell.height = height;
   cell.plot.style.height = `${height}px`;
   // Most updates (a drag, a badge click) change only the curves' values; chart.look digests
   // all the rest (ui/live_chart.py: figure_look). Then the axes, legend and labels stay: move
