@@ -42,19 +42,20 @@ class SignFlipTest:
     n_differing: int         # m: queries whose difference is not 0
     margin: float | None     # Monte Carlo: 95% margin of p; None when exact
 
-    def describe(self) -> str:
-        """How the p-value was reached, for a caption.
+    def describe(self, units: str = "queries") -> str:
+        """How the p-value was reached, for a caption (``units``: what the rows are).
 
         >>> sign_flip_test([0.1, -0.2, 0.3]).describe()
         'exact: all 8 sign patterns of the 3 queries that differ'
         """
+        one = {"queries": "query", "users": "user"}.get(units, units)
         if self.n_differing == 0:
-            return "every query is a tie: nothing to flip"
+            return f"every {one} is a tie: nothing to flip"
         if self.exact:
-            which = "query that differs" if self.n_differing == 1 else "queries that differ"
+            which = f"{one} that differs" if self.n_differing == 1 else f"{units} that differ"
             return f"exact: all {self.patterns:,} sign patterns of the {self.n_differing} {which}"
-        return (f"{self.patterns:,} random sign patterns of the {self.n_differing:,} queries "
-                f"that differ; p ± {self.margin:.3f}")
+        return (f"{self.patterns:,} random sign patterns of the {self.n_differing:,} {units} "
+                f"that differ; p ± {self.margin:.2g}")
 
 
 def _all_pattern_sums(d: np.ndarray) -> np.ndarray:

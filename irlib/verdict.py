@@ -87,16 +87,20 @@ def _p_text(p: float) -> str:
     return f"p {text}" if text.startswith("<") else f"p = {text}"
 
 
-def queries(n: int) -> str:
-    """``1 query``, ``24 queries``.
+#: What a row of the comparison is: a search query, or a recommender's user.
+PLURALS = {"query": "queries", "user": "users"}
 
-    >>> queries(1), queries(0)
-    ('1 query', '0 queries')
+
+def queries(n: int, unit: str = "query") -> str:
+    """``1 query``, ``24 queries`` (or users).
+
+    >>> queries(1), queries(0), queries(3, "user")
+    ('1 query', '0 queries', '3 users')
     """
-    return f"{n:,} {'query' if n == 1 else 'queries'}"
+    return f"{n:,} {unit if n == 1 else PLURALS[unit]}"
 
 
-def t_test_caveat(comparison: Comparison) -> str | None:
+def t_test_caveat(comparison: Comparison, unit: str = "query") -> str | None:
     """Why the paired t-test's p-value must not be read here, or None when it may be.
 
     Examples
@@ -109,31 +113,31 @@ def t_test_caveat(comparison: Comparison) -> str | None:
     """
     d = comparison.deltas.to_numpy()
     if len(d) < 2:
-        return "it needs at least two queries"
+        return f"it needs at least two {PLURALS[unit]}"
     if np.ptp(d) <= _TIE_TOLERANCE * max(1.0, float(np.abs(d).max())):   # float noise aside
-        return ("every query moved by the same amount, so the differences have no spread "
+        return (f"every {unit} moved by the same amount, so the differences have no spread "
                 "and the t-test divides by zero")
     if len(d) < MIN_QUERIES_T_TEST:
-        return (f"with {len(d)} queries its assumption of normally distributed differences "
-                "cannot be checked")
+        return (f"with {queries(len(d), unit)} its assumption of normally distributed "
+                "differences cannot be checked")
     return None
 
 
-def _reasons(c: Comparison) -> list[str]:
+def _reasons(c: Comparison, unit: str = "query") -> list[str]:
     """What makes the two tests weigh this sample differently."""
     d = c.deltas.to_numpy()
     moved = d[d != 0]
     reasons = []
     if len(moved) < FEW_DIFFERING:
-        reasons.append(f"only {queries(len(moved))} differ")
+        reasons.append(f"only {queries(len(moved), unit)} differ")
     if c.ties * 3 >= c.n and c.ties:
-        reasons.append(f"{c.ties} of the {queries(c.n)} are ties")
+        reasons.append(f"{c.ties} of the {queries(c.n, unit)} are ties")
     if len(moved):
         share = np.abs(moved).max() / np.abs(moved).sum()
         top = c.deltas.index[int(np.argmax(np.abs(d)))]
         if len(moved) > 2 and share >= 0.4:
-            reasons.append(f"one query carries {share:.0%} of the total change "
-                           f"(query {top}: {float(c.deltas[top]):+.2f})")
+            reasons.append(f"one {unit} carries {share:.0%} of the total change "
+                           f"({unit} {top}: {float(c.deltas[top]):+.2f})")
         elif len(moved) >= 8 and abs(float(stats.skew(d))) >= 1:
             reasons.append("the differences are skewed (a few large moves, many small ones)")
     return reasons or ["the mean difference sits near the edge of what either test calls "
@@ -150,11 +154,13 @@ class Verdict:
 
 
 def verdict(comparison: Comparison, measure_label: str, name_a: str, name_b: str, *,
-            alpha: float = 0.05, plain_label: str | None = None) -> Verdict:
+            alpha: float = 0.05, plain_label: str | None = None,
+            unit: str = "query") -> Verdict:
     """The comparison of ``name_b`` against ``name_a`` in sentences (see the module).
 
     ``plain_label`` names the measure in the product team's reading (e.g. ``NDCG@10``
-    where the engineer's label says ``NDCG@10 (gain g)``).
+    where the engineer's label says ``NDCG@10 (gain g)``); ``unit`` what a row is: a
+    ``"query"``, or a recommender's ``"user"``.
 
     Examples
     --------
@@ -171,13 +177,13 @@ def verdict(comparison: Comparison, measure_label: str, name_a: str, name_b: str
     c = comparison
     n = c.n
     if n == 0:
-        text = f"{name_a} and {name_b} have no query in common, so they cannot be compared."
+        text = f"{name_a} and {name_b} have no {unit} in common, so they cannot be compared."
         return Verdict(text, None, text, None)
     if c.wins == 0 and c.losses == 0:
-        where = "the only query" if n == 1 else f"all {n:,} queries"
+        where = f"the only {unit}" if n == 1 else f"all {queries(n, unit)}"
         text = f"{name_b} and {name_a} score the same {measure_label} on {where}."
         return Verdict(text, None, text + " Nothing changed on this test set.", False)
-    head = f"{name_b} is better on {c.wins:,} of {queries(n)} and worse on {c.losses:,}"
+    head = f"{name_b} is better on {c.wins:,} of {queries(n, unit)} and worse on {c.losses:,}"
     before, after = format_pair(c.mean_a, c.mean_b)
     if c.mean_delta == 0:
         move = f"the mean {measure_label} does not change ({before})"
@@ -187,48 +193,51 @@ def verdict(comparison: Comparison, measure_label: str, name_a: str, name_b: str
                 f"(from {before} to {after})")
     p = c.randomization_pvalue
     if p is None:
-        text = f"{head}; {move}; with a single query no test can tell a real difference " \
+        text = f"{head}; {move}; with a single {unit} no test can tell a real difference " \
                "from chance."
         return Verdict(text, None, _plain(c, plain_label or measure_label, name_a, name_b,
-                                          None), None)
-    how = f"by the randomization test ({c.randomization.describe()})"
+                                          None, unit), None)
+    how = f"by the randomization test ({c.randomization.describe(PLURALS[unit])})"
     significant = p < alpha
     if significant:
         ruling = f"{how} a difference this large would rarely appear by chance ({_p_text(p)})"
     else:
         ruling = f"{how} the difference could be chance ({_p_text(p)})"
     text = f"{head}; {move}; {ruling}."
-    return Verdict(text, _disagreement(c, alpha, significant),
-                   _plain(c, plain_label or measure_label, name_a, name_b, significant),
+    return Verdict(text, _disagreement(c, alpha, significant, unit),
+                   _plain(c, plain_label or measure_label, name_a, name_b, significant, unit),
                    significant)
 
 
-def _disagreement(c: Comparison, alpha: float, significant: bool) -> str | None:
-    if t_test_caveat(c) or c.t_pvalue is None or (c.t_pvalue < alpha) == significant:
+def _disagreement(c: Comparison, alpha: float, significant: bool,
+                  unit: str = "query") -> str | None:
+    if t_test_caveat(c, unit) or c.t_pvalue is None or (c.t_pvalue < alpha) == significant:
         return None
     low, high = f"{c.ci_low:+.3f}", f"{c.ci_high:+.3f}"
     interval = (f"its {c.confidence:.0%} interval for the mean difference, {low} to {high}, "
                 + ("includes 0" if c.ci_low <= 0 <= c.ci_high else "excludes 0"))
     return (f"The paired t-test disagrees ({_p_text(c.t_pvalue)}; {interval}) because "
-            + "; ".join(_reasons(c)) + ": the two tests weigh such a sample differently, so "
-            "treat the difference as not settled and judge more queries.")
+            + "; ".join(_reasons(c, unit)) + ": the two tests weigh such a sample "
+            f"differently, so treat the difference as not settled and judge more {PLURALS[unit]}.")
 
 
 def _plain(c: Comparison, label: str, name_a: str, name_b: str,
-           significant: bool | None) -> str:
+           significant: bool | None, unit: str = "query") -> str:
     before, after = format_pair(c.mean_a, c.mean_b)
     change = "did not change" if c.mean_delta == 0 else f"went from {before} to {after}"
-    lines = [f"On the {queries(c.n)} we tested, {name_b} gave better results than {name_a} "
+    lines = [f"On the {queries(c.n, unit)} we tested, {name_b} gave better results than {name_a} "
              f"for {c.wins:,}, worse for {c.losses:,} and the same for {c.ties:,}. "
              f"Its average {label} score {change}."]
     if significant is None:
-        lines.append("One query is too few to tell a real difference from luck.")
+        lines.append(f"One {unit} is too few to tell a real difference from luck.")
     elif significant:
         lines.append("A difference this large would rarely come from the luck of which "
-                     "queries were picked, so it is likely real for queries like these.")
+                     f"{PLURALS[unit]} were picked, so it is likely real for {PLURALS[unit]} "
+                     "like these.")
     else:
-        lines.append("A difference like this could easily come from the luck of which queries "
-                     "were picked: these queries cannot tell the two systems apart.")
+        lines.append("A difference like this could easily come from the luck of which "
+                     f"{PLURALS[unit]} were picked: these {PLURALS[unit]} cannot tell the two "
+                     "systems apart.")
     lines.append("It does not say how people will respond to the change online, or how it "
-                 "does on kinds of queries that are not in this test set.")
+                 f"does on kinds of {PLURALS[unit]} that are not in this test set.")
     return " ".join(lines)

@@ -34,7 +34,11 @@ with st.container(border=True):
 
 files = ui.parsed_files(kind)
 names = ui.system_names(kind, files)
-dataset, missing = ui.build_dataset(kind, files, ui.dataset_key(kind, names), names)
+relevant_from = 0
+if kind == "recsys" and "heldout" in files:        # what counts as relevant: all, or t and up
+    relevant_from = ui.relevance_rule("rating" in files["heldout"].frame.columns)
+dataset, missing = ui.build_dataset(kind, files, ui.dataset_key(kind, names) + (relevant_from,),
+                                    names, relevant_from)
 if dataset is None:
     st.info(md_escape(missing), icon=":material/upload_file:")
     lesson_links("pages/upload.py")
@@ -44,7 +48,11 @@ ui.rename_systems(kind, files, names)
 
 st.subheader("2. Scores", anchor="scores")
 scroll_to_anchor("scores", ui.new_data_token(), key="upload_scroll")   # after a load
-settings = ui.settings_row(dataset)
+settings = ui.self_judged_guard(dataset, ui.settings_row(dataset))
+if settings is None:          # every measure asked for would be inflated: nothing to show
+    lesson_links("pages/upload.py")
+    ui.page_state().keep_address()
+    st.stop()
 n_rows = sum(len(run) for run in dataset.runs.values())
 with st.spinner(f"Scoring {n_rows:,} results…", show_time=True):
     evaluations = ui.cached_score(dataset.key, settings.names + tuple(
@@ -53,8 +61,12 @@ include_missing = ui.data_notes(dataset, evaluations)
 systems = list(dataset.runs)
 result = ui.systems_section(dataset, evaluations, settings, include_missing)
 baseline = systems[ui.position("baseline", systems) - 1] if len(systems) > 1 else systems[0]
+collapse = None
+if dataset.kind == "recsys":
+    st.markdown("**Beyond accuracy**: what the lists hold")
+    collapse = ui.beyond_section(dataset, settings, baseline)
 
-st.subheader("3. Query by query")
+st.subheader(f"3. {dataset.unit.capitalize()} by {dataset.unit}")
 system = systems[0]
 if len(systems) > 1:
     choice = st.selectbox("Scores of", list(range(1, len(systems) + 1)),
@@ -65,7 +77,7 @@ table = ui.cached_table(dataset.key, settings, system, include_missing, dataset,
 ui.table_section(dataset, table, evaluations[system], settings, system, include_missing)
 ui.control_test_note(table, settings)
 
-st.subheader("4. One query up close")
+st.subheader(f"4. One {dataset.unit} up close")
 ui.query_view(dataset, table, settings, system)
 
 pair = None
@@ -78,7 +90,7 @@ else:
     pair = ui.comparison_section(dataset, evaluations, settings, include_missing, baseline)
 
 st.subheader("6. Hand it on")
-ui.report_section(dataset, settings, include_missing, result, pair)
+ui.report_section(dataset, settings, include_missing, result, pair, collapse)
 ui.settings_link(ui.page_state().address())
 
 lesson_links("pages/upload.py")

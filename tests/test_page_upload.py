@@ -269,13 +269,21 @@ def test_table_sample_with_ratings_as_judgments():
     assert len(table) == 11
 
 
-def test_table_with_its_own_relevance_column():
-    at = page(input="table")
+def test_table_with_its_own_relevance_column_refuses_what_it_would_inflate():
+    """A table judged by its own relevance column sees only the results it lists: NDCG and AP
+    (which need every relevant document) are refused with a message, DCG is shown (issue 24:
+    recall read 0.710 where the truth was 0.240)."""
+    at = page(input="table")              # default measures: NDCG, DCG, AP
     data = b"query_id,doc_id,score,relevance\nq1,a,3,0\nq1,b,2,1\nq2,c,1,2\n"
     at.session_state["upload_inject"] = [("table_1", "mine.csv", data)]
     at.run()
-    assert not at.exception and not errors(at)
-    assert per_query(at)["query_id"].tolist() == ["q1", "q2"]
+    assert not at.exception
+    (refusal,) = errors(at)
+    assert refusal.startswith("mine.csv judges only the results it lists") and \
+        "NDCG@2 (gain 2^g−1) and AP (grade ≥ 1) would be inflated" in refusal
+    table = per_query(at)
+    assert sorted(table["query_id"]) == ["q1", "q2"]          # worst first by DCG
+    assert "DCG@2 (gain 2^g−1)" in table.columns and "AP (grade ≥ 1)" not in table.columns
 
 
 @pytest.mark.parametrize("name, make", [
@@ -286,13 +294,14 @@ def test_table_from_parquet_or_tsv_compared_with_a_second_table(name, make):
     first = pd.DataFrame({"query_id": ["q1", "q1", "q2", "q2"], "doc_id": ["a", "b", "c", "d"],
                           "position": [1, 2, 1, 2], "relevance": [0, 2, 1, 0]})
     second = first.assign(position=[2, 1, 1, 2])
-    at = page(input="table", measures="nDCG", by="nDCG")
+    # judged by its own relevance column: DCG (NDCG would be refused as inflated)
+    at = page(input="table", measures="DCG", by="DCG")
     at.session_state["upload_inject"] = [("table_1", name, make(first)),
                                          ("table_2", "other_" + name, make(second))]
     at.run()
     assert not at.exception and not errors(at)
     table = per_query(at)
-    assert table["query_id"].tolist() == ["q1", "q2"]
+    assert sorted(table["query_id"]) == ["q1", "q2"]          # worst first by DCG
     assert metric(at, "ties") == "1 of 2"
     assert metric(at, "other\\_results better") == "1 of 2"     # labels are escaped markdown
 

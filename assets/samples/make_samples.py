@@ -132,5 +132,18 @@ def main() -> None:
         (HERE / fname).write_text("\n".join(lines) + "\n")
 
 
+def write_shop_samples() -> None:
+    """The "Recommendations + held-out interactions" samples: a shop (shop.py) as CSV and
+    TSV with the engineers' own column names, for the page to map."""
+    from shop import make_shop
+    shop = make_shop()
+    shop.train.to_csv(HERE / "shop_train.csv", index=False)
+    shop.heldout.to_csv(HERE / "shop_test.csv", index=False)
+    shop.mf.to_csv(HERE / "shop_recs_mf.csv", index=False)
+    shop.popular.to_csv(HERE / "shop_recs_popular.tsv", index=False, sep="\t")
+    shop.genres.to_csv(HERE / "shop_movies.csv", index=False)
+
+
 if __name__ == "__main__":
     main()
+    write_shop_samples()

@@ -16,6 +16,7 @@ look at one up close, compare up to ten systems, hand a report on.
 
 Session-state keys all start with ``upload_``.
 """
+from ui.upload.beyond import beyond_section
 from ui.upload.cache import cached_score, cached_table
 from ui.upload.compare import comparison_section
 from ui.upload.files import (data_section, dataset_key, input_kind_picker, new_data_token,
@@ -25,13 +26,14 @@ from ui.upload.model import (SLOT_BY_ID, Settings, build_dataset, check_size, er
                              read_upload, score, system_name)
 from ui.upload.query import query_view
 from ui.upload.scores import control_test_note, data_notes, table_section
-from ui.upload.settings import init_state, page_state, settings_link, settings_row
+from ui.upload.settings import (init_state, page_state, relevance_rule, self_judged_guard,
+                                settings_link, settings_row)
 from ui.upload.systems import position, systems_section
 from ui.upload.tables import per_query_table
 
 # What pages/upload.py draws with, and the model's entry points the tests and benchmarks call.
 __all__ = [
-    "build_dataset", "cached_score", "cached_table", "check_size", "comparison_section",
+    "beyond_section", "relevance_rule", "self_judged_guard", "build_dataset", "cached_score", "cached_table", "check_size", "comparison_section",
     "control_test_note", "data_notes", "data_section", "dataset_key", "error_message",
     "init_state", "input_kind_picker", "link_without_data_note", "new_data_token",
     "page_state", "parsed_files", "per_query_table", "position", "process_injected",

@@ -11,18 +11,19 @@ import streamlit as st
 from irlib.compare import Comparison, compare_systems
 from irlib.compare_many import ManyComparison, compare_many
 from ui.upload.model import Dataset, Settings, read_upload, score
-from ui.upload.tables import per_query_table
+from ui.upload.tables import per_query_table, recommender_evaluations
 
 #: Parsed uploads and their scores are kept for a while so reruns are instant, then dropped:
 #: a 700,000-line run takes ~230 MB, and a class's uploads must not pile up in the server.
 CACHE_TTL = "20m"
 
 
-@st.cache_data(max_entries=8, ttl=CACHE_TTL, show_spinner=False)
+@st.cache_data(max_entries=16, ttl=CACHE_TTL, show_spinner=False)
 def cached_read(reader: str, name: str, digest: str, _data: bytes,
-                aggregate: str = "median") -> pd.DataFrame:
-    """read_upload, keyed on the file's SHA-256 (not on the bytes: hashing is done once)."""
-    return read_upload(reader, name, _data, aggregate)
+                aggregate: str = "median", columns: tuple = ()) -> pd.DataFrame:
+    """read_upload, keyed on the file's SHA-256 (not on the bytes: hashing is done once)
+    and on the columns chosen for a recommender file."""
+    return read_upload(reader, name, _data, aggregate, columns)
 
 
 @st.cache_data(max_entries=8, ttl=CACHE_TTL, show_spinner=False)
@@ -41,6 +42,12 @@ def cached_table(key: tuple, settings: Settings, system: str, include_missing: b
 def cached_compare(key: tuple, _a: pd.Series, _b: pd.Series) -> Comparison:
     """compare_systems, keyed on (dataset key, measure, systems, include_missing)."""
     return compare_systems(_a, _b)
+
+
+@st.cache_data(max_entries=8, ttl=CACHE_TTL, show_spinner=False)
+def cached_recommenders(key: tuple, k: int, _dataset: Dataset) -> dict:
+    """irlib.recsys' evaluation of every system (beyond accuracy), keyed on the dataset."""
+    return recommender_evaluations(_dataset, k)
 
 
 @st.cache_data(max_entries=8, ttl=CACHE_TTL, show_spinner=False)

@@ -64,8 +64,8 @@ def build_pair(dataset: Dataset, evaluations: Mapping[str, irlib.Evaluation], se
         gone = set(evaluations[name_a].missing_queries) | set(evaluations[name_b].missing_queries)
         a, b = a.drop(index=list(gone & set(a.index))), b.drop(index=list(gone & set(b.index)))
     comparison = cached_compare((dataset.key, measure, names, include_missing), a, b)
-    plain = measure_label(settings.by, settings.k)          # NDCG@10: no gain, no threshold
-    said = verdict(comparison, label, name_a, name_b, plain_label=plain)
+    plain = measure_label(settings.by, settings.k, recsys=settings.recsys)   # no gain/threshold
+    said = verdict(comparison, label, name_a, name_b, plain_label=plain, unit=dataset.unit)
     if dataset.sample:                # numbers from the app's samples say so, every time
         said = Verdict(said.sentence.removesuffix(".") + f" ({SAMPLE_TAG}).", said.disagreement,
                        f"These are {SAMPLE_TAG}. " + said.plain, said.significant)
@@ -101,12 +101,12 @@ def comparison_section(dataset: Dataset, evaluations: Mapping[str, irlib.Evaluat
             said.sentence.split(";")[0] + (f" (p = {format_p(comparison.randomization_pvalue)})"
                                            if comparison.randomization_pvalue is not None else "")
         st.plotly_chart(deltas_figure(frame, label, pair.names, comparison.mean_delta,
-                                      title=title),
+                                      title=title, units=dataset.units),
                         key="upload_delta_chart",
                         config={"displaylogo": False, "toImageButtonOptions": {
                             "filename": f"{file_safe(pair.names[1])}_vs_"
                                         f"{file_safe(pair.names[0])}", "scale": 2}})
-        st.caption("Each bar is one query: how much the score moved from "
+        st.caption(f"Each bar is one {dataset.unit}: how much the score moved from "
                    f"{name_a} to {name_b}. Green: better, orange: worse, grey: tie. The camera "
                    "icon in the chart's toolbar saves it as a picture, with its title.")
     with st.expander("Per-query differences"):
@@ -141,6 +141,9 @@ def comparison_section(dataset: Dataset, evaluations: Mapping[str, irlib.Evaluat
 
 def _jargon(settings: Settings) -> str:
     """The settings in words, for the product-team reading."""
+    if settings.recsys:
+        return (f"the score of each user's top {settings.k} recommendations, against what "
+                "they went on to do (the held-out interactions).")
     parts = [f"the score of each query's top {settings.k} results"
              if settings.by in ("P", "R", "F1", "Success", "nDCG", "DCG") else
              "the score of each query's whole ranking"]
@@ -156,7 +159,7 @@ def _jargon(settings: Settings) -> str:
 def _cards(comparison: Comparison, label: str, name_a: str, name_b: str,
            dataset: Dataset) -> None:
     n = comparison.n
-    caveat = t_test_caveat(comparison)
+    caveat = t_test_caveat(comparison, dataset.unit)
     tag = sample_tag(dataset)
     with st.container(horizontal=True, gap="small"):
         st.metric(f"{name_b} better", f"{comparison.wins} of {n}", border=True,
@@ -180,8 +183,8 @@ def _cards(comparison: Comparison, label: str, name_a: str, name_b: str,
                        "(assumes roughly normal differences).")
         flips = comparison.randomization
         shown = format_p(comparison.randomization_pvalue)
-        if flips is not None and not flips.exact:
-            shown += f" ± {flips.margin:.3f}"
+        if flips is not None and not flips.exact and not shown.startswith("<"):
+            shown += f" ± {flips.margin:.2g}"
         st.metric("randomization test p", shown, border=True, width="stretch",
                   help="Flips the sign of each query's difference " +
                        (f"({flips.describe()})" if flips else "") +

@@ -27,7 +27,8 @@ def _wrap(text: str, width: int = 95) -> str:
 
 
 def deltas_figure(frame: pd.DataFrame, label: str, names: tuple[str, str],
-                  mean_delta: float | None, *, title: str | None = None) -> go.Figure:
+                  mean_delta: float | None, *, title: str | None = None,
+                  units: str = "queries") -> go.Figure:
     """Bars of the per-query differences B − A, sorted; green = B better, orange = worse.
 
     ``title`` (e.g. the verdict) is drawn on the chart, so a saved PNG says what it shows.
@@ -36,7 +37,8 @@ def deltas_figure(frame: pd.DataFrame, label: str, names: tuple[str, str],
     d = frame["difference"].to_numpy()
     colors = np.where(d > 0, WIN, np.where(d < 0, LOSS, TIE))
     text = frame["query"] if "query" in frame.columns else frame["query_id"]
-    hover = [f"query {html.escape(q)}" + (f" · {html.escape(t)}" if "query" in frame.columns
+    one = {"queries": "query", "users": "user"}.get(units, units)
+    hover = [f"{one} {html.escape(q)}" + (f" · {html.escape(t)}" if "query" in frame.columns
                                            and t else "")
              for q, t in zip(frame["query_id"], text)]
     x = np.arange(1, len(frame) + 1)
@@ -56,7 +58,7 @@ def deltas_figure(frame: pd.DataFrame, label: str, names: tuple[str, str],
                                  mode="lines", name=f"mean {mean_delta:+.3f}",
                                  line=dict(color=MEAN, width=2, dash="dot"), hoverinfo="skip"))
     fig = _layout(fig, y_title=html.escape(f"{label}: {b} − {a}"),
-                  x_title=f"queries, sorted by difference ({len(frame):,})", height=360)
+                  x_title=f"{units}, sorted by difference ({len(frame):,})", height=360)
     fig.update_layout(hovermode="closest", bargap=0.15 if len(frame) < 200 else 0,
                       legend=dict(orientation="h", yanchor="bottom", y=1.0, x=1,
                                   xanchor="right"),
@@ -74,7 +76,7 @@ def deltas_figure(frame: pd.DataFrame, label: str, names: tuple[str, str],
 
 
 def precision_recall_figure(mean: pd.Series, query: pd.DataFrame | None, query_id: str | None,
-                            system: str, *, height: int = 360) -> go.Figure:
+                            system: str, *, height: int = 360, unit: str = "query") -> go.Figure:
     """The precision-recall graph: the mean interpolated precision at recall 0, 0.1, …, 1
     over the queries (trec_eval's iprec_at_recall), and one query's raw points with their
     interpolated envelope (the best precision at that recall or beyond)."""
@@ -87,11 +89,11 @@ def precision_recall_figure(mean: pd.Series, query: pd.DataFrame | None, query_i
         shown = html.escape(str(query_id))
         fig.add_trace(go.Scatter(
             x=query["recall"], y=query["interpolated"], mode="lines", line_shape="hv",
-            name=f"query {shown}: interpolated", line=dict(color=ENVELOPE, width=2),
+            name=f"{unit} {shown}: interpolated", line=dict(color=ENVELOPE, width=2),
             hovertemplate="recall %{x:.2f}: interpolated %{y:.3f}<extra></extra>"))
         fig.add_trace(go.Scatter(
             x=query["recall"], y=query["precision"], mode="markers",
-            name=f"query {shown}: at each rank", marker=dict(color=QUERY, size=7),
+            name=f"{unit} {shown}: at each rank", marker=dict(color=QUERY, size=7),
             customdata=query["rank"],
             hovertemplate="rank %{customdata}: recall %{x:.2f}, precision %{y:.3f}"
                           "<extra></extra>"))

@@ -15,12 +15,13 @@ import hashlib
 import streamlit as st
 
 from irlib import io as irio
+from irlib import recsys
 from ui.texts import md_escape
 from ui.upload.cache import cached_read
-from ui.upload.model import (AGGREGATES, DEFAULTS, INPUT_KINDS, MAX_SYSTEMS, SAMPLE_FILES,
-                             SAMPLES_DIR, SLOT_BY_ID, SLOTS, SLOTS_BY_SYSTEM, LoadedFile, Parsed,
-                             Slot, check_size, default_names, error_message, file_summary,
-                             size_text)
+from ui.upload.model import (AGGREGATES, DEFAULTS, INPUT_KINDS, MAX_SYSTEMS, READER_ROLES,
+                             SAMPLE_FILES, SAMPLES_DIR, SLOT_BY_ID, SLOTS, SLOTS_BY_SYSTEM,
+                             LoadedFile, Parsed, Slot, check_size, default_names, error_message,
+                             file_summary, size_text)
 from ui.upload.settings import on_input_change, page_state
 
 FORMAT_HELP = {
@@ -33,6 +34,11 @@ FORMAT_HELP = {
     "table": "Tables of results with `query_id`, `doc_id` and `score` or `position` "
              "(CSV, TSV or Parquet), judged by the first table's `relevance` column or by a "
              "qrels file or ratings sheet.",
+    "recsys": "Each system's **recommendations** (top-K lists) and the **held-out "
+              "interactions** (what users did later: the test split), with any column names "
+              "(checked below each file). The held-out items are the relevant ones, including "
+              "those no system recommended, so recall and NDCG are not inflated. Optional: the "
+              "training interactions (popularity, novelty) and item categories (diversity).",
 }
 
 
@@ -50,9 +56,15 @@ def _aggregate_for(reader: str) -> str:
     return DEFAULTS["agg"]
 
 
+def _columns(digest: str) -> tuple:
+    """The (role, column) pairs the user chose for a recommender file (none: guessed)."""
+    return tuple(sorted(st.session_state.setdefault("upload_columns", {}).get(digest, {})
+                        .items()))
+
+
 def _parsed(slot: Slot, loaded: LoadedFile):
     return cached_read(slot.reader, loaded.name, loaded.digest, loaded.data,
-                       _aggregate_for(slot.reader))
+                       _aggregate_for(slot.reader), _columns(loaded.digest))
 
 
 def _position(slot_id: str, name: str) -> str | None:
@@ -88,11 +100,16 @@ def ingest(slot_id: str, name: str, data: bytes, *, sample: bool = False) -> boo
                 _parsed(slot, LoadedFile(name, data, digest))
         except Exception as err:  # noqa: BLE001 - every bad file must end in a message
             message = error_message(name, err)
+    pending = st.session_state.setdefault("upload_pending", {})
     if message is not None:
         errors[position] = message
+        if slot.reader in READER_ROLES and check_size(name, len(data)) is None:
+            # a recommender file whose columns were not found: keep it for the column picker
+            pending[position] = LoadedFile(name, data, hashlib.sha256(data).hexdigest(), sample)
         return False
     files[position] = LoadedFile(name, data, digest, sample)
     errors.pop(position, None)
+    pending.pop(position, None)
     st.session_state["upload_k_pending"] = True        # K may follow the new data
     # the scores will change: bring them into view (pages/upload.py, ui/scroll.py)
     st.session_state["upload_new_data"] = st.session_state.get("upload_new_data", 0) + 1
@@ -118,10 +135,12 @@ def _bump_uploaders() -> None:
 
 def _clear(kind: str) -> None:
     files, errors, _ = _state()
+    pending = st.session_state.setdefault("upload_pending", {})
     for slot in SLOTS[kind]:
         for position in slot.positions():
             files.pop(position, None)
             errors.pop(position, None)
+            pending.pop(position, None)
 
 
 def load_samples(kind: str) -> None:
@@ -137,6 +156,7 @@ def _remove(position: str) -> None:
     files, errors, _ = _state()
     files.pop(position, None)
     errors.pop(position, None)
+    st.session_state.setdefault("upload_pending", {}).pop(position, None)
     slot = SLOT_BY_ID[position]
     if slot.systems:
         kept = [files.pop(p) for p in slot.positions() if p in files]
@@ -223,6 +243,11 @@ def _slot_status(position: str, loaded: LoadedFile | None, error: str | None,
         st.error(md_escape(error), icon=":material/error:")
         if loaded is not None:
             st.caption(f"Still using the file loaded before: {md_escape(loaded.name)}.")
+    if slot.reader in READER_ROLES:
+        waiting = st.session_state.get("upload_pending", {}).get(position)
+        shown = waiting if error and waiting is not None else loaded
+        if shown is not None:
+            column_picker(position, shown, slot, opened=shown is waiting)
     if loaded is None:
         if not slot.required and not slot.systems:
             st.caption("Optional.")
@@ -252,6 +277,38 @@ def _samples_row(kind: str) -> None:
                                file_name=file_name, icon=":material/download:",
                                mime="text/csv" if file_name.endswith(".csv") else "text/plain",
                                key=f"upload_dl_{kind}_{file_name}", on_click="ignore")
+
+
+def column_picker(position: str, loaded: LoadedFile, slot: Slot, *, opened: bool) -> None:
+    """Which column is the user, the item, the rating ... of a recommender file: guessed from
+    the header (irlib.recsys.guess_columns), changed here, kept for the file (its SHA-256)."""
+    kind = READER_ROLES[slot.reader]
+    try:
+        header = recsys.read_header(loaded.data, name=loaded.name)
+    except Exception as err:  # noqa: BLE001 - a file with no header: its error is shown
+        st.caption(md_escape(error_message(loaded.name, err)))
+        return
+    chosen = st.session_state.setdefault("upload_columns", {}).get(loaded.digest, {})
+    guess = {**recsys.guess_columns(header, kind), **chosen}
+    roles = recsys.ROLES[kind]
+    with st.expander(f"Columns of {md_escape(loaded.name)}", expanded=opened,
+                     icon=":material/view_column:"):
+        columns = st.columns(len(roles["required"]) + len(roles["optional"]))
+        picked = {}
+        for role, column in zip(roles["required"] + roles["optional"], columns):
+            options = ([] if role in roles["required"] else [None]) + list(header)
+            current = guess.get(role)
+            with column:
+                picked[role] = st.selectbox(
+                    role, options, index=options.index(current) if current in options else 0,
+                    format_func=lambda c: "(none)" if c is None else c,
+                    key=f"upload_col_{position}_{loaded.digest[:12]}_{role}",
+                    help=recsys.ROLE_HELP[role])
+        if st.button("Read with these columns", key=f"upload_col_apply_{position}",
+                     icon=":material/refresh:"):
+            st.session_state["upload_columns"][loaded.digest] = picked
+            ingest(position, loaded.name, loaded.data, sample=loaded.sample)
+            st.rerun()
 
 
 def rename_systems(kind: str, parsed: dict[str, Parsed], names: list[str]) -> None:

@@ -20,9 +20,10 @@ def link_without_data_note() -> None:
 
 
 def report_section(dataset: Dataset, settings: Settings, include_missing: bool,
-                   result: ManyComparison | None, pair) -> None:
+                   result: ManyComparison | None, pair, collapse: str | None = None) -> None:
     """One button: a self-contained HTML report (built when clicked)."""
-    build = functools.partial(report_html, dataset, settings, include_missing, result, pair)
+    build = functools.partial(report_html, dataset, settings, include_missing, result, pair,
+                              collapse=collapse)
     with st.container(horizontal=True, gap="small", vertical_alignment="center"):
         st.download_button("Download the report (HTML)", build,
                            file_name=report_file_name(settings, pair), mime="text/html",

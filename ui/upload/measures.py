@@ -30,13 +30,23 @@ USES_THRESHOLD = frozenset(m for m in MEASURE_KEYS if "rel" in MEASURES[m].param
 GAINS = {gain: GAIN_FORMULAS[gain] for gain in ("exponential", "linear")}
 GAIN_TAGS = {"exponential": "gain 2^g−1", "linear": "gain g"}
 _SHORT = {"Bpref": "bpref", "GMAP": "GMAP", "IPrecAvg": "11-pt avg"}
+#: What recommender engineers call the measures (a user's top K; every measure at K).
+RECSYS_KEYS = ("nDCG", "Success", "R", "P", "AP", "RR")
+RECSYS_DEFAULTS = ("nDCG", "Success", "R", "AP", "RR")
+_RECSYS_LABELS = {"Success": "HitRate", "nDCG": "NDCG", "R": "Recall", "P": "Precision",
+                  "AP": "AP", "RR": "RR"}
+_RECSYS_MEANS = {"AP": "MAP", "RR": "MRR"}
 
 
-def measure_name(key: str, k: int, gain: str, rel: int = 1) -> str:
+def measure_name(key: str, k: int, gain: str, rel: int = 1, recsys: bool = False) -> str:
     """The ir_measures name irlib.evaluate takes, e.g. ``nDCG(dcg='exp-log2')@4``.
+
+    For recommenders every measure is cut at K (a top-K list: MAP@K, MRR@K).
 
     >>> measure_name("nDCG", 4, "exponential"), measure_name("AP", 4, "linear", rel=2)
     ("nDCG(dcg='exp-log2')@4", 'AP(rel=2)')
+    >>> measure_name("AP", 10, "linear", recsys=True)
+    'AP@10'
     """
     params = []
     if key in _USES_GAIN and gain == "exponential":
@@ -44,11 +54,11 @@ def measure_name(key: str, k: int, gain: str, rel: int = 1) -> str:
     if key in USES_THRESHOLD and rel != 1:
         params.append(f"rel={rel}")
     name = key + (f"({','.join(params)})" if params else "")
-    return name + (f"@{k}" if key in _USES_K else "")
+    return name + (f"@{k}" if key in _USES_K or recsys else "")
 
 
 def measure_label(key: str, k: int | str, gain: str | None = None,
-                  rel: int | None = None) -> str:
+                  rel: int | None = None, recsys: bool = False) -> str:
     """The column title: ``NDCG@4 (gain 2^g−1)``, ``DCG@4 (gain g)``, ``AP``, ``P@4 (grade ≥ 2)``.
 
     DCG and NDCG name their gain, so a number is never read under the other convention
@@ -58,6 +68,8 @@ def measure_label(key: str, k: int | str, gain: str | None = None,
     >>> measure_label("nDCG", 10, "linear"), measure_label("P", 5, "linear", rel=2)
     ('NDCG@10 (gain g)', 'P@5 (grade ≥ 2)')
     """
+    if recsys:                        # HitRate@10, Recall@10, AP@10: the recommender names
+        return f"{_RECSYS_LABELS.get(key, key)}@{k}"
     # graded measures by their label (NDCG), the others by their short name (P@5, RR)
     label = (MEASURES[key].label if MEASURES[key].graded else _SHORT.get(key, key)) + \
         (f"@{k}" if key in _USES_K else "")
@@ -68,8 +80,12 @@ def measure_label(key: str, k: int | str, gain: str | None = None,
     return label
 
 
-def mean_label(key: str, k: int, gain: str | None = None, rel: int | None = None) -> str:
-    """What the mean over queries is called: MAP, MRR, mean NDCG@4 (gain g), ..."""
+def mean_label(key: str, k: int, gain: str | None = None, rel: int | None = None,
+               recsys: bool = False) -> str:
+    """What the mean over queries is called: MAP, MRR, mean NDCG@4 (gain g), ...; for
+    recommenders MAP@10, MRR@10, HitRate@10 (the mean over users is what they call it)."""
+    if recsys:
+        return f"{_RECSYS_MEANS.get(key, _RECSYS_LABELS.get(key, key))}@{k}"
     named = {"AP": "MAP", "RR": "MRR", "GMAP": "GMAP"}
     if key in named:
         return named[key] + (f" (grade ≥ {rel})" if rel is not None else "")

@@ -20,6 +20,7 @@ import pandas as pd
 
 import irlib
 from irlib import io as irio
+from irlib import recsys
 from ui.upload.measures import DEFAULT_MEASURES, measure_label, measure_name
 
 SAMPLES_DIR = Path(__file__).resolve().parents[2] / "assets" / "samples"
@@ -29,7 +30,10 @@ MAX_SYSTEMS = 10
 # --------------------------------------------------------------------------- what can be loaded
 
 INPUT_KINDS = {"ratings": "Ratings sheet", "trec": "TREC qrels + runs",
-               "table": "Results tables (CSV/TSV/Parquet)"}
+               "table": "Results tables (CSV/TSV/Parquet)",
+               "recsys": "Recommendations + held-out interactions"}
+#: What a row of the scores is, by input kind: a search query, or a recommender's user.
+UNITS = {"ratings": "query", "trec": "query", "table": "query", "recsys": "user"}
 
 
 @dataclass(frozen=True)
@@ -41,7 +45,8 @@ class Slot:
     """
     id: str
     label: str
-    reader: str          # "ratings" | "qrels" | "run" | "table" | "judgments"
+    reader: str          # "ratings" | "qrels" | "run" | "table" | "judgments" |
+                         # "recommendations" | "interactions" | "categories" (any column names)
     required: bool
     help: str
     systems: bool = False
@@ -76,6 +81,20 @@ SLOTS = {
              False, "TREC qrels or a ratings sheet. Without it, the first table's relevance "
                     "column is used."),
     ),
+    "recsys": (
+        Slot("recs", f"Recommendations (1 to {MAX_SYSTEMS} systems; the first is the baseline)",
+             "recommendations", True,
+             "Each system's top-K lists: a user, an item and a score (higher first) or a rank "
+             "(1 = first), CSV, TSV or Parquet, with any column names.", systems=True),
+        Slot("heldout", "Held-out interactions (what users did later)", "interactions", True,
+             "The test split: a user and an item, and optionally a rating and a time. These "
+             "are the relevant items, including the ones no system recommended."),
+        Slot("train", "Training interactions (optional)", "interactions", False,
+             "What the systems learned from: gives popularity and novelty, and the catalogue "
+             "for coverage."),
+        Slot("categories", "Item categories (optional)", "categories", False,
+             "An item and its category or genres ('Action|Comedy'): gives diversity."),
+    ),
 }
 SLOT_BY_ID = {slot_id: s for slots in SLOTS.values() for s in slots for slot_id in s.positions()}
 
@@ -84,6 +103,9 @@ SAMPLE_FILES = {
     "trec": {"qrels": "qrels.txt", "run_1": "run_control.txt", "run_2": "run_test.txt",
              "run_3": "run_rm3.txt", "run_4": "run_dense.txt"},
     "table": {"table_1": "results.csv", "judgments": "ratings_notebook.csv"},
+    "recsys": {"recs_1": "shop_recs_popular.tsv", "recs_2": "shop_recs_mf.csv",
+               "heldout": "shop_test.csv", "train": "shop_train.csv",
+               "categories": "shop_movies.csv"},
 }
 
 
@@ -94,7 +116,8 @@ DEFAULTS = {"input": "ratings", "measures": DEFAULT_MEASURES, "by": DEFAULT_MEAS
             "gain": "exponential", "agg": "median", "rel": 1}
 #: TREC files are read as trec_eval reads them (gain = grade); the ratings sheet and the
 #: results table keep the DCG notebook's 2^grade − 1.
-DEFAULT_GAIN = {"ratings": "exponential", "trec": "linear", "table": "exponential"}
+DEFAULT_GAIN = {"ratings": "exponential", "trec": "linear", "table": "exponential",
+                "recsys": "linear"}
 K_MAX = 1000
 REL_MAX = 100
 
@@ -110,16 +133,18 @@ class Settings:
     gain: str
     rel: int = 1
     graded: bool = False
+    recsys: bool = False       # recommenders: every measure at K, their names (HitRate@10)
 
     @property
     def names(self) -> tuple[str, ...]:
-        return tuple(measure_name(m, self.k, self.gain, self.rel) for m in self.measures)
+        return tuple(self.name(m) for m in self.measures)
 
     def name(self, key: str) -> str:
-        return measure_name(key, self.k, self.gain, self.rel)
+        return measure_name(key, self.k, self.gain, self.rel, self.recsys)
 
     def label(self, key: str) -> str:
-        return measure_label(key, self.k, self.gain, self.rel if self.graded else None)
+        return measure_label(key, self.k, self.gain, self.rel if self.graded else None,
+                             self.recsys)
 
 
 # --------------------------------------------------------------------------- reading files
@@ -150,11 +175,16 @@ def size_text(nbytes: int) -> str:
     return f"{nbytes / (1 << 20):.1f} MB"
 
 
-def read_upload(reader: str, name: str, data: bytes, aggregate: str = "median") -> pd.DataFrame:
+def read_upload(reader: str, name: str, data: bytes, aggregate: str = "median",
+                columns: tuple = ()) -> pd.DataFrame:
     """Parse one file with the irlib reader for ``reader``; raises irlib.InputError.
 
     ``"judgments"`` is a qrels file or a ratings sheet, whichever the first lines look like.
+    ``columns``: for recommender files, the (role, column) pairs the user chose (the rest
+    are guessed from the header, :func:`irlib.recsys.guess_columns`).
     """
+    if reader in RECSYS_READERS:
+        return RECSYS_READERS[reader](data, name=name, columns=dict(columns) or None)
     if reader == "judgments":
         reader = "ratings" if irio.sniff_kind(data, name=name) == "ratings" else "qrels"
     if reader == "ratings":
@@ -166,6 +196,14 @@ def read_upload(reader: str, name: str, data: bytes, aggregate: str = "median") 
     if reader == "table":
         return irio.read_table(data, name=name)
     raise ValueError(f"unknown reader {reader!r}")
+
+
+RECSYS_READERS = {"recommendations": recsys.read_recommendations,
+                  "interactions": recsys.read_interactions,
+                  "categories": recsys.read_item_categories}
+#: Which of irlib.recsys' column roles each recommender reader takes.
+READER_ROLES = {"recommendations": "recommendations", "interactions": "interactions",
+                "categories": "categories"}
 
 
 def check_size(name: str, nbytes: int) -> str | None:
@@ -223,6 +261,16 @@ class Dataset:
     key: tuple                              # identifies the inputs, for caching
     sources: tuple[Source, ...] = ()
     default_names: tuple[str, ...] = field(default=())   # before the user renamed any
+    extras: dict = field(default_factory=dict)   # recommenders: the frames irlib.recsys takes
+
+    @property
+    def unit(self) -> str:
+        """What a row of the scores is: a ``"query"``, or a recommender's ``"user"``."""
+        return UNITS[self.kind]
+
+    @property
+    def units(self) -> str:
+        return {"query": "queries", "user": "users"}[self.unit]
 
     @property
     def rater_columns(self) -> list[str]:
@@ -299,8 +347,10 @@ def _negative_note(qrels: pd.DataFrame, name: str) -> str | None:
 
 def _source(role: str, parsed: Parsed) -> Source:
     frame = parsed.frame
+    ids = "query_id" if "query_id" in frame.columns else \
+        "user_id" if "user_id" in frame.columns else "item_id"
     return Source(role, parsed.name, parsed.size, parsed.digest, len(frame),
-                  int(frame["query_id"].nunique()), parsed.sample)
+                  int(frame[ids].nunique()), parsed.sample)
 
 
 def _systems(files: Mapping[str, Parsed], slot_id: str) -> list[Parsed]:
@@ -311,12 +361,16 @@ SLOTS_BY_SYSTEM = {s.id: s for slots in SLOTS.values() for s in slots if s.syste
 
 
 def build_dataset(kind: str, files: Mapping[str, Parsed], key: tuple = (),
-                  names: Sequence[str] | None = None) -> tuple[Dataset | None, str | None]:
+                  names: Sequence[str] | None = None,
+                  relevant_from: int = 0) -> tuple[Dataset | None, str | None]:
     """The dataset of input ``kind`` from parsed ``files`` (slot position -> :class:`Parsed`).
 
-    ``names``: the systems' names in load order (default: :func:`default_names`).
-    Returns ``(dataset, None)`` or ``(None, what is still missing)``.
+    ``names``: the systems' names in load order (default: :func:`default_names`);
+    ``relevant_from``: recommenders, the lowest rating that makes a held-out item relevant
+    (0: every held-out item). Returns ``(dataset, None)`` or ``(None, what is still missing)``.
     """
+    if kind == "recsys":
+        return _recommender_dataset(files, key, names, relevant_from)
     notes: list[str] = []
     if kind == "ratings":
         if "ratings" not in files:
@@ -328,7 +382,7 @@ def build_dataset(kind: str, files: Mapping[str, Parsed], key: tuple = (),
         return Dataset(kind, _qrels_from(sheet), {name: run}, _texts(sheet), sheet, (), key,
                        (_source(name, sheet_file),), (system_name(sheet_file.name),)), None
 
-    texts = sheet = None
+    texts = sheet = self_judged = None
     if kind == "trec":
         systems = _systems(files, "run")
         if "qrels" not in files or not systems:
@@ -353,6 +407,7 @@ def build_dataset(kind: str, files: Mapping[str, Parsed], key: tuple = (),
                              f"{judged_file.name} are used instead.")
         elif "relevance" in first.frame.columns:
             judged_file, judgments = first, _qrels_from(first.frame)
+            self_judged = first.name
         else:
             return None, (f"{first.name} has no relevance column: add judgments (a qrels "
                           "file or a ratings sheet).")
@@ -368,7 +423,62 @@ def build_dataset(kind: str, files: Mapping[str, Parsed], key: tuple = (),
     sources = (_source("judgments", judged_file),) + tuple(
         _source(n, f) for n, f in zip(chosen, systems))
     return Dataset(kind, _qrels_from(judgments), runs, texts, sheet, tuple(notes), key,
-                   sources, tuple(automatic)), None
+                   sources, tuple(automatic), {"self_judged": self_judged}), None
+
+
+def _recommender_dataset(files: Mapping[str, Parsed], key: tuple, names,
+                         relevant_from: int) -> tuple[Dataset | None, str | None]:
+    """Recommendation lists as runs and held-out interactions as judgments: a user is a
+    query, an item a document. Relevant: every held-out item, or those rated
+    ``relevant_from`` or more (then 1, the others 0: binary, so no rating is worth 31 as
+    2^5 − 1 would make it). A user with no relevant held-out item is left out (said in a
+    note); one with relevant items and no list scores 0 (the page counts such users)."""
+    systems = _systems(files, "recs")
+    if "heldout" not in files or not systems:
+        need = [label for ok, label in (("heldout" in files, "the held-out interactions"),
+                                        (bool(systems), "a recommendations file"))
+                if not ok]
+        return None, f"Still needed: {' and '.join(need)} (or load the samples)."
+    held_file = files["heldout"]
+    held = held_file.frame
+    notes = list(held.attrs.get("notes", ()))
+    if relevant_from and "rating" not in held.columns:
+        notes.append(f"{held_file.name} has no rating column: every held-out item counts as "
+                     "relevant.")
+        relevant_from = 0
+    relevant = held["rating"].to_numpy() >= relevant_from if relevant_from else \
+        np.ones(len(held), bool)
+    qrels = pd.DataFrame({"query_id": held["user_id"].to_numpy(),
+                          "doc_id": held["item_id"].to_numpy(),
+                          "relevance": relevant.astype(np.int64)})
+    has_relevant = qrels.groupby("query_id")["relevance"].transform("max") > 0
+    if not has_relevant.all():
+        dropped = qrels.loc[~has_relevant, "query_id"].nunique()
+        notes.append(f"{dropped:,} users have no held-out item rated {relevant_from} or more: "
+                     "with nothing relevant to find they are left out.")
+        qrels = qrels[has_relevant.to_numpy()].reset_index(drop=True)
+    if qrels.empty:
+        return None, (f"No held-out item in {held_file.name} is rated {relevant_from} or "
+                      "more: lower the threshold.")
+    automatic = default_names(systems)
+    chosen = list(names) if names and len(names) == len(systems) else automatic
+    runs = {}
+    for name, f in zip(chosen, systems):
+        recs = f.frame
+        # the list's order is its rank when the file has one (the order the user saw)
+        order = -recs["rank"].to_numpy(dtype=float) if "rank" in recs.columns else \
+            recs["score"].to_numpy()
+        runs[name] = pd.DataFrame({"query_id": recs["user_id"].to_numpy(),
+                                   "doc_id": recs["item_id"].to_numpy(), "score": order})
+        notes += [f"{f.name}: {n}" for n in recs.attrs.get("notes", ())]
+    extras = {"lists": {n: f.frame for n, f in zip(chosen, systems)},
+              "heldout": held, "relevant_from": relevant_from,
+              "train": files["train"].frame if "train" in files else None,
+              "categories": files["categories"].frame if "categories" in files else None}
+    sources = tuple(_source(role, files[role]) for role in ("heldout", "train", "categories")
+                    if role in files) + tuple(_source(n, f) for n, f in zip(chosen, systems))
+    return Dataset("recsys", qrels, runs, None, None, tuple(notes), key, sources,
+                   tuple(automatic), extras), None
 
 
 def score(dataset: Dataset, names: Sequence[str]) -> dict[str, irlib.Evaluation]:
@@ -392,6 +502,14 @@ def default_k(dataset: Dataset) -> int:
 
 def file_summary(reader: str, frame: pd.DataFrame) -> str:
     """What a parsed file holds, e.g. ``12 judgments, 3 queries``."""
+    if reader in RECSYS_READERS:
+        mapping = ", ".join(f"{role} = {column}" for role, column in
+                            frame.attrs.get("columns", {}).items() if column)
+        what = {"recommendations": "recommendations", "interactions": "interactions",
+                "categories": "category rows"}[reader]
+        who = (f", {frame['user_id'].nunique():,} users" if "user_id" in frame.columns else
+               f", {frame['item_id'].nunique():,} items")
+        return f"{len(frame):,} {what}{who} (columns: {mapping})"
     n_queries = frame["query_id"].nunique()
     if "disagreement" in frame.columns:          # read_ratings adds it
         raters = sum(1 for c in frame.columns if re.fullmatch(r"rating_\d+", c.lower()))
@@ -404,7 +522,8 @@ def file_summary(reader: str, frame: pd.DataFrame) -> str:
 
 def judgments_name(dataset: Dataset) -> str:
     """The name of the file the judgments come from."""
-    return next((s.name for s in dataset.sources if s.role == "judgments"), "the judgments")
+    return next((s.name for s in dataset.sources if s.role in ("judgments", "heldout")),
+                "the judgments")
 
 
 def file_safe(text: str) -> str:

@@ -43,7 +43,7 @@ def chosen_query(table: pd.DataFrame) -> str | None:
     return fields["query"]
 
 
-def query_picker(table: pd.DataFrame, settings: Settings) -> str | None:
+def query_picker(table: pd.DataFrame, settings: Settings, unit: str = "query") -> str | None:
     """The picker follows the query, never a position: a new ranking measure, K or order
     makes a new widget (fresh labels) that opens on the same query."""
     query_id = chosen_query(table)
@@ -53,21 +53,22 @@ def query_picker(table: pd.DataFrame, settings: Settings) -> str | None:
     by = settings.label(settings.by)
     signature = hashlib.sha1(repr((by, options)).encode()).hexdigest()[:12]
     widget = f"upload_query_pick_{signature}"
-    st.selectbox("Query (weakest first)", options, index=options.index(query_id), key=widget,
+    st.selectbox(f"{unit.capitalize()} (weakest first)", options, index=options.index(query_id), key=widget,
                  format_func=_query_label(table, by),
                  on_change=lambda: page_state().set("query", st.session_state[widget]))
     return page_state()["query"]
 
 
 def query_view(dataset: Dataset, table: pd.DataFrame, settings: Settings, system: str) -> None:
-    query_id = query_picker(table, settings)
+    query_id = query_picker(table, settings, dataset.unit)
     if query_id is None:
-        st.info("No query to show.")
+        st.info(f"No {dataset.unit} to show.")
         return
     ranking = ranking_frame(dataset, system, query_id)
     judged = judged_grades(dataset, query_id)
     if ranking.empty:
-        st.info(f"{md_escape(system)} returned nothing for this query, so every measure is 0. "
+        st.info(f"{md_escape(system)} returned nothing for this {dataset.unit}, so every "
+                "measure is 0. "
                 f"It has {len(judged)} judged documents.")
         return
     view = st.segmented_control("Show the ranking as", ["rows", "cards"],

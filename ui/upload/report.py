@@ -84,9 +84,10 @@ def _settings_lines(settings: Settings, include_missing: bool, result, pair) -> 
 
 
 def report_html(dataset: Dataset, settings: Settings, include_missing: bool,
-                result: ManyComparison | None, pair, *, created: dt.datetime | None = None
-                ) -> bytes:
-    """The report as UTF-8 HTML bytes; ``pair`` is the two-system comparison (or None)."""
+                result: ManyComparison | None, pair, *, created: dt.datetime | None = None,
+                collapse: str | None = None) -> bytes:
+    """The report as UTF-8 HTML bytes; ``pair`` is the two-system comparison (or None);
+    ``collapse``: recommenders, irlib's sentence on an accuracy winner that went popular."""
     created = created or dt.datetime.now(dt.timezone.utc)
     systems = list(dataset.runs)
     label = settings.label(settings.by)
@@ -94,15 +95,15 @@ def report_html(dataset: Dataset, settings: Settings, include_missing: bool,
     if pair is not None:
         a, b = pair.names
         title = f"Does {b} rank better than {a}?"
-        question = (f"On the {pair.comparison.n:,} judged queries, does {b} give better "
-                    f"results than {a}, as measured by {label}, and could the difference be "
-                    "chance?")
+        question = (f"On the {pair.comparison.n:,} judged {dataset.units}, does {b} give "
+                    f"better results than {a}, as measured by {label}, and could the "
+                    "difference be chance?")
     elif len(systems) > 1:
         title = f"{len(systems)} systems on {label}"
-        question = "Which of these systems ranks best on the judged queries?"
+        question = f"Which of these systems ranks best on the judged {dataset.units}?"
     else:
         title = f"{systems[0]} on {label}"
-        question = f"How well does {systems[0]} rank the judged queries?"
+        question = f"How well does {systems[0]} rank the judged {dataset.units}?"
     parts.append(f"<h1>{_e(title)}</h1><p class='muted'>Report made {created:%Y-%m-%d %H:%M} "
                  f"UTC by the Ranking metrics lab (version {_e(app_version())}).</p>")
     if dataset.sample:
@@ -115,6 +116,8 @@ def report_html(dataset: Dataset, settings: Settings, include_missing: bool,
         if pair.verdict.disagreement:
             parts.append(f"<div class='disagree'><p>{_e(pair.verdict.disagreement)}</p></div>")
         parts.append(f"<h2>In plain words</h2><p>{_e(pair.verdict.plain)}</p>")
+    if collapse:
+        parts.append(f"<h2>Beyond accuracy</h2><div class='disagree'><p>{_e(collapse)}</p></div>")
     if result is not None:
         counts = {s: (int(r["wins"]), int(r["ties"]), int(r["losses"]))
                   for s in systems if s != result.baseline

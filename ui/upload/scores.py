@@ -33,6 +33,8 @@ def data_notes(dataset: Dataset, evaluations: Mapping[str, irlib.Evaluation]) ->
     qrels_name = judgments_name(dataset)
     for note in dataset.notes:
         st.warning(md_escape(note), icon=":material/warning:")
+    if dataset.kind == "recsys":
+        return _user_notes(dataset, evaluations)
     include_missing = True
     missing_any = False
     # Systems usually miss the same queries: say it once for all of them.
@@ -79,9 +81,29 @@ def data_notes(dataset: Dataset, evaluations: Mapping[str, irlib.Evaluation]) ->
     return include_missing
 
 
+def _user_notes(dataset: Dataset, evaluations: Mapping[str, irlib.Evaluation]) -> bool:
+    """Recommenders: a user with relevant held-out items and no list scores 0 (always: a
+    system that recommends nothing to someone failed them); users only in the lists have
+    nothing to be judged by. Says how many of each."""
+    for system, ev in evaluations.items():
+        n_users = len(ev.per_query)
+        if ev.missing_queries:
+            n = len(ev.missing_queries)
+            st.info(f"{md_escape(system)} has no recommendations for {n:,} of the {n_users:,} "
+                    f"users with relevant held-out items: they count 0.",
+                    icon=":material/person_off:")
+        if ev.ignored_queries:
+            n = len(ev.ignored_queries)
+            st.caption(f"{md_escape(system)}: {n:,} users have recommendations but no held-out "
+                       "item, so nothing to be judged by: left out.")
+    return True
+
+
 # --------------------------------------------------------------------------- per-query table
 
-def _number_columns(table: pd.DataFrame, settings: Settings) -> dict:
+def _number_columns(table: pd.DataFrame, settings: Settings, unit: str = "query") -> dict:
+    if settings.recsys:
+        return _recsys_columns(table, settings)
     config = {"query_id": st.column_config.TextColumn("query id"),
               "query": st.column_config.TextColumn("query"),
               "below": st.column_config.TextColumn(
@@ -96,6 +118,23 @@ def _number_columns(table: pd.DataFrame, settings: Settings) -> dict:
               "rater spread": st.column_config.NumberColumn(
                   "rater spread", format="%g",
                   help="Largest max − min of the raters' grades over this query's results")}
+    for key in settings.measures:
+        label = settings.label(key)
+        config[label] = st.column_config.NumberColumn(label, format="%.4f",
+                                                      help=measure_help(key))
+    return {c: v for c, v in config.items() if c in table.columns}
+
+
+def _recsys_columns(table: pd.DataFrame, settings: Settings) -> dict:
+    """The per-user table in a recommender engineer's words."""
+    config = {"query_id": st.column_config.TextColumn("user"),
+              "below": st.column_config.TextColumn(
+                  "", width=28, help="▶ The user shown in the chart and below"),
+              "results": st.column_config.NumberColumn(
+                  "recommended", format="%d", help="Items in the user's list"),
+              "relevant": st.column_config.NumberColumn(
+                  "relevant held out", format="%d",
+                  help="The user's held-out items that count as relevant")}
     for key in settings.measures:
         label = settings.label(key)
         config[label] = st.column_config.NumberColumn(label, format="%.4f",
@@ -119,9 +158,10 @@ def means_row(dataset: Dataset, evaluation: irlib.Evaluation, settings: Settings
         for key in settings.measures:
             value = means[key]
             st.metric(mean_label(key, settings.k, settings.gain,
-                                 settings.rel if settings.graded else None) + tag,
+                                 settings.rel if settings.graded else None,
+                                 settings.recsys) + tag,
                       "–" if np.isnan(value) else f"{value:.4f}", border=True,
-                      help=f"Over the {n_queries:,} queries in the table"
+                      help=f"Over the {n_queries:,} {dataset.units} in the table"
                            + (" (geometric mean: a query at 0 counts as 0.00001)"
                               if key == "GMAP" else ""), width="stretch")
 
@@ -137,10 +177,11 @@ def table_section(dataset: Dataset, table: pd.DataFrame, evaluation: irlib.Evalu
     widget = "upload_table_" + hashlib.sha1(repr((order, chosen)).encode()).hexdigest()[:12]
     columns = st.columns([8, 5], gap="medium")
     with columns[0]:
-        st.caption(f"{len(table):,} queries of {md_escape(system)}{sample_tag(dataset)}, "
-                   f"weakest first by {md_escape(by)}. Click a row to look at that query below.")
+        st.caption(f"{len(table):,} {dataset.units} of {md_escape(system)}"
+                   f"{sample_tag(dataset)}, weakest first by {md_escape(by)}. Click a row to "
+                   f"look at that {dataset.unit} below.")
         print_style.dataframe(shown, hide_index=True, width="stretch", key=widget,
-                              column_config=_number_columns(shown, settings),
+                              column_config=_number_columns(shown, settings, dataset.unit),
                               on_select=lambda: _on_table_select(order, widget),
                               selection_mode="single-row",
                               height=min(38 + 35 * len(table), 420))
@@ -152,7 +193,7 @@ def table_section(dataset: Dataset, table: pd.DataFrame, evaluation: irlib.Evalu
                            mime="text/csv", icon=":material/download:", key="upload_dl_table",
                            on_click="ignore", help=DOWNLOAD_NOTE)
         st.caption(DOWNLOAD_NOTE)
-    if (table["relevant"] == 0).any():
+    if (table["relevant"] == 0).any() and not settings.recsys:
         n = int((table["relevant"] == 0).sum())
         st.caption(f"{n:,} {'query has' if n == 1 else 'queries have'} no judged document "
                    f"with grade ≥ {settings.rel}: every binary measure is 0 there, whatever "
@@ -171,12 +212,14 @@ def pr_section(dataset: Dataset, evaluation: irlib.Evaluation, settings: Setting
     """The precision-recall graph beside the table: the mean, and the chosen query."""
     mean = mean_interpolated(evaluation, settings.rel, include_missing)
     points = precision_recall(dataset, system, query_id, settings.rel) if query_id else None
-    st.plotly_chart(precision_recall_figure(mean, points, query_id, system, height=340),
+    st.plotly_chart(precision_recall_figure(mean, points, query_id, system, height=340,
+                                            unit=dataset.unit),
                     key="upload_pr_chart", config={"displaylogo": False})
     st.caption(f"Precision against recall{sample_tag(dataset)}: the blue line is trec_eval's "
-               "interpolated precision at recall 0, 0.1, …, 1, averaged over the queries; "
-               "the dots are the chosen query's precision at each rank, the purple steps "
-               "their interpolation (the best precision at that recall or beyond).")
+               f"interpolated precision at recall 0, 0.1, …, 1, averaged over the "
+               f"{dataset.units}; the dots are the chosen {dataset.unit}'s precision at each "
+               "rank, the purple steps their interpolation (the best precision at that recall "
+               "or beyond).")
 
 
 def control_test_note(table: pd.DataFrame, settings: Settings) -> None:

@@ -6,12 +6,16 @@ K follows the data, and the gain the input kind, until the learner (or a link) s
 """
 from __future__ import annotations
 
+import dataclasses
 import functools
 
 import streamlit as st
 
+from irlib import recsys
 from ui import page_state as ps
-from ui.upload.measures import GAINS, MEASURE_KEYS, USES_THRESHOLD, measure_label, parse_measures
+from ui.texts import md_escape
+from ui.upload.measures import (GAINS, MEASURE_KEYS, RECSYS_DEFAULTS, RECSYS_KEYS,
+                                USES_THRESHOLD, measure_label, parse_measures)
 from ui.upload.model import (AGGREGATES, DEFAULT_GAIN, DEFAULTS, INPUT_KINDS, K_MAX,
                              MAX_SYSTEMS, REL_MAX, Dataset, Settings, default_k)
 
@@ -49,7 +53,20 @@ def page_state() -> ps.PageState:
         ps.Field("test", "randomization", ps.one_of(tuple(TESTS))),
         ps.Field("pairs", False, ps.switch()),
         ps.Field("query", "", _text()),
+        # recommenders: their own measures, and what counts as relevant (0: every held-out
+        # item; t: those rated t or more)
+        ps.Field("rec_measures", RECSYS_DEFAULTS, ps.Codec(
+            _recsys_measures, ",".join, "a comma-separated list of " + ", ".join(RECSYS_KEYS)),
+            "rm"),
+        ps.Field("relevant_from", 0, ps.whole_number(0, 10), "from"),
     ])
+
+
+def _recsys_measures(text: str) -> list[str]:
+    chosen = parse_measures(text)
+    if any(m not in RECSYS_KEYS for m in chosen):
+        raise ValueError(text)
+    return chosen
 
 
 def init_state() -> None:
@@ -100,6 +117,8 @@ def settings_row(dataset: Dataset) -> Settings:
         fields.set("k", default_k(dataset))
     if fields["rel"] > dataset.max_grade:       # a threshold above every grade finds nothing
         fields.set("rel", dataset.max_grade)
+    if dataset.kind == "recsys":
+        return _recommender_settings(dataset)
     rel_column = dataset.graded
     widths = [3, 2, 1, 2] + ([2] if rel_column else [])
     columns = st.columns(widths)
@@ -142,3 +161,74 @@ def settings_row(dataset: Dataset) -> Settings:
             st.caption(f"A grade counts as relevant from {rel} (grades {rel}–"
                        f"{dataset.max_grade}); lower grades count as not relevant.")
     return Settings(measures, by, int(k), gain, int(rel), rel_column)
+
+
+def _recommender_settings(dataset: Dataset) -> Settings:
+    """Recommenders: their measures at K (HitRate@K = Success@K, MAP@K, MRR@K); relevance is
+    binary (what counts as relevant is chosen with the files), so there is no gain."""
+    fields = page_state()
+    columns = st.columns([4, 2, 1])
+    with columns[0]:
+        chosen = st.multiselect("Measures", RECSYS_KEYS, **fields.bind("rec_measures"),
+                                format_func=lambda m: measure_label(m, "K", recsys=True),
+                                help="Each user's top K. HitRate@K is Success@K: 1 when a "
+                                     "held-out item is in the list. MAP@K and MRR@K are the "
+                                     "means of AP@K and RR@K over users; AP@K divides by all "
+                                     "of the user's relevant items, as trec_eval's map_cut.")
+    measures = tuple(m for m in chosen if m in RECSYS_KEYS) or (RECSYS_DEFAULTS[0],)
+    if fields["by"] not in measures:
+        fields.set("by", measures[0])
+    with columns[1]:
+        by = st.selectbox("Rank users and compare by", measures, **fields.bind("by"),
+                          format_func=lambda m: measure_label(m, "K", recsys=True))
+    with columns[2]:
+        k = st.number_input("K", min_value=1, max_value=K_MAX, step=1, **fields.bind("k"),
+                            on_change=_on_k_change, help="How many of each list count.")
+    return Settings(measures, by, int(k), "linear", 1, False, recsys=True)
+
+
+def relevance_rule(dataset_has_ratings: bool) -> int:
+    """What counts as relevant among the held-out items: all, or those rated t or more."""
+    fields = page_state()
+    if not dataset_has_ratings:
+        st.caption("Relevant: every held-out item (the held-out file has no rating).")
+        return 0
+    columns = st.columns([3, 2])
+    with columns[0]:
+        # no key: the field is the state (a new index is a new widget, drawn from the field)
+        every = st.radio("A held-out item counts as relevant", ["every item", "rated from"],
+                         index=0 if fields["relevant_from"] == 0 else 1, horizontal=True,
+                         help="A 1-star rating is a dislike: with ratings, counting only "
+                              "items rated 4 or more is usual.")
+    if every == "every item":
+        fields.set("relevant_from", 0)
+        return 0
+    if fields["relevant_from"] == 0:
+        fields.set("relevant_from", 4)
+    with columns[1]:
+        return int(st.number_input("rated from", min_value=1, max_value=10, step=1,
+                                   **fields.bind("relevant_from"),
+                                   help="The lowest rating that counts as relevant."))
+
+
+def self_judged_guard(dataset: Dataset, settings: Settings) -> Settings | None:
+    """A table judged by its own relevance column sees only the items it lists: the measures
+    that need every relevant item (recall, NDCG, AP ...) would be inflated. They are refused
+    with irlib's message, never computed; None when nothing is left to show."""
+    source = dataset.extras.get("self_judged")
+    refused = [m for m in settings.measures
+               if source and recsys.self_judged_problem([settings.name(m)])]
+    if not refused:
+        return settings
+    labels = [settings.label(m) for m in refused]
+    named = labels[0] if len(labels) == 1 else ", ".join(labels[:-1]) + " and " + labels[-1]
+    st.error(f"{md_escape(source)} judges only the results it lists (its own relevance "
+             f"column), so {md_escape(named)} would be inflated: relevant documents the system "
+             "did not return are invisible to them. They are not shown; add judgments (a qrels "
+             "file or a ratings sheet) for them. P, Success, RR and DCG need only the listed "
+             "results.", icon=":material/block:")
+    kept = tuple(m for m in settings.measures if m not in refused)
+    if not kept:
+        return None
+    by = settings.by if settings.by in kept else kept[0]
+    return dataclasses.replace(settings, measures=kept, by=by)

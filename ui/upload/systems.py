@@ -80,11 +80,11 @@ def _systems_table(frame, result: ManyComparison, settings: Settings, dataset: D
                    baseline: str, n_tests: int) -> None:
     print_style.dataframe(frame, hide_index=True, width="stretch", key="upload_systems_table",
                           column_config={"system": st.column_config.TextColumn("system")})
-    st.caption(f"Means{sample_tag(dataset)} over the queries each system is scored on. "
+    st.caption(f"Means{sample_tag(dataset)} over the {dataset.units} each system is scored on. "
                f"▲ / ▼: significantly better / worse than **{md_escape(baseline)}** by the "
                f"{TESTS[result.test]}, p-values corrected by {CORRECTIONS[result.correction]} "
                f"over the {n_tests} comparison{'s' if n_tests != 1 else ''} of each measure, "
-               f"at {result.alpha:g}. ★: the highest mean. Better / tie / worse: queries "
+               f"at {result.alpha:g}. ★: the highest mean. Better / tie / worse: {dataset.units} "
                f"on {md_escape(settings.label(settings.by))} against the baseline.")
 
 

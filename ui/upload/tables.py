@@ -19,6 +19,7 @@ from irlib.compare_many import ManyComparison
 from irlib.interpolated import ELEVEN_LEVELS, precision_recall_points
 from irlib.measures import parse_measure
 from irlib.verdict import format_p
+from ui.upload.measures import mean_label
 from ui.upload.model import Dataset, Settings
 
 
@@ -135,7 +136,9 @@ def systems_frame(result: ManyComparison, settings: Settings,
             if system in result.best[name] and not np.isnan(mean):
                 text += " ★"
             cells.append(text)
-        frame[settings.label(key)] = cells
+        # recommenders call the means by their own names (MAP@10, MRR@10)
+        frame[mean_label(key, settings.k, recsys=True) if settings.recsys else
+              settings.label(key)] = cells
     if counts is not None:
         frame[f"better / tie / worse on {settings.label(settings.by)}"] = [
             "baseline" if s == result.baseline else "{} / {} / {}".format(*counts[s])
@@ -225,3 +228,49 @@ def coverage_problem(evaluations: Mapping[str, irlib.Evaluation], names: Sequenc
                     "are the judgments' (e.g. '301' and not 'q301'), and that the file is the "
                     "whole run.")
     return None
+
+
+# --------------------------------------------------------------------------- recommenders
+
+#: The page's measure keys in irlib.recsys' accuracy names.
+RECSYS_NAMES = {"Success": "HitRate", "R": "Recall", "P": "Precision", "nDCG": "NDCG",
+                "AP": "MAP", "RR": "MRR"}
+
+
+def recommender_evaluations(dataset: Dataset, k: int) -> dict:
+    """irlib.recsys.evaluate_recommendations of every system (its beyond-accuracy measures
+    need the lists, the training interactions and the categories the dataset keeps)."""
+    from irlib.recsys import evaluate_recommendations
+
+    extras = dataset.extras
+    heldout = extras["heldout"]
+    return {name: evaluate_recommendations(
+                lists, heldout, k=k, relevant_from=extras["relevant_from"] or None,
+                train=extras["train"], item_categories=extras["categories"])
+            for name, lists in extras["lists"].items()}
+
+
+def beyond_frame(evaluations: dict) -> pd.DataFrame:
+    """Systems x beyond-accuracy measures (coverage, exposure Gini, popularity, novelty,
+    intra-list diversity: those the files allow)."""
+    from irlib.recsys import BEYOND
+
+    rows = {name: {BEYOND[m].title: v.value for m, v in ev.beyond.items()}
+            for name, ev in evaluations.items()}
+    return pd.DataFrame(rows).T.rename_axis("system").reset_index()
+
+
+def collapse_sentence(evaluations: dict, baseline: str, key: str, k: int) -> str | None:
+    """irlib.recsys' sentence on the accuracy winner against the baseline (or, when the
+    baseline wins, against the runner-up): did it win by collapsing onto popular items?"""
+    from irlib.recsys import compare_recommenders
+
+    by = f"{RECSYS_NAMES.get(key, key)}@{k}"
+    scores = {n: float(ev.overall.get(by, np.nan)) for n, ev in evaluations.items()}
+    if len(scores) < 2 or all(np.isnan(v) for v in scores.values()):
+        return None
+    winner = max(scores, key=lambda n: scores[n])
+    rival = baseline if winner != baseline else max(
+        (n for n in scores if n != baseline), key=lambda n: scores[n])
+    return compare_recommenders(evaluations[winner], evaluations[rival], (winner, rival),
+                                by=by).sentence

@@ -1,0 +1,40 @@
+"""Recommenders beyond accuracy: what each system's lists hold (coverage, exposure Gini,
+popularity, novelty, diversity) and irlib's sentence on whether the accuracy winner won by
+collapsing onto popular items (numbers from irlib.recsys)."""
+from __future__ import annotations
+
+import streamlit as st
+
+from irlib.recsys import BEYOND
+from ui.texts import md_escape
+from ui.upload.cache import cached_recommenders
+from ui.upload.model import Dataset, Settings
+from ui.upload.scores import sample_tag
+from ui.upload.tables import beyond_frame, collapse_sentence
+
+
+def beyond_section(dataset: Dataset, settings: Settings, baseline: str) -> str | None:
+    """The table and the sentence; returns the sentence (for the report)."""
+    evaluations = cached_recommenders(dataset.key, settings.k, dataset)
+    frame = beyond_frame(evaluations)
+    config = {title: st.column_config.NumberColumn(title, format="%.3f", help=info.description)
+              for info in BEYOND.values() for title in [info.title]}
+    st.dataframe(frame, hide_index=True, width="stretch", key="upload_beyond_table",
+                 column_config=config)
+    missing = [what for what, ok in (("popularity and novelty need the training interactions",
+                                      dataset.extras["train"] is not None),
+                                     ("diversity needs the item categories",
+                                      dataset.extras["categories"] is not None)) if not ok]
+    st.caption(f"At K = {settings.k}{sample_tag(dataset)}: what the top-{settings.k} lists "
+               "hold, whatever the users did. Coverage: the share of the catalogue shown "
+               "to someone; exposure Gini: 0 when every item is shown as often, near 1 when a "
+               "few take every slot; popularity: the share of training users who had the "
+               "average recommended item; novelty: its surprise in bits; diversity: how "
+               "different two items in a list are, by category."
+               + (f" Not shown: {'; '.join(missing)}." if missing else ""))
+    sentence = collapse_sentence(evaluations, baseline, settings.by, settings.k)
+    if sentence:
+        st.warning(md_escape(sentence) + (f" ({sample_tag(dataset)[3:]})"
+                                          if dataset.sample else ""),
+                   icon=":material/trending_down:")
+    return sentence
