@@ -101,6 +101,12 @@ def terms() -> tuple[Term, ...]:
              "measures from a qrels file and a run. Other tools, this app's included, are "
              "checked against it.", ("TREC", "NIST"), "pages/libraries.py"),
 
+        Term("heldout", "Held-out interactions", judged,
+             "What users did after the data a recommender learned from: the films they went "
+             "on to watch, the items they bought. They are a recommender's relevant items, "
+             "including the ones no system recommended, so recall and NDCG are not inflated.",
+             ("test split", "held out", "leave-last-out", "temporal split"),
+             "pages/recommenders.py"),
         _measure("precision", "P", plain="Of what we showed, how much was useful?",
                  lesson="pages/playground.py"),
         _measure("recall", "R", plain="Of everything useful, how much did we show?",
@@ -189,6 +195,11 @@ def terms() -> tuple[Term, ...]:
              "even one false alarm stays at 5 %.",
              ("Holm", "Bonferroni", "correction", "family-wise error"), "pages/upload.py"),
 
+        Term("sampled", "Sampled metrics", compare,
+             "Ranking a user's held-out item among a hundred random items instead of the whole "
+             "catalogue: cheaper, but the numbers change and can flip which system wins "
+             "(Krichene and Rendle, 2020).", ("sampled evaluation", "negative sampling"),
+             "pages/recommenders.py"),
         Term("latency", "Latency and cost", beyond,
              "How long a system takes to answer one query, and what it costs to run "
              "(hardware, memory, money). A more accurate system that is too slow or too "
@@ -202,11 +213,13 @@ def terms() -> tuple[Term, ...]:
         Term("coverage", "Coverage", beyond,
              "The share of the whole catalogue that a recommender ever shows anyone. Low "
              "coverage means much of the catalogue is never recommended.",
-             ("catalogue coverage", "catalog coverage")),
+             ("catalogue coverage", "catalog coverage", "exposure", "Gini"),
+             "pages/recommenders.py"),
         Term("novelty", "Popularity bias and novelty", beyond,
              "A recommender that shows mostly popular items scores well offline but tells "
              "users little they did not know. Novelty measures how unfamiliar (less "
-             "popular) the recommended items are.", ("popularity", "long tail", "diversity")),
+             "popular) the recommended items are.", ("popularity", "long tail", "diversity"),
+             "pages/recommenders.py"),
     )
 
 
