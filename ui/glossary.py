@@ -100,7 +100,6 @@ def terms() -> tuple[Term, ...]:
              "The reference program from NIST's TREC evaluations: it computes these "
              "measures from a qrels file and a run. Other tools, this app's included, are "
              "checked against it.", ("TREC", "NIST"), "pages/libraries.py"),
-
         Term("heldout", "Held-out interactions", judged,
              "What users did after the data a recommender learned from: the films they went "
              "on to watch, the items they bought. They are a recommender's relevant items, "
@@ -194,7 +193,6 @@ def terms() -> tuple[Term, ...]:
              f"luck alone. {CORRECTIONS['holm']} raises the p-values so that the chance of "
              "even one false alarm stays at 5 %.",
              ("Holm", "Bonferroni", "correction", "family-wise error"), "pages/upload.py"),
-
         Term("sampled", "Sampled metrics", compare,
              "Ranking a user's held-out item among a hundred random items instead of the whole "
              "catalogue: cheaper, but the numbers change and can flip which system wins "
