@@ -76,8 +76,8 @@ LESSONS = {
         ["2. Discounted cumulative gain", "Dividing each gain by log2"],
         ["3. Ideal DCG", "IDCG@2 is the DCG of the first 2"],
         ["4. Normalised DCG", "This ranking", "Ideal ranking", "NDCG@K is order-aware"],
-        ["DCG at K", "DCG (gain = grade)"],
-        ["NDCG at K", "NDCG (gain = grade)"],
+        ["DCG at K", "DCG (grade)"],
+        ["NDCG at K", "NDCG (grade)"],
     ]),
     "choosing": (2, 1, [
         ["Relevant at ranks", "★ 0.83 0.47 0.48"],                      # the table, last row
