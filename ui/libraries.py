@@ -1,4 +1,4 @@
-"""Helpers for the lesson "Why libraries disagree": one graded ranking, five libraries.
+"""Helpers for the lesson "Why libraries disagree": one graded ranking, eight libraries.
 
 The numbers come from :mod:`irlib.conventions` (each library's conventions as irlib switches);
 this module keeps the board's state and arranges tables and formulas.
@@ -19,7 +19,8 @@ from ui.catalog import load_catalog
 PREFIX = "libraries_"
 QUERY = "white-cat-in-a-box"
 SHORT = {"trec_eval": "trec_eval", "ranx": "ranx", "sklearn": "scikit-learn",
-         "torchmetrics": "torchmetrics", "apk": "Kaggle apk"}
+         "torchmetrics": "torchmetrics", "apk": "Kaggle apk", "spark": "Spark",
+         "recommenders": "Recommenders", "recbole": "RecBole"}
 DEFAULTS = {"k_ap": 2, "k_ndcg": 8, "rel": 1, "missed": 0, "missed_grade": 4, "tie": 1}
 
 
@@ -73,17 +74,25 @@ def value_text(x: float | None, digits: int = 4) -> str:
 
 
 def scores_table(grades, judged, k_ap: int, k_ndcg: int, rel: int) -> pd.DataFrame:
-    """One row per library: AP@K, NDCG@K (the library's default gain) and with 2^g − 1."""
+    """One row per library (and per second AP, e.g. Recommenders' ``map``): AP@K, HitRate@K
+    and NDCG@K with each gain the library offers (the grade, 2^g − 1, 1 per relevant item)."""
+    columns = {"linear": f"NDCG@{k_ndcg} (gain = grade)",
+               "exponential": f"NDCG@{k_ndcg} (gain = 2^grade − 1)",
+               "binary": f"NDCG@{k_ndcg} (gain = 1 if relevant)"}
     rows = []
     for lib, conv in cv.CONVENTIONS.items():
-        ap = cv.score_under(lib, grades, k_ap, judged=judged, rel=rel)["AP"]
-        linear = cv.score_under(lib, grades, k_ndcg, judged=judged, rel=rel,
-                                gain="linear")["NDCG"]
-        expo = cv.score_under(lib, grades, k_ndcg, judged=judged, rel=rel,
-                              gain="exponential")["NDCG"]
-        rows.append({"Library": conv.name, f"AP@{k_ap}": value_text(ap),
-                     f"NDCG@{k_ndcg} (gain = grade)": value_text(linear),
-                     f"NDCG@{k_ndcg} (gain = 2^grade − 1)": value_text(expo)})
+        at_k = cv.score_under(lib, grades, k_ap, judged=judged, rel=rel)
+        row = {"Library": conv.name, f"AP@{k_ap}": value_text(at_k["AP"]),
+               f"HitRate@{k_ap}": value_text(at_k["HitRate"])}
+        for gain, name in columns.items():
+            row[name] = value_text(cv.score_under(lib, grades, k_ndcg, judged=judged, rel=rel,
+                                                  gain=gain)["NDCG"])
+        rows.append(row)
+        for name, _, denominator in conv.other_ap:     # the same library's other AP only
+            ap = cv.score_under(lib, grades, k_ap, judged=judged, rel=rel,
+                                denominator=denominator)["AP"]
+            rows.append({"Library": f"{conv.name}: {name}", f"AP@{k_ap}": value_text(ap),
+                         f"HitRate@{k_ap}": "", **dict.fromkeys(columns.values(), "")})
     return pd.DataFrame(rows).set_index("Library")
 
 
@@ -98,7 +107,8 @@ def conventions_matrix() -> pd.DataFrame:
 def library_details(library: str) -> pd.DataFrame:
     """One library's record in full: how it is called, the six conventions, version, sources."""
     conv = cv.CONVENTIONS[library]
-    rows = [("Called as", "; ".join(c for c in (conv.ap_call, conv.ndcg_call) if c))]
+    calls = (conv.ap_call, *(call for _, call, _ in conv.other_ap), conv.hit_call, conv.ndcg_call)
+    rows = [("Called as", "; ".join(c for c in calls if c))]
     rows += [(label, getattr(conv, field)) for label, field in cv.ROWS]
     rows += [("Version", conv.version),
              ("Sources", "; ".join(f"{what} ({where})" for what, where in conv.sources))]
@@ -119,9 +129,10 @@ def ap_latex(parts: dict, k: int) -> list[tuple[str, str, float, str]]:
     num = fmt(parts["numerator"], 3)
     out = []
     for who, name, den_tex, den in (
-            ("trec_eval, pytrec_eval, ir_measures, ranx", "R, all relevant", str(parts["R"]),
-             parts["R"]),
-            ("Kaggle apk", "min(R, K)", rf"\min({parts['R']}, {k})", parts["min_r_k"]),
+            ("trec_eval, pytrec_eval, ir_measures, ranx; Recommenders' map",
+             "R, all relevant", str(parts["R"]), parts["R"]),
+            ("Kaggle apk; Spark's MAP@K, Recommenders' map_at_k, RecBole", "min(R, K)",
+             rf"\min({parts['R']}, {k})", parts["min_r_k"]),
             ("torchmetrics; scikit-learn given the top K", "relevant found in the top K",
              str(parts["found"]), parts["found"])):
         value = parts["numerator"] / den if den else 0.0
