@@ -74,26 +74,30 @@ def value_text(x: float | None, digits: int = 4) -> str:
 
 
 def scores_table(grades, judged, k_ap: int, k_ndcg: int, rel: int) -> pd.DataFrame:
-    """One row per library (and per second AP, e.g. Recommenders' ``map``): AP@K, HitRate@K
-    and NDCG@K with each gain the library offers (the grade, 2^g − 1, 1 per relevant item)."""
-    columns = {"linear": f"NDCG@{k_ndcg} (gain = grade)",
-               "exponential": f"NDCG@{k_ndcg} (gain = 2^grade − 1)",
-               "binary": f"NDCG@{k_ndcg} (gain = 1 if relevant)"}
-    rows = []
+    """The numbers (rows) of every library (columns, short names): AP@K, the second AP some
+    libraries have (Recommenders' ``map``, Spark's ``meanAveragePrecision``), HitRate@K and
+    NDCG@K with each gain the library offers (the grade, 2^g − 1, 1 per relevant item).
+    Metrics as rows keep eight libraries beside the board on a laptop's screen."""
+    second = " / ".join(dict.fromkeys(name for c in cv.CONVENTIONS.values()
+                                      for name, _, _ in c.other_ap))
+    labels = {"AP": f"AP@{k_ap}", "other": f"AP@{k_ap} via {second}",
+              "HitRate": f"HitRate@{k_ap}", "linear": f"NDCG@{k_ndcg} (gain = grade)",
+              "exponential": f"NDCG@{k_ndcg} (gain = 2^grade − 1)",
+              "binary": f"NDCG@{k_ndcg} (gain = 1 if relevant)"}
+    columns = {}
     for lib, conv in cv.CONVENTIONS.items():
         at_k = cv.score_under(lib, grades, k_ap, judged=judged, rel=rel)
-        row = {"Library": conv.name, f"AP@{k_ap}": value_text(at_k["AP"]),
-               f"HitRate@{k_ap}": value_text(at_k["HitRate"])}
-        for gain, name in columns.items():
-            row[name] = value_text(cv.score_under(lib, grades, k_ndcg, judged=judged, rel=rel,
-                                                  gain=gain)["NDCG"])
-        rows.append(row)
-        for name, _, denominator in conv.other_ap:     # the same library's other AP only
-            ap = cv.score_under(lib, grades, k_ap, judged=judged, rel=rel,
+        other = [cv.score_under(lib, grades, k_ap, judged=judged, rel=rel,
                                 denominator=denominator)["AP"]
-            rows.append({"Library": f"{conv.name}: {name}", f"AP@{k_ap}": value_text(ap),
-                         f"HitRate@{k_ap}": "", **dict.fromkeys(columns.values(), "")})
-    return pd.DataFrame(rows).set_index("Library")
+                 for _, _, denominator in conv.other_ap]
+        column = {"AP": value_text(at_k["AP"]),
+                  "other": value_text(other[0] if other else None),
+                  "HitRate": value_text(at_k["HitRate"])}
+        for gain in ("linear", "exponential", "binary"):
+            column[gain] = value_text(cv.score_under(lib, grades, k_ndcg, judged=judged,
+                                                     rel=rel, gain=gain)["NDCG"])
+        columns[SHORT[lib]] = [column[key] for key in labels]
+    return pd.DataFrame(columns, index=pd.Index(list(labels.values()), name="Measure"))
 
 
 def conventions_matrix() -> pd.DataFrame:
