@@ -7,10 +7,11 @@ IDCG from all judged documents; ``complete`` as ``trec_eval -c``). pyspark is an
 dependency (``pip install -r requirements-spark.txt``, plus a Java 17+ runtime): nothing else in
 irlib imports this module, and this module imports pyspark only when called.
 
-How it runs: every row gets a group number, a hash of its query id modulo ``groups``; the
-qrels and the run are shuffled by that number (``groupby(...).cogroup(...)``), and each
-group's rows, a few thousand queries complete with all their judgments and results, go to a
-Python worker as pandas frames over Arrow, where :func:`irlib.evaluate` scores them. The
+How it runs: the qrels and the run become one DataFrame (a flag says which rows are
+judgments), hash-partitioned by query id into ``groups`` partitions (one shuffle, no sort),
+and each partition, thousands of queries complete with all their judgments and results,
+goes to a Python worker as Arrow batches (``mapInArrow``), where :func:`irlib.evaluate`
+scores it in one vectorised call. The
 per-query values come back as a Spark DataFrame; the line over all queries is made in Spark
 SQL by each measure's registry rule (``aggregate``: mean, geometric mean, sum or count, as
 :func:`irlib.batch.summarize` makes it), so no query's values are collected to the driver.
@@ -164,9 +165,10 @@ def _text(values) -> pd.Series:
     return pd.Series(np.asarray(values, dtype=object), dtype=object)
 
 
-def _group_evaluator(measures: tuple[Measure, ...], names: list[str], complete: bool,
-                     depth: int | None, judged_only: bool):
-    """The function each Spark task runs on one group's qrels and run (pandas frames)."""
+def _partition_evaluator(measures: tuple[Measure, ...], names: list[str], complete: bool,
+                         depth: int | None, judged_only: bool, schema):
+    """The function each Spark task runs on one partition's Arrow batches: judgments and
+    results of whole queries, told apart by the ``judged`` flag."""
     def evaluate_group(qrels: pd.DataFrame, run: pd.DataFrame) -> pd.DataFrame:
         from irlib.batch import _ids
         from irlib.batch import evaluate as evaluate_in_memory
@@ -190,7 +192,19 @@ def _group_evaluator(measures: tuple[Measure, ...], names: list[str], complete: 
                                     "status": _text([IGNORED] * len(ev.ignored_queries))})
             out = pd.concat([out, ignored], ignore_index=True)
         return out
-    return evaluate_group
+
+    def evaluate_partition(batches):
+        import pyarrow as pa
+        batches = list(batches)
+        if not batches or not sum(b.num_rows for b in batches):
+            return
+        frame = pa.Table.from_batches(batches).to_pandas()
+        judged = frame.pop("judged").to_numpy(dtype=bool)
+        qrels = frame[judged].rename(columns={"value": "relevance"}).reset_index(drop=True)
+        run = frame[~judged].rename(columns={"value": "score"}).reset_index(drop=True)
+        out = evaluate_group(qrels, run)         # NaN becomes null on the way to Arrow
+        yield pa.RecordBatch.from_pandas(out, schema=schema, preserve_index=False)
+    return evaluate_partition
 
 
 def _reraise_task_error(error: Exception) -> None:
@@ -234,10 +248,10 @@ def evaluate(qrels: DataFrame, run: DataFrame, measures: Iterable, *, complete: 
         query and doc names apply to both frames. Ids may be integers or text; a float id
         becomes the text a file would hold (``1.0`` is ``"1"``), as in irlib.evaluate.
     groups : int, optional
-        How many groups the queries are hashed into (default: 4 x
-        ``spark.sql.shuffle.partitions``). Each group, all its queries' rows at once, is
-        scored in one Python worker: raise it when a group does not fit a worker's memory
-        (a group holds about rows / groups rows).
+        How many partitions the queries are hashed into (default:
+        ``spark.sql.shuffle.partitions``). Each partition, all its queries' rows at once, is
+        scored in one Python worker: raise it when a partition does not fit a worker's
+        memory (a partition holds about rows / groups rows; irlib needs ~100 bytes a row).
 
     Returns
     -------
@@ -283,7 +297,7 @@ def evaluate(qrels: DataFrame, run: DataFrame, measures: Iterable, *, complete: 
 
     spark = qrels.sparkSession
     if groups is None:
-        groups = 4 * int(spark.conf.get("spark.sql.shuffle.partitions"))
+        groups = int(spark.conf.get("spark.sql.shuffle.partitions"))
     if isinstance(groups, bool) or not isinstance(groups, (int, np.integer)) or groups < 1:
         raise ValueError(f"groups must be a positive integer, got {groups!r}")
 
@@ -299,16 +313,21 @@ def evaluate(qrels: DataFrame, run: DataFrame, measures: Iterable, *, complete: 
                           query_target).alias("query_id"),
                    _as_id(F.col(r_doc), run.schema[r_doc].dataType, doc_target).alias("doc_id"),
                    ranking.alias("score"))
-    q = q.withColumn("group", F.pmod(F.xxhash64("query_id"), F.lit(int(groups))))
-    r = r.withColumn("group", F.pmod(F.xxhash64("query_id"), F.lit(int(groups))))
+    rows_in = q.select("query_id", "doc_id", F.col("relevance").alias("value"),
+                       F.lit(True).alias("judged")) \
+        .unionByName(r.select("query_id", "doc_id", F.col("score").alias("value"),
+                              F.lit(False).alias("judged")))
 
     schema = T.StructType([T.StructField("query_id", T.StringType(), False),
                            T.StructField("status", T.StringType(), False),
                            *(T.StructField(name, T.DoubleType(), True) for name in names)])
-    score_group = _group_evaluator(parsed, names, bool(complete), depth, bool(judged_only))
-    rows = (q.groupby("group").cogroup(r.groupby("group"))
-            .applyInPandas(lambda a, b: score_group(a.drop(columns="group"),
-                                                    b.drop(columns="group")), schema))
+    import pyarrow as pa
+    arrow_schema = pa.schema([pa.field("query_id", pa.string(), False),
+                              pa.field("status", pa.string(), False),
+                              *(pa.field(name, pa.float64()) for name in names)])
+    score_partition = _partition_evaluator(parsed, names, bool(complete), depth,
+                                           bool(judged_only), arrow_schema)
+    rows = rows_in.repartition(int(groups), "query_id").mapInArrow(score_partition, schema)
     from pyspark import StorageLevel
     rows = rows.persist(StorageLevel.MEMORY_AND_DISK)
 
