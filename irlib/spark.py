@@ -8,10 +8,10 @@ dependency (``pip install -r requirements-spark.txt``, plus a Java 17+ runtime):
 irlib imports this module, and this module imports pyspark only when called.
 
 How it runs: the qrels and the run become one DataFrame (a flag says which rows are
-judgments), hash-partitioned by query id into ``groups`` partitions (one shuffle, no sort),
-and each partition, thousands of queries complete with all their judgments and results,
-goes to a Python worker as Arrow batches (``mapInArrow``), where :func:`irlib.evaluate`
-scores it in one vectorised call. The
+judgments), grouped by query id into one row per query holding its rows as a list (built
+before the shuffle where a query's rows sit together, as Spark's own aggregations do); each
+shuffle partition, thousands of whole queries, goes to a Python worker as Arrow batches
+(``mapInArrow``), where :func:`irlib.evaluate` scores it in one vectorised call. The
 per-query values come back as a Spark DataFrame; the line over all queries is made in Spark
 SQL by each measure's registry rule (``aggregate``: mean, geometric mean, sum or count, as
 :func:`irlib.batch.summarize` makes it), so no query's values are collected to the driver.
@@ -195,11 +195,18 @@ def _partition_evaluator(measures: tuple[Measure, ...], names: list[str], comple
 
     def evaluate_partition(batches):
         import pyarrow as pa
-        batches = list(batches)
-        if not batches or not sum(b.num_rows for b in batches):
+        import pyarrow.compute as pc
+        batches = [b for b in batches if b.num_rows]
+        if not batches:
             return
-        frame = pa.Table.from_batches(batches).to_pandas()
-        judged = frame.pop("judged").to_numpy(dtype=bool)
+        table = pa.Table.from_batches(batches)   # one row per query: its rows as lists
+        rows = pc.list_flatten(table["rows"]).combine_chunks()
+        lengths = pc.list_value_length(table["rows"]).to_numpy(zero_copy_only=False)
+        frame = pd.DataFrame({
+            "query_id": np.repeat(table["query_id"].to_numpy(zero_copy_only=False), lengths),
+            "doc_id": rows.field("doc_id").to_numpy(zero_copy_only=False),
+            "value": rows.field("value").to_numpy(zero_copy_only=False)})
+        judged = rows.field("judged").to_numpy(zero_copy_only=False).astype(bool)
         qrels = frame[judged].rename(columns={"value": "relevance"}).reset_index(drop=True)
         run = frame[~judged].rename(columns={"value": "score"}).reset_index(drop=True)
         out = evaluate_group(qrels, run)         # NaN becomes null on the way to Arrow
@@ -220,7 +227,7 @@ def evaluate(qrels: DataFrame, run: DataFrame, measures: Iterable, *, complete: 
              depth: int | None = None, judged_only: bool = False,
              query_col: str | None = None, doc_col: str | None = None,
              relevance_col: str | None = None, score_col: str | None = None,
-             rank_col: str | None = None, groups: int | None = None) -> SparkEvaluation:
+             rank_col: str | None = None) -> SparkEvaluation:
     """Score every qrels query of ``run`` with each of ``measures``, on Spark.
 
     The numbers are :func:`irlib.evaluate`'s on the same data (its conventions, its kernels),
@@ -247,11 +254,11 @@ def evaluate(qrels: DataFrame, run: DataFrame, measures: Iterable, *, complete: 
         grade, label, rating``; the run's ``score, prediction, sim``, else ``rank``. The
         query and doc names apply to both frames. Ids may be integers or text; a float id
         becomes the text a file would hold (``1.0`` is ``"1"``), as in irlib.evaluate.
-    groups : int, optional
-        How many partitions the queries are hashed into (default:
-        ``spark.sql.shuffle.partitions``). Each partition, all its queries' rows at once, is
-        scored in one Python worker: raise it when a partition does not fit a worker's
-        memory (a partition holds about rows / groups rows; irlib needs ~100 bytes a row).
+
+    The queries are hashed into ``spark.sql.shuffle.partitions`` partitions, and each
+    partition, all its queries' rows at once, is scored in one Python worker: raise it when
+    a partition does not fit a worker's memory (a partition holds about rows / partitions
+    rows; irlib needs ~100 bytes a row).
 
     Returns
     -------
@@ -295,12 +302,6 @@ def evaluate(qrels: DataFrame, run: DataFrame, measures: Iterable, *, complete: 
     _numeric(qrels, q_rel, "qrels")
     _numeric(run, r_score or r_rank, "run")
 
-    spark = qrels.sparkSession
-    if groups is None:
-        groups = int(spark.conf.get("spark.sql.shuffle.partitions"))
-    if isinstance(groups, bool) or not isinstance(groups, (int, np.integer)) or groups < 1:
-        raise ValueError(f"groups must be a positive integer, got {groups!r}")
-
     query_target = _id_target(qrels.schema[q_query].dataType, run.schema[r_query].dataType)
     doc_target = _id_target(qrels.schema[q_doc].dataType, run.schema[r_doc].dataType)
     ranking = F.col(r_score).cast("double") if r_score else -F.col(r_rank).cast("double")
@@ -327,7 +328,12 @@ def evaluate(qrels: DataFrame, run: DataFrame, measures: Iterable, *, complete: 
                               *(pa.field(name, pa.float64()) for name in names)])
     score_partition = _partition_evaluator(parsed, names, bool(complete), depth,
                                            bool(judged_only), arrow_schema)
-    rows = rows_in.repartition(int(groups), "query_id").mapInArrow(score_partition, schema)
+    # One row per query, its judgments and results as lists: the lists are built before the
+    # shuffle where a query's rows sit together (as Spark's own aggregations do), so the
+    # shuffle moves one row per query and task, not one per result.
+    by_query = rows_in.groupBy("query_id").agg(
+        F.collect_list(F.struct("doc_id", "value", "judged")).alias("rows"))
+    rows = by_query.mapInArrow(score_partition, schema)
     from pyspark import StorageLevel
     rows = rows.persist(StorageLevel.MEMORY_AND_DISK)
 

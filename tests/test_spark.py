@@ -54,7 +54,7 @@ def test_same_numbers_as_in_memory_evaluate(spark, options):
     qrels, run = random_case(seed=4, n_queries=240)
     expected = irlib.evaluate(qrels, run, MEASURES, **options)
     assert expected.missing_queries and expected.ignored_queries     # the case has both
-    got = irlib.spark.evaluate(*spark_frames(spark, qrels, run), MEASURES, groups=3, **options)
+    got = irlib.spark.evaluate(*spark_frames(spark, qrels, run), MEASURES, **options)
     assert_same(got, expected)
 
 
