@@ -202,10 +202,13 @@ def _partition_evaluator(measures: tuple[Measure, ...], names: list[str], comple
         table = pa.Table.from_batches(batches)   # one row per query: its rows as lists
         rows = pc.list_flatten(table["rows"]).combine_chunks()
         lengths = pc.list_value_length(table["rows"]).to_numpy(zero_copy_only=False)
-        frame = pd.DataFrame({
-            "query_id": np.repeat(table["query_id"].to_numpy(zero_copy_only=False), lengths),
-            "doc_id": rows.field("doc_id").to_numpy(zero_copy_only=False),
-            "value": rows.field("value").to_numpy(zero_copy_only=False)})
+        owner = pa.array(np.repeat(np.arange(len(lengths)), lengths))
+
+        def as_text(ids):   # integer ids as the text irlib compares, cast in Arrow (fast)
+            return pc.cast(ids, pa.string()) if pa.types.is_integer(ids.type) else ids
+        frame = pa.table({"query_id": as_text(pc.take(table["query_id"], owner)),
+                          "doc_id": as_text(rows.field("doc_id")),
+                          "value": rows.field("value")}).to_pandas()
         judged = rows.field("judged").to_numpy(zero_copy_only=False).astype(bool)
         qrels = frame[judged].rename(columns={"value": "relevance"}).reset_index(drop=True)
         run = frame[~judged].rename(columns={"value": "score"}).reset_index(drop=True)
