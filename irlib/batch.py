@@ -161,6 +161,20 @@ def summarize(per_query: pd.DataFrame, measures: Iterable[Measure], *, complete:
     return pd.Series(values, index=per_query.columns, dtype=float)
 
 
+def check_options(measures, *, complete, depth, judged_only) -> list[Measure]:
+    """:func:`evaluate`'s options checked, and its measures parsed (also for irlib.spark)."""
+    for flag, value in (("complete", complete), ("judged_only", judged_only)):
+        if not isinstance(value, (bool, np.bool_)):
+            raise ValueError(f"{flag} must be True or False, got {value!r}")
+    if depth is not None and (isinstance(depth, bool) or not isinstance(depth, (int, np.integer))
+                              or depth < 1):
+        raise ValueError(f"depth must be a positive integer (trec_eval -M), got {depth!r}")
+    parsed = expand_measures([measures] if isinstance(measures, (str, Measure)) else measures)
+    if not parsed:
+        raise ValueError("measures must name at least one measure, e.g. ['nDCG@10', 'AP']")
+    return parsed
+
+
 def evaluate(qrels: pd.DataFrame, run: pd.DataFrame, measures: Iterable, *,
              complete: bool = False, depth: int | None = None,
              judged_only: bool = False) -> Evaluation:
@@ -217,15 +231,7 @@ def evaluate(qrels: pd.DataFrame, run: pd.DataFrame, measures: Iterable, *,
     >>> evaluate(qrels, run, ["AP"], complete=True).means.round(4).to_dict()   # trec_eval -c
     {'AP': 0.2917}
     """
-    for flag, value in (("complete", complete), ("judged_only", judged_only)):
-        if not isinstance(value, (bool, np.bool_)):
-            raise ValueError(f"{flag} must be True or False, got {value!r}")
-    if depth is not None and (isinstance(depth, bool) or not isinstance(depth, (int, np.integer))
-                              or depth < 1):
-        raise ValueError(f"depth must be a positive integer (trec_eval -M), got {depth!r}")
-    parsed = expand_measures([measures] if isinstance(measures, (str, Measure)) else measures)
-    if not parsed:
-        raise ValueError("measures must name at least one measure, e.g. ['nDCG@10', 'AP']")
+    parsed = check_options(measures, complete=complete, depth=depth, judged_only=judged_only)
     _check_columns(qrels, QRELS_COLUMNS, "qrels")
     _check_columns(run, RUN_COLUMNS, "run")
     if len(qrels) == 0:

@@ -1,6 +1,7 @@
 """Lesson 5: why libraries disagree. One graded ranking scored with the conventions of
-trec_eval (pytrec_eval, ir_measures), ranx, scikit-learn, torchmetrics and Kaggle's apk,
-side by side; then each disagreement (AP's denominator, NDCG's gain and ideal, ties) alone."""
+trec_eval (pytrec_eval, ir_measures), ranx, scikit-learn, torchmetrics and Kaggle's apk, and
+of the recommender tools Spark's RankingEvaluator, Microsoft Recommenders and RecBole, side
+by side; then each disagreement (AP's denominator, NDCG's gain and ideal, ties) alone."""
 import streamlit as st
 
 import irlib
@@ -25,10 +26,10 @@ head[0].title("Why libraries disagree", anchor=False)
 head[1].button("↺ Video's ranking and grades", key=P + "reset", on_click=lib.reset,
                width="stretch", help="Back to the video's order and grades 0, 4, 1, 3, 4, 1, 3, 2.")
 st.caption(
-    "The same ranking, scored with five popular tools' **conventions** — what AP divides by, "
-    "which gain NDCG uses, where the ideal ranking comes from, what counts as relevant, how "
-    "ties are ordered. None is wrong. Drag a picture or change a grade (the video's “white "
-    "cat in a box”, grades 0–4): every library follows.")
+    "The same ranking, scored with the **conventions** of eight tools for search and "
+    "recommender systems — what AP divides by, which gain NDCG uses, where the ideal ranking "
+    "comes from, what counts as relevant, how ties are ordered. None is wrong. Drag a picture "
+    "or change a grade (the video's “white cat in a box”, grades 0–4): every library follows.")
 
 controls = st.columns(3)
 controls[0].slider("K for AP@K", 1, n_items, **S.bind("k_ap"),
@@ -46,8 +47,9 @@ judged = lib.judged_pool(grades, missed, missed_grade)
 
 st.table(lib.scores_table(grades, judged, k_ap, k_ndcg, rel))
 st.caption("— : the library has no such measure. Every number is computed by irlib with that "
-           "library's conventions switched on; tests check them against pytrec_eval, ranx and "
-           "scikit-learn themselves, and against torchmetrics' and apk's source.")
+           "library's conventions switched on; tests check them against pytrec_eval, ranx, "
+           "scikit-learn and Spark themselves, and against the source of torchmetrics, apk, "
+           "Microsoft Recommenders and RecBole. HitRate@K is Success@K: they all agree on it.")
 
 st.header(f"1. AP@{k_ap}: what do we divide by?")
 parts = lib.ap_parts(grades, judged, k_ap, rel)
@@ -73,6 +75,8 @@ st.markdown(
     "**Gain.** trec_eval, ranx's `ndcg`, scikit-learn and torchmetrics use the grade itself "
     "(Järvelin & Kekäläinen); ranx's `ndcg_burges` and ir_measures' `nDCG(dcg='exp-log2')` use "
     "2^grade − 1 (Burges et al.), which makes a grade-4 result worth 15 times a grade-1 one. "
+    "Spark's RankingEvaluator, RecBole and Microsoft Recommenders (by default) give **every "
+    "relevant item a gain of 1**: a 5-star rating and a 3-star one count the same. "
     "**Ideal.** trec_eval and ranx build IDCG from *every judged document of the query*; "
     "scikit-learn and torchmetrics only see the list you hand them, so a relevant document "
     "the system never retrieved cannot lower their score.")
@@ -88,10 +92,13 @@ with st.container(border=True, key=P + "missed_box"):
         ("gain 2^grade − 1 · all judged", "ranx ndcg_burges, ir_measures "
          "nDCG(dcg='exp-log2')",
          cv.score_under("ranx", grades, k_ndcg, judged=judged, gain="exponential")["NDCG"]),
+        ("gain 1 if relevant · all judged", "Spark RankingEvaluator ndcgAtK, RecBole NDCG, "
+         "Microsoft Recommenders ndcg_at_k (score_type='binary', its default)",
+         cv.score_under("spark", grades, k_ndcg, judged=judged, rel=rel)["NDCG"]),
         ("gain grade · ideal: given list", "scikit-learn ndcg_score, "
          "torchmetrics retrieval_normalized_dcg",
          cv.score_under("sklearn", grades, k_ndcg, judged=judged)["NDCG"]))
-    for (label, who, value), col in zip(variants, st.columns(3)):
+    for (label, who, value), col in zip(variants, st.columns(len(variants))):
         with col:
             st.metric(label, irlib.fmt(value, 4), border=True,
                       help=f"NDCG@{k_ndcg} with this gain and ideal: {who}")
@@ -108,8 +115,8 @@ st.header("3. Tied scores")
 st.markdown(
     "Systems often give two documents the same score. trec_eval (and so pytrec_eval and "
     "ir_measures) then orders them by **doc id, descending**; ranx keeps the order they came "
-    "in (in practice); scikit-learn's and torchmetrics' NDCG give both the average of their "
-    "gains. Pick two neighbours that tie:")
+    "in (in practice), and Spark takes the order of the array you hand it; scikit-learn's and "
+    "torchmetrics' NDCG give both the average of their gains. Pick two neighbours that tie:")
 tie = st.selectbox("Results that share one score", list(range(1, n_items)), **S.bind("tie"),
                    format_func=lambda r: f"ranks {r} and {r + 1}")
 st.table(lib.tie_table(grades, order, int(tie), k_ap, k_ndcg, rel,

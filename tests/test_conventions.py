@@ -1,5 +1,7 @@
 """irlib.conventions against the real libraries (pytrec_eval, ranx, scikit-learn) and against
-the published source of those not installed (torchmetrics, Kaggle's apk), transcribed below."""
+the published source of those not installed (torchmetrics, Kaggle's apk, Microsoft
+Recommenders, RecBole), transcribed below. Spark's record is checked against real pyspark in
+tests/test_spark_conventions.py."""
 from __future__ import annotations
 
 import warnings
@@ -75,6 +77,60 @@ def tm_retrieval_normalized_dcg(preds, target, top_k=None):
     gain = _tm_dcg_sample_scores(target, preds, top_k, ignore_ties=False)
     ideal = _tm_dcg_sample_scores(target, target, top_k, ignore_ties=True)
     return 0.0 if ideal == 0 else gain / ideal
+
+
+def recommenders_user(shown, true_ratings, k, *, score_type="binary"):
+    """recommenders 1.2.1, recommenders/evaluation/python_evaluation.py, for one user:
+    ``map``, ``map_at_k`` and ``ndcg_at_k`` (relevancy_method="top_k", discfun "loge").
+    ``shown``: item ids by prediction, best first; ``true_ratings``: {item: rating} of
+    rating_true, every row of which is relevant. Not installed in CI: the package pins
+    pandas < 3 and pulls cornac, lightgbm, transformers, notebook... (its Requires-Dist);
+    this transcription was checked against the real functions, imported from the wheel
+    with --no-deps, on ~300 random cases while it was written.
+
+    merge_ranking_true_pred keeps users in both frames, takes each one's top k by prediction
+    and ranks them 1..k; the hits are the top-k rows also in rating_true. _get_reciprocal_rank
+    sums (hits so far) / rank over the hits; map divides by ``actual`` (the user's
+    rating_true rows), map_at_k by min(actual, k). ndcg_at_k: gain 1 ('binary'), the rating
+    ('raw') or 2^rating - 1 ('exp') over log(1 + rank); the ideal from every rating_true row
+    sorted by rating, its first k; 0 when there is no hit at all."""
+    if not true_ratings:                         # not a common user: no user, map = 0.0
+        return {"map": 0.0, "map_at_k": 0.0, "ndcg": 0.0}
+    top = list(shown)[:k]
+    hits = [(i + 1, item) for i, item in enumerate(top) if item in true_ratings]
+    rr = sum((j + 1) / rank for j, (rank, _) in enumerate(hits))
+    actual = len(true_ratings)
+    rel = {"binary": lambda r: 1.0, "raw": lambda r: float(r),
+           "exp": lambda r: 2.0 ** r - 1}[score_type]
+    if not hits:
+        ndcg = 0.0
+    else:
+        dcg = sum(rel(true_ratings[item]) / np.log(1 + rank) for rank, item in hits)
+        ideal = sorted(true_ratings.values(), reverse=True)[:k]
+        idcg = sum(rel(r) / np.log(1 + i + 1) for i, r in enumerate(ideal))
+        ndcg = dcg / idcg
+    return {"map": rr / actual, "map_at_k": rr / min(actual, k), "ndcg": ndcg}
+
+
+def recbole_user(hits, pos_len, k):
+    """RecBole, recbole/evaluator/metrics.py (MAP, NDCG, Hit ``metric_info``) for one user at
+    topk K. Not installed: RecBole needs PyTorch (the PyPI wheel brings the CUDA libraries,
+    gigabytes). ``hits``: pos_index, True where the i-th recommended item is a test item;
+    ``pos_len``: the user's test items."""
+    pos_index = np.asarray(list(hits[:k]) + [False] * max(0, k - len(hits)), bool)[None, :]
+    pos_len = np.asarray([pos_len])
+    pre = pos_index.cumsum(axis=1) / np.arange(1, pos_index.shape[1] + 1)
+    sum_pre = np.cumsum(pre * pos_index.astype(float), axis=1)
+    len_rank = np.full_like(pos_len, pos_index.shape[1])
+    actual_len = np.where(pos_len > len_rank, len_rank, pos_len)
+    ranges = np.arange(1, pos_index.shape[1] + 1)
+    ranges[actual_len[0]:] = ranges[actual_len[0] - 1]
+    ap = (sum_pre[0] / ranges)[k - 1]
+    idcg = np.cumsum(1.0 / np.log2(np.arange(1, k + 1) + 1))
+    idcg[actual_len[0]:] = idcg[actual_len[0] - 1]
+    dcg = np.cumsum(np.where(pos_index[0], 1.0 / np.log2(np.arange(1, k + 1) + 1), 0))
+    hit = (np.cumsum(pos_index[0]) > 0).astype(int)
+    return {"MAP": float(ap), "NDCG": float((dcg / idcg)[k - 1]), "Hit": float(hit[k - 1])}
 
 
 def random_cases(n_cases=150, seed=7):
@@ -189,6 +245,59 @@ def test_torchmetrics_and_apk_records_match_their_source():
                  [f"m{i}" for i, g in enumerate(missed) if g >= rel]
         ours = score_under("apk", grades, k, judged=grades + missed, rel=rel)["AP"]
         assert ours == pytest.approx(apk(actual, ids, k), abs=1e-9)
+
+
+def test_recommenders_and_recbole_records_match_their_source():
+    for grades, missed, k, rel in random_cases(200, seed=13):
+        ids = [f"d{i}" for i in range(len(grades))]
+        # rating_true: the held-out items a recommender engineer keeps (rating >= rel),
+        # including those never recommended
+        true = {**{d: g for d, g in zip(ids, grades) if g >= rel},
+                **{f"m{i}": g for i, g in enumerate(missed) if g >= rel}}
+        kw = dict(judged=grades + missed, rel=rel)
+        want = recommenders_user(ids, true, k)
+        assert score_under("recommenders", grades, k, **kw)["AP"] == pytest.approx(
+            want["map_at_k"], abs=1e-12)
+        assert score_under("recommenders", grades, k, denominator="relevant", **kw)["AP"] == \
+            pytest.approx(want["map"], abs=1e-12)
+        assert score_under("recommenders", grades, k, **kw)["NDCG"] == pytest.approx(
+            want["ndcg"], abs=1e-12)
+        for gain, score_type in (("linear", "raw"), ("exponential", "exp")):
+            assert score_under("recommenders", grades, k, gain=gain, **kw)["NDCG"] == \
+                pytest.approx(recommenders_user(ids, true, k, score_type=score_type)["ndcg"],
+                              abs=1e-12), (grades, missed, k, rel, gain)
+        if not true:
+            continue                             # RecBole evaluates users with test items only
+        rb = recbole_user([g >= rel for g in grades], len(true), k)
+        ours = score_under("recbole", grades, k, **kw)
+        assert (ours["AP"], ours["NDCG"], ours["HitRate"]) == pytest.approx(
+            (rb["MAP"], rb["NDCG"], rb["Hit"]), abs=1e-12), (grades, missed, k, rel)
+
+
+def test_recommenders_map_vs_map_at_k_on_the_graded_pictures():
+    # 7 held-out relevant pictures, the first hit at rank 2: map divides 0.5 by 7, map_at_k
+    # by min(7, 2) = 2
+    ids = [f"d{i}" for i in range(8)]
+    true = {d: g for d, g in zip(ids, GRADED) if g >= 1}
+    got = recommenders_user(ids, true, 2)
+    assert (got["map"], got["map_at_k"]) == pytest.approx((0.5 / 7, 0.25))
+    assert score_under("recommenders", GRADED, 2, denominator="relevant")["AP"] == \
+        pytest.approx(score_under("trec_eval", GRADED, 2)["AP"])
+    with pytest.raises(ValueError, match="no AP that divides by 'retrieved'"):
+        score_under("recommenders", GRADED, 2, denominator="retrieved")
+
+
+def test_ranx_hit_rate_is_success_at_k():
+    for grades, missed, k, rel in random_cases(60, seed=17):
+        ids = [f"d{i:02d}" for i in range(len(grades))]
+        judged = {**dict(zip(ids, grades)), **{f"m{i}": g for i, g in enumerate(missed)}}
+        if not any(g >= rel for g in judged.values()):
+            continue                             # ranx refuses qrels without a relevant doc
+        got = ranx.evaluate(ranx.Qrels({"q": judged}),
+                            ranx.Run({"q": {d: float(len(ids) - i) for i, d in enumerate(ids)}}),
+                            f"hit_rate@{k}-l{rel}")
+        assert score_under("ranx", grades, k, judged=grades + missed, rel=rel)["HitRate"] == \
+            pytest.approx(got)
 
 
 def test_torchmetrics_rejects_graded_targets_for_ap():

@@ -5,8 +5,9 @@ import pytrec_eval
 
 from tests.apptest import run_page
 
-LIBS = ["trec_eval / pytrec_eval / ir_measures", "ranx", "scikit-learn", "torchmetrics",
-        "Kaggle apk (ml_metrics)"]
+LIBS = ["trec_eval", "ranx", "scikit-learn", "torchmetrics", "Kaggle apk", "Spark",
+        "Recommenders", "RecBole"]
+SECOND_AP = "AP@2 via meanAveragePrecision / map"
 
 
 def run(**settings):
@@ -14,8 +15,8 @@ def run(**settings):
 
 
 def scores(at):
-    """{library: {column: text}} of the side-by-side table."""
-    return at.table[0].value.to_dict("index")
+    """{library: {measure: text}} of the side-by-side table (measures are its rows)."""
+    return at.table[0].value.to_dict()
 
 
 def tiles(at):
@@ -29,11 +30,17 @@ def column(at, name):
 def test_default_side_by_side_has_the_documented_numbers():
     at = run()
     assert list(scores(at)) == LIBS
-    # AP@2 = 0.0714 trec_eval / 0.25 apk / 0.5 torchmetrics (and sklearn given the top 2)
-    assert column(at, "AP@2") == ["0.0714", "0.0714", "0.5", "0.5", "0.25"]
-    # NDCG@8 = 0.7283 linear / 0.6829 exponential
-    assert column(at, "NDCG@8 (gain = grade)") == ["0.7283"] * 4 + ["—"]
-    assert column(at, "NDCG@8 (gain = 2^grade − 1)") == ["0.6829", "0.6829", "—", "—", "—"]
+    # AP@2 = 0.0714 trec_eval / 0.25 apk, Spark, Recommenders' map_at_k, RecBole / 0.5
+    # torchmetrics (and sklearn given the top 2)
+    assert column(at, "AP@2") == ["0.0714", "0.0714", "0.5", "0.5"] + ["0.25"] * 4
+    # NDCG@8 = 0.7283 linear / 0.6829 exponential / 0.8118 binary (every relevant gains 1)
+    assert column(at, "NDCG@8 (gain = grade)") == ["0.7283"] * 4 + ["—", "—", "0.7283", "—"]
+    assert column(at, "NDCG@8 (gain = 2^grade − 1)") == \
+        ["0.6829", "0.6829", "—", "—", "—", "—", "0.6829", "—"]
+    assert column(at, "NDCG@8 (gain = 1 if relevant)") == ["—"] * 5 + ["0.8118"] * 3
+    assert column(at, "HitRate@2") == ["1", "1", "—", "1", "—", "—", "—", "1"]
+    # the recommender tools' second AP: over R, as trec_eval
+    assert column(at, SECOND_AP) == ["—"] * 5 + ["0.0714", "0.0714", "—"]
 
 
 def test_default_tiles_show_the_three_denominators_and_two_gains():
@@ -44,6 +51,19 @@ def test_default_tiles_show_the_three_denominators_and_two_gains():
     assert shown["gain grade · ideal: all judged"] == "0.7283"
     assert shown["gain 2^grade − 1 · all judged"] == "0.6829"
     assert shown["gain grade · ideal: given list"] == "0.7283"
+    assert shown["gain 1 if relevant · all judged"] == "0.8118"
+
+
+def test_binary_gain_ignores_a_better_grade_and_follows_the_threshold():
+    from ui.catalog import load_catalog
+    grades = dict(load_catalog().queries["white-cat-in-a-box"].grades)
+    grades["empty-box"] = 4                       # rank 3: grade 1 -> 4, still relevant
+    s = scores(run(grades=grades))
+    assert s["Spark"]["NDCG@8 (gain = 1 if relevant)"] == "0.8118"
+    assert s["RecBole"]["NDCG@8 (gain = 1 if relevant)"] == "0.8118"
+    assert s[LIBS[0]]["NDCG@8 (gain = grade)"] != "0.7283"            # trec_eval sees it
+    s = scores(run(rel=2))                        # grade 1 no longer relevant: labels shrink
+    assert s["RecBole"]["NDCG@8 (gain = 1 if relevant)"] != "0.8118"
 
 
 def test_ap_formulas_are_substituted():
@@ -74,7 +94,7 @@ def test_missed_documents_lower_trec_eval_but_not_scikit_learn():
     assert s["scikit-learn"]["NDCG@8 (gain = grade)"] == "0.7283"
     assert float(s["ranx"]["NDCG@8 (gain = grade)"]) < 0.7283
     assert s[LIBS[0]]["AP@2"] == "0.0556"                             # 0.5 / 9
-    assert s["Kaggle apk (ml_metrics)"]["AP@2"] == "0.25"             # 0.5 / min(9, 2)
+    assert s["Kaggle apk"]["AP@2"] == "0.25"             # 0.5 / min(9, 2)
     assert s["torchmetrics"]["AP@2"] == "0.5"
 
 
@@ -136,11 +156,13 @@ def test_conventions_matrix_and_details():
                                   "Relevant when", "Tied scores",
                                   "Query with no relevant document"]
     assert list(matrix.columns) == ["trec_eval", "ranx", "scikit-learn", "torchmetrics",
-                                    "Kaggle apk"]
+                                    "Kaggle apk", "Spark", "Recommenders", "RecBole"]
     assert matrix.loc["AP@K denominator", "Kaggle apk"] == "min(R, K)"
     assert matrix.loc["Tied scores", "trec_eval"] == "doc id descending"
     details = [t.value for t in at.table[3:]]
-    assert len(details) == 5 and all("Sources" in d.index for d in details)
+    assert len(details) == 8 and all("Sources" in d.index for d in details)
+    recommenders = details[6].iloc[:, 0]
+    assert "map_at_k" in recommenders["Called as"] and "map(" in recommenders["Called as"]
 
 
 def test_editing_a_grade_on_the_board_flows_to_every_library():

@@ -1,4 +1,4 @@
-"""Helpers for the lesson "Why libraries disagree": one graded ranking, five libraries.
+"""Helpers for the lesson "Why libraries disagree": one graded ranking, eight libraries.
 
 The numbers come from :mod:`irlib.conventions` (each library's conventions as irlib switches);
 this module keeps the board's state and arranges tables and formulas.
@@ -19,7 +19,8 @@ from ui.catalog import load_catalog
 PREFIX = "libraries_"
 QUERY = "white-cat-in-a-box"
 SHORT = {"trec_eval": "trec_eval", "ranx": "ranx", "sklearn": "scikit-learn",
-         "torchmetrics": "torchmetrics", "apk": "Kaggle apk"}
+         "torchmetrics": "torchmetrics", "apk": "Kaggle apk", "spark": "Spark",
+         "recommenders": "Recommenders", "recbole": "RecBole"}
 DEFAULTS = {"k_ap": 2, "k_ndcg": 8, "rel": 1, "missed": 0, "missed_grade": 4, "tie": 1}
 
 
@@ -73,18 +74,30 @@ def value_text(x: float | None, digits: int = 4) -> str:
 
 
 def scores_table(grades, judged, k_ap: int, k_ndcg: int, rel: int) -> pd.DataFrame:
-    """One row per library: AP@K, NDCG@K (the library's default gain) and with 2^g − 1."""
-    rows = []
+    """The numbers (rows) of every library (columns, short names): AP@K, the second AP some
+    libraries have (Recommenders' ``map``, Spark's ``meanAveragePrecision``), HitRate@K and
+    NDCG@K with each gain the library offers (the grade, 2^g − 1, 1 per relevant item).
+    Metrics as rows keep eight libraries beside the board on a laptop's screen."""
+    second = " / ".join(dict.fromkeys(name for c in cv.CONVENTIONS.values()
+                                      for name, _, _ in c.other_ap))
+    labels = {"AP": f"AP@{k_ap}", "other": f"AP@{k_ap} via {second}",
+              "HitRate": f"HitRate@{k_ap}", "linear": f"NDCG@{k_ndcg} (gain = grade)",
+              "exponential": f"NDCG@{k_ndcg} (gain = 2^grade − 1)",
+              "binary": f"NDCG@{k_ndcg} (gain = 1 if relevant)"}
+    columns = {}
     for lib, conv in cv.CONVENTIONS.items():
-        ap = cv.score_under(lib, grades, k_ap, judged=judged, rel=rel)["AP"]
-        linear = cv.score_under(lib, grades, k_ndcg, judged=judged, rel=rel,
-                                gain="linear")["NDCG"]
-        expo = cv.score_under(lib, grades, k_ndcg, judged=judged, rel=rel,
-                              gain="exponential")["NDCG"]
-        rows.append({"Library": conv.name, f"AP@{k_ap}": value_text(ap),
-                     f"NDCG@{k_ndcg} (gain = grade)": value_text(linear),
-                     f"NDCG@{k_ndcg} (gain = 2^grade − 1)": value_text(expo)})
-    return pd.DataFrame(rows).set_index("Library")
+        at_k = cv.score_under(lib, grades, k_ap, judged=judged, rel=rel)
+        other = [cv.score_under(lib, grades, k_ap, judged=judged, rel=rel,
+                                denominator=denominator)["AP"]
+                 for _, _, denominator in conv.other_ap]
+        column = {"AP": value_text(at_k["AP"]),
+                  "other": value_text(other[0] if other else None),
+                  "HitRate": value_text(at_k["HitRate"])}
+        for gain in ("linear", "exponential", "binary"):
+            column[gain] = value_text(cv.score_under(lib, grades, k_ndcg, judged=judged,
+                                                     rel=rel, gain=gain)["NDCG"])
+        columns[SHORT[lib]] = [column[key] for key in labels]
+    return pd.DataFrame(columns, index=pd.Index(list(labels.values()), name="Measure"))
 
 
 def conventions_matrix() -> pd.DataFrame:
@@ -98,7 +111,8 @@ def conventions_matrix() -> pd.DataFrame:
 def library_details(library: str) -> pd.DataFrame:
     """One library's record in full: how it is called, the six conventions, version, sources."""
     conv = cv.CONVENTIONS[library]
-    rows = [("Called as", "; ".join(c for c in (conv.ap_call, conv.ndcg_call) if c))]
+    calls = (conv.ap_call, *(call for _, call, _ in conv.other_ap), conv.hit_call, conv.ndcg_call)
+    rows = [("Called as", "; ".join(c for c in calls if c))]
     rows += [(label, getattr(conv, field)) for label, field in cv.ROWS]
     rows += [("Version", conv.version),
              ("Sources", "; ".join(f"{what} ({where})" for what, where in conv.sources))]
@@ -119,9 +133,10 @@ def ap_latex(parts: dict, k: int) -> list[tuple[str, str, float, str]]:
     num = fmt(parts["numerator"], 3)
     out = []
     for who, name, den_tex, den in (
-            ("trec_eval, pytrec_eval, ir_measures, ranx", "R, all relevant", str(parts["R"]),
-             parts["R"]),
-            ("Kaggle apk", "min(R, K)", rf"\min({parts['R']}, {k})", parts["min_r_k"]),
+            ("trec_eval, pytrec_eval, ir_measures, ranx; Recommenders' map",
+             "R, all relevant", str(parts["R"]), parts["R"]),
+            ("Kaggle apk; Spark's MAP@K, Recommenders' map_at_k, RecBole", "min(R, K)",
+             rf"\min({parts['R']}, {k})", parts["min_r_k"]),
             ("torchmetrics; scikit-learn given the top K", "relevant found in the top K",
              str(parts["found"]), parts["found"])):
         value = parts["numerator"] / den if den else 0.0

@@ -108,7 +108,7 @@ def test_presenter_board_text_is_as_big_as_the_tiles_labels(start_app, open_page
 @pytest.mark.parametrize("width, height", VIEWPORTS)
 @pytest.mark.parametrize("path, cards", [
     ("choosing", 6),        # the first table: the three rankings' six metrics
-    ("libraries", 8),       # the first table: the five libraries' numbers
+    ("libraries", 8),       # the first table: the eight libraries' numbers
 ])
 def test_other_board_pages_show_their_numbers_beside_the_board(start_app, open_page, width,
                                                               height, path, cards):

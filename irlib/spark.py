@@ -1,0 +1,368 @@
+"""irlib on Apache Spark: score runs that live in Spark DataFrames with irlib's own kernels.
+
+:func:`evaluate` takes the qrels (or held-out interactions) and the run (or recommendations)
+as Spark DataFrames and returns the same numbers as :func:`irlib.evaluate` on the same data in
+pandas, with trec_eval's conventions (ranks from score descending, ties by doc id descending;
+IDCG from all judged documents; ``complete`` as ``trec_eval -c``). pyspark is an optional
+dependency (``pip install -r requirements-spark.txt``, plus a Java 17+ runtime): nothing else in
+irlib imports this module, and this module imports pyspark only when called.
+
+How it runs: the qrels and the run become one DataFrame (a flag says which rows are
+judgments), grouped by query id into one row per query holding its rows as a list (built
+before the shuffle where a query's rows sit together, as Spark's own aggregations do); each
+shuffle partition, thousands of whole queries, goes to a Python worker as Arrow batches
+(``mapInArrow``), where :func:`irlib.evaluate` scores it in one vectorised call. The
+per-query values come back as a Spark DataFrame; the line over all queries is made in Spark
+SQL by each measure's registry rule (``aggregate``: mean, geometric mean, sum or count, as
+:func:`irlib.batch.summarize` makes it), so no query's values are collected to the driver.
+
+.. code-block:: python
+
+    import irlib.spark
+    qrels = spark.read.parquet("s3://lab/qrels/")          # query_id, doc_id, relevance
+    run = spark.read.parquet("s3://lab/runs/bm25/")        # query_id, doc_id, score
+    ev = irlib.spark.evaluate(qrels, run, ["nDCG@10", "AP", "P@10"])
+    ev.means                       # pandas Series: trec_eval's "all" line
+    ev.per_query.write.parquet("s3://lab/eval/bm25/")       # one row per qrels query
+    ev.unpersist()
+
+    # recommender data: users, items, held-out ratings and a top-K list with ranks
+    ev = irlib.spark.evaluate(test_interactions, top_k, ["nDCG@10", "R@10", "Success@10"],
+                              query_col="user_id", doc_col="item_id",
+                              relevance_col="rating", rank_col="rank", complete=True)
+"""
+from __future__ import annotations
+
+from collections.abc import Iterable, Sequence
+from dataclasses import dataclass, field
+from typing import TYPE_CHECKING
+
+import numpy as np
+import pandas as pd
+
+from irlib._common import GEOMETRIC_FLOOR
+from irlib.batch import check_options
+from irlib.measures import MEASURES, Measure
+
+if TYPE_CHECKING:                      # pyspark is optional: imported where it is used
+    from pyspark.sql import Column, DataFrame
+
+#: Column names tried, in order, when the caller names none (exact match first, then
+#: case-insensitive). Pass ``query_col=`` etc. to name yours.
+QUERY_COLUMNS = ("query_id", "qid", "query", "user_id", "userID", "user", "userId")
+DOC_COLUMNS = ("doc_id", "docno", "doc", "item_id", "itemID", "item", "itemId")
+RELEVANCE_COLUMNS = ("relevance", "rel", "grade", "label", "rating")
+SCORE_COLUMNS = ("score", "prediction", "sim")
+RANK_COLUMNS = ("rank",)
+
+# Where a query's row comes from; the per-query rows carry it until the means are made.
+ANSWERED, MISSING, IGNORED = "answered", "missing", "ignored"
+
+
+@dataclass(frozen=True)
+class SparkEvaluation:
+    """What :func:`evaluate` found. Like :class:`irlib.Evaluation`, with Spark DataFrames
+    where a list could be as long as the data (queries, missing or ignored ones)."""
+    per_query: DataFrame               # query_id (text) + one double column per measure
+    means: pd.Series                   # trec_eval's "all" line, one value per measure
+    n_queries: int                     # queries in the qrels: per_query's rows
+    n_missing: int                     # qrels queries the run does not answer
+    n_ignored: int                     # run queries without judgments (never averaged)
+    complete: bool
+    measures: tuple[Measure, ...]
+    rows: DataFrame = field(repr=False)   # per_query + status, persisted: the one computation
+
+    @property
+    def n_averaged(self) -> int:
+        """How many queries the means are over (trec_eval's ``num_q``)."""
+        return self.n_queries if self.complete else self.n_queries - self.n_missing
+
+    @property
+    def missing_queries(self) -> DataFrame:
+        """The qrels queries the run does not answer (one column, ``query_id``)."""
+        from pyspark.sql import functions as F
+        return self.rows.filter(F.col("status") == MISSING).select("query_id")
+
+    @property
+    def ignored_queries(self) -> DataFrame:
+        """The run's queries that have no judgments (one column, ``query_id``)."""
+        from pyspark.sql import functions as F
+        return self.rows.filter(F.col("status") == IGNORED).select("query_id")
+
+    def unpersist(self) -> None:
+        """Free the cached per-query rows (executors' memory and disk)."""
+        self.rows.unpersist()
+
+
+def _find_column(df: DataFrame, given: str | None, candidates: Sequence[str], role: str,
+                 what: str, needed: bool = True) -> str | None:
+    columns = list(df.columns)
+    if given is not None:
+        if given not in columns:
+            raise ValueError(f"{what} has no column {given!r} for the {role} "
+                             f"(found: {', '.join(columns)})")
+        return given
+    for name in candidates:
+        if name in columns:
+            return name
+    lower = {c.lower(): c for c in columns}
+    for name in candidates:
+        if name.lower() in lower:
+            return lower[name.lower()]
+    if needed:
+        raise ValueError(f"{what} has no {role} column: tried {', '.join(candidates)} "
+                         f"(found: {', '.join(columns)}); name yours with "
+                         f"{role.split()[0]}_col=...")
+    return None
+
+
+def _id_target(*dtypes) -> str:
+    """Both sides' ids as longs when both are integers (cheap to shuffle), else as text."""
+    from pyspark.sql import types as T
+    integral = (T.ByteType, T.ShortType, T.IntegerType, T.LongType)
+    return "long" if all(isinstance(t, integral) for t in dtypes) else "string"
+
+
+def _as_id(column: Column, dtype, target: str) -> Column:
+    """An id column as ``target``; a float id becomes the text a file would hold, as
+    :func:`irlib.evaluate` reads it (``1.0`` -> ``"1"``), so both sides hash alike."""
+    from pyspark.sql import functions as F
+    from pyspark.sql import types as T
+    if target == "long":
+        return column.cast("long")
+    if isinstance(dtype, (T.FloatType, T.DoubleType, T.DecimalType)):
+        return F.when(column == F.floor(column), column.cast("long").cast("string")) \
+            .otherwise(column.cast("string"))
+    return column.cast("string")
+
+
+def _numeric(df: DataFrame, name: str, what: str) -> None:
+    from pyspark.sql import types as T
+    dtype = df.schema[name].dataType
+    if not isinstance(dtype, T.NumericType):
+        raise ValueError(f"{what}: column {name!r} holds {dtype.simpleString()}, not numbers")
+
+
+def _aggregate(name: str, how: str) -> Column:
+    """The line over all queries of one measure column, by its registry rule, in Spark SQL:
+    :func:`irlib.batch.summarize`'s rules. Null rows (queries the run misses, without
+    ``complete``; queries without judgments) are left out, as summarize leaves out NaN."""
+    from pyspark.sql import functions as F
+    x = F.col(f"`{name}`")
+    if how == "mean":
+        return F.avg(x)
+    if how == "gmean":                   # greatest() skips nulls: keep them null
+        floored = F.when(x.isNotNull(), F.greatest(x, F.lit(GEOMETRIC_FLOOR)))
+        return F.exp(F.avg(F.log(floored)))
+    if how == "count":
+        return F.count(x).cast("double")
+    return F.sum(x).cast("double")
+
+
+def _text(values) -> pd.Series:
+    """Ids as an object column: pyspark's Arrow writer cannot take pandas 3's pyarrow-backed
+    ``str`` columns (chunked arrays)."""
+    return pd.Series(np.asarray(values, dtype=object), dtype=object)
+
+
+def _partition_evaluator(measures: tuple[Measure, ...], names: list[str], complete: bool,
+                         depth: int | None, judged_only: bool, schema):
+    """The function each Spark task runs on one partition's Arrow batches: judgments and
+    results of whole queries, told apart by the ``judged`` flag."""
+    def evaluate_group(qrels: pd.DataFrame, run: pd.DataFrame) -> pd.DataFrame:
+        from irlib.batch import _ids
+        from irlib.batch import evaluate as evaluate_in_memory
+        if len(qrels) == 0:                      # only queries without judgments here
+            ids = pd.unique(_ids(run, "query_id", "run").to_numpy(dtype=object))
+            out = pd.DataFrame({"query_id": _text(ids.astype(str)),
+                                "status": _text([IGNORED] * len(ids))})
+            for name in names:
+                out[name] = np.nan
+            return out
+        ev = evaluate_in_memory(qrels, run, measures, complete=complete, depth=depth,
+                                judged_only=judged_only)
+        per_query = ev.per_query
+        status = np.where(per_query.index.isin(list(ev.missing_queries)), MISSING, ANSWERED)
+        out = pd.DataFrame({"query_id": _text(per_query.index.astype(str)),
+                            "status": _text(status)})
+        for name in names:
+            out[name] = per_query[name].to_numpy(dtype=float)
+        if ev.ignored_queries:
+            ignored = pd.DataFrame({"query_id": _text(ev.ignored_queries),
+                                    "status": _text([IGNORED] * len(ev.ignored_queries))})
+            out = pd.concat([out, ignored], ignore_index=True)
+        return out
+
+    def evaluate_partition(batches):
+        import pyarrow as pa
+        import pyarrow.compute as pc
+        batches = [b for b in batches if b.num_rows]
+        if not batches:
+            return
+        table = pa.Table.from_batches(batches)   # one row per query: its rows as lists
+        rows = pc.list_flatten(table["rows"]).combine_chunks()
+        lengths = pc.list_value_length(table["rows"]).to_numpy(zero_copy_only=False)
+        owner = pa.array(np.repeat(np.arange(len(lengths)), lengths))
+
+        def as_text(ids):   # integer ids as the text irlib compares, cast in Arrow (fast)
+            return pc.cast(ids, pa.string()) if pa.types.is_integer(ids.type) else ids
+        frame = pa.table({"query_id": as_text(pc.take(table["query_id"], owner)),
+                          "doc_id": as_text(rows.field("doc_id")),
+                          "value": rows.field("value")}).to_pandas()
+        judged = rows.field("judged").to_numpy(zero_copy_only=False).astype(bool)
+        qrels = frame[judged].rename(columns={"value": "relevance"}).reset_index(drop=True)
+        run = frame[~judged].rename(columns={"value": "score"}).reset_index(drop=True)
+        out = evaluate_group(qrels, run)         # NaN becomes null on the way to Arrow
+        yield pa.RecordBatch.from_pandas(out, schema=schema, preserve_index=False)
+    return evaluate_partition
+
+
+def _reraise_task_error(error: Exception) -> None:
+    """A ValueError raised by irlib inside a Spark task, as a ValueError on the driver."""
+    lines = [line for line in str(error).splitlines() if line.startswith("ValueError: ")]
+    if lines:
+        raise ValueError(lines[-1][len("ValueError: "):] + " (in a Spark task; row numbers "
+                         "count within one group of queries)") from None
+    raise error
+
+
+def evaluate(qrels: DataFrame, run: DataFrame, measures: Iterable, *, complete: bool = False,
+             depth: int | None = None, judged_only: bool = False,
+             query_col: str | None = None, doc_col: str | None = None,
+             relevance_col: str | None = None, score_col: str | None = None,
+             rank_col: str | None = None) -> SparkEvaluation:
+    """Score every qrels query of ``run`` with each of ``measures``, on Spark.
+
+    The numbers are :func:`irlib.evaluate`'s on the same data (its conventions, its kernels),
+    to the last bits of a double.
+
+    Parameters
+    ----------
+    qrels : pyspark.sql.DataFrame
+        One row per judgment: a query (or user) id, a doc (or item) id and a numeric
+        relevance (grade or rating; > 0 relevant by default, ``P(rel=4)@10`` for a threshold).
+    run : pyspark.sql.DataFrame
+        One row per result: query id, doc id and a ``score`` (higher is better; ties broken by
+        doc id descending, as trec_eval) or a ``rank`` (1 is best; equal ranks broken the
+        same way).
+    measures : iterable of str or Measure
+        As :func:`irlib.evaluate`: ``["nDCG@10", "AP", "P@5"]``, ``["map", "P.5,10"]``,
+        ``["official"]``; every run measure of the registry.
+    complete, depth, judged_only
+        As :func:`irlib.evaluate` (``trec_eval -c``, ``-M``, ``-J``).
+    query_col, doc_col, relevance_col, score_col, rank_col : str, optional
+        The columns to read. By default the first of these found (exact name, then any
+        case): queries ``query_id, qid, query, user_id, userID, user, userId``; docs
+        ``doc_id, docno, doc, item_id, itemID, item, itemId``; relevance ``relevance, rel,
+        grade, label, rating``; the run's ``score, prediction, sim``, else ``rank``. The
+        query and doc names apply to both frames. Ids may be integers or text; a float id
+        becomes the text a file would hold (``1.0`` is ``"1"``), as in irlib.evaluate.
+
+    The queries are hashed into ``spark.sql.shuffle.partitions`` partitions, and each
+    partition, all its queries' rows at once, is scored in one Python worker: raise it when
+    a partition does not fit a worker's memory (a partition holds about rows / partitions
+    rows; irlib needs ~100 bytes a row).
+
+    Returns
+    -------
+    SparkEvaluation
+        ``per_query``: a Spark DataFrame, ``query_id`` (text) and one double column per
+        measure (irlib's canonical names, e.g. ``P@10``), one row per qrels query in no
+        particular order; a query the run misses has nulls (default) or 0 (``complete``), as
+        irlib.evaluate's NaN or 0. ``means``: a pandas Series, trec_eval's ``all`` line
+        (NaN when the run answers no qrels query and ``complete`` is off). ``n_queries``,
+        ``n_missing``, ``n_ignored``, ``n_averaged``; ``missing_queries`` and
+        ``ignored_queries`` as DataFrames of ids. The per-query rows are persisted (memory,
+        then disk) while the means are made, so writing ``per_query`` does not score again;
+        call ``unpersist()`` when done.
+    """
+    from pyspark.errors import PythonException
+    from pyspark.sql import functions as F
+    from pyspark.sql import types as T
+
+    parsed = tuple(check_options(measures, complete=complete, depth=depth,
+                                 judged_only=judged_only))
+    names = [str(m) for m in parsed]
+    if len(set(names)) != len(names):
+        raise ValueError(f"measures name one measure twice: {', '.join(names)}")
+
+    q_query = _find_column(qrels, query_col, QUERY_COLUMNS, "query (user) id", "qrels")
+    q_doc = _find_column(qrels, doc_col, DOC_COLUMNS, "doc (item) id", "qrels")
+    q_rel = _find_column(qrels, relevance_col, RELEVANCE_COLUMNS, "relevance", "qrels")
+    r_query = _find_column(run, query_col, QUERY_COLUMNS, "query (user) id", "run")
+    r_doc = _find_column(run, doc_col, DOC_COLUMNS, "doc (item) id", "run")
+    if rank_col is not None and score_col is not None:
+        raise ValueError("name a score column or a rank column, not both")
+    r_score = None if rank_col is not None else \
+        _find_column(run, score_col, SCORE_COLUMNS, "score", "run", needed=False)
+    r_rank = None if r_score is not None else \
+        _find_column(run, rank_col, RANK_COLUMNS, "rank", "run", needed=False)
+    if r_score is None and r_rank is None:
+        raise ValueError(f"run has no score or rank column: tried "
+                         f"{', '.join(SCORE_COLUMNS + RANK_COLUMNS)} (found: "
+                         f"{', '.join(run.columns)}); name yours with score_col=... or "
+                         "rank_col=...")
+    _numeric(qrels, q_rel, "qrels")
+    _numeric(run, r_score or r_rank, "run")
+
+    query_target = _id_target(qrels.schema[q_query].dataType, run.schema[r_query].dataType)
+    doc_target = _id_target(qrels.schema[q_doc].dataType, run.schema[r_doc].dataType)
+    ranking = F.col(r_score).cast("double") if r_score else -F.col(r_rank).cast("double")
+    q = qrels.select(_as_id(F.col(q_query), qrels.schema[q_query].dataType,
+                            query_target).alias("query_id"),
+                     _as_id(F.col(q_doc), qrels.schema[q_doc].dataType,
+                            doc_target).alias("doc_id"),
+                     F.col(q_rel).cast("double").alias("relevance"))
+    r = run.select(_as_id(F.col(r_query), run.schema[r_query].dataType,
+                          query_target).alias("query_id"),
+                   _as_id(F.col(r_doc), run.schema[r_doc].dataType, doc_target).alias("doc_id"),
+                   ranking.alias("score"))
+    rows_in = q.select("query_id", "doc_id", F.col("relevance").alias("value"),
+                       F.lit(True).alias("judged")) \
+        .unionByName(r.select("query_id", "doc_id", F.col("score").alias("value"),
+                              F.lit(False).alias("judged")))
+
+    schema = T.StructType([T.StructField("query_id", T.StringType(), False),
+                           T.StructField("status", T.StringType(), False),
+                           *(T.StructField(name, T.DoubleType(), True) for name in names)])
+    import pyarrow as pa
+    arrow_schema = pa.schema([pa.field("query_id", pa.string(), False),
+                              pa.field("status", pa.string(), False),
+                              *(pa.field(name, pa.float64()) for name in names)])
+    score_partition = _partition_evaluator(parsed, names, bool(complete), depth,
+                                           bool(judged_only), arrow_schema)
+    # One row per query, its judgments and results as lists: the lists are built before the
+    # shuffle where a query's rows sit together (as Spark's own aggregations do), so the
+    # shuffle moves one row per query and task, not one per result.
+    by_query = rows_in.groupBy("query_id").agg(
+        F.collect_list(F.struct("doc_id", "value", "judged")).alias("rows"))
+    rows = by_query.mapInArrow(score_partition, schema)
+    from pyspark import StorageLevel
+    rows = rows.persist(StorageLevel.MEMORY_AND_DISK)
+
+    # One job: it scores every group (filling the cache) and makes the "all" line.
+    aggregates = [_aggregate(name, MEASURES[m.name].aggregate).alias(name)
+                  for name, m in zip(names, parsed)]
+    counts = [F.count(F.when(F.col("status") == s, 1)).alias(s)
+              for s in (ANSWERED, MISSING, IGNORED)]
+    try:
+        line = rows.agg(*counts, *aggregates).first().asDict()
+    except PythonException as error:
+        rows.unpersist()
+        _reraise_task_error(error)
+    n_queries = line[ANSWERED] + line[MISSING]
+    if n_queries == 0:
+        rows.unpersist()
+        raise ValueError("qrels is empty: there is nothing to evaluate against")
+    values = {name: np.nan if line[name] is None else float(line[name]) for name in names}
+    if not complete and line[ANSWERED] == 0:
+        values = dict.fromkeys(names, np.nan)
+    if complete and "NumRel" in {m.name for m in parsed}:
+        # trec_eval -c: num_rel over all queries is every judgment with a grade above 0
+        relevant = q.filter(F.col("relevance") > 0).count()
+        for name, m in zip(names, parsed):
+            if m.name == "NumRel":
+                values[name] = float(relevant)
+    per_query = rows.filter(F.col("status") != IGNORED).select("query_id", *(F.col(f"`{name}`") for name in names))
+    return SparkEvaluation(per_query, pd.Series(values, index=names, dtype=float), n_queries,
+                           int(line[MISSING]), int(line[IGNORED]), bool(complete), parsed, rows)
