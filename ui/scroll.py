@@ -26,7 +26,25 @@ export default function (component) {
   if (!target) return;
   const reduce = window.matchMedia("(prefers-reduced-motion: reduce)").matches;
   target.scrollIntoView({block: "start", behavior: reduce ? "auto" : "smooth"});
+  // The results below the heading arrive after this element: while the page is still too
+  // short to bring the heading up, scroll again as it grows, until the user scrolls
+  // themselves or a few seconds pass.
+  const block = document.querySelector('[data-testid="stMainBlockContainer"]');
+  if (!block || typeof ResizeObserver === "undefined") return;
+  const stop = () => {
+    grown.disconnect();
+    for (const name of USER_SCROLLS) window.removeEventListener(name, stop, true);
+  };
+  let first = true;     // an observer reports once at the start: the smooth scroll goes on
+  const grown = new ResizeObserver(() => {
+    if (!first && target.isConnected) target.scrollIntoView({block: "start", behavior: "auto"});
+    first = false;
+  });
+  grown.observe(block);
+  for (const name of USER_SCROLLS) window.addEventListener(name, stop, {capture: true, passive: true});
+  setTimeout(stop, 5000);
 }
+const USER_SCROLLS = ["wheel", "touchstart", "keydown", "mousedown"];
 """
 
 #: Streamlit's header bar (3.75rem) lies over the top of the page: stop the heading below it.
