@@ -38,26 +38,18 @@ def _data():
     return generate()
 
 
-def _split():
-    from irlib.reclab.lesson import HONEST_SPLIT
-    from irlib.reclab.splits import lesson_split
-    return lesson_split(HONEST_SPLIT)
-
-
 @functools.cache
 def film_boards() -> dict[str, Board]:
     """The users' boards by source name (:data:`USERS`), each labelled with the user, the
     model and how many films the user watched after the cut."""
-    from irlib.reclab.lesson import HONEST_SPLIT
-    from irlib.reclab.models import MODELS, lesson_ranking
+    from irlib.reclab.lesson import held_out, top_list
+    from irlib.reclab.models import MODELS
 
-    data, split = _data(), _split()
-    held = split.test.groupby("user_id")["item_id"].apply(set)
+    data = _data()
     boards = {}
     for source, (user, model) in USERS.items():
-        top = lesson_ranking(HONEST_SPLIT, model).top_k(LIST_LENGTH, [user])
-        order = tuple(top.sort_values("rank")["item_id"])
-        watched = held[user]
+        order = top_list(model, user, LIST_LENGTH)
+        watched = held_out()[user]
         listed = sum(i in watched for i in order)
         label = (f"{data.names[user]}'s top {LIST_LENGTH} from {MODELS[model]}: watched "
                  f"{len(watched)} films after the cut, {listed} of them here (✓)")
