@@ -232,8 +232,9 @@ def right_answer(question: dict, answers: list[str] | None) -> None:
 def choose() -> None:
     """Choose, preview, then pose: the kind (and its options), the question exactly as the
     projector and the phones will show it, another draw, and only then "Ask the class"."""
+    # wrap: seven kinds are wider than the teacher's column on a 1366 x 768 projector
     st.segmented_control("The kind of question", (qs.SURPRISE, *qs.KINDS), **S.bind("ask"),
-                         required=True, label_visibility="collapsed",
+                         required=True, label_visibility="collapsed", wrap=True,
                          format_func=lambda k: qs.KINDS[k].short if k in qs.KINDS
                          else "Surprise me")
     kind = qs.KINDS.get(S["ask"])

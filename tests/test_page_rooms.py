@@ -402,9 +402,9 @@ def test_a_recommender_question_is_previewed_posed_and_shown_on_the_phone_as_pre
         "negatives": options.get("room_negatives", 0)})
     assert choices == [text for _, text in expected["choices"]]
     if kind == "users":                            # two users' films, the K cut after 3
-        assert len(question["rankings"]) == 2 and "such films" in question["context"][0]
+        assert len(question["rankings"]) == 2 and "watched after the cut" in question["context"][0]
         assert question["rankings"][0].split('class="room-cut"')[0].count('class="rank"') == 3
-        assert 'class="film">' in question["rankings"][0]
+        assert question["rankings"][0].count(' poster">') == 8      # films, by their posters
     ask(at)
     phone = student(code)
     assert {**drawn(phone.get_by_key("join_question")),

@@ -239,12 +239,11 @@ def test_users_questions_agree_with_irlib(seed):
     test = lesson_split(HONEST_SPLIT).test
     values = []
     for ranking in question["rankings"]:
-        user = ids[ranking["label"].split(": ")[1]]
+        user = ids[ranking["label"].split(": ")[1].split(" · ")[0]]
         films = [i["id"] for i in ranking["items"]]
         assert [i["grade"] for i in ranking["items"]] == [int(f in held_out()[user])
                                                           for f in films]      # ✓ = watched
-        assert f"watched {len(held_out()[user])}" in question["context"] or \
-            f"{generate().names[user]} {len(held_out()[user])}:" in question["context"]
+        assert f" · watched {len(held_out()[user])} films after the cut" in ranking["label"]
         mine = test[test["user_id"] == user]
         qrels = pd.DataFrame({"query_id": mine["user_id"], "doc_id": mine["item_id"],
                               "relevance": 1})
@@ -283,7 +282,7 @@ def test_sampled_questions_agree_with_irlib(seed):
     expected = qs.SAME if abs(sampled[a] - sampled[b]) <= 1e-12 else (
         a if sampled[a] > sampled[b] else b)
     assert question["correct"] == expected
-    assert f"{MODELS[a]} {irlib.fmt(whole[a], 3)}" in question["context"]
+    assert f"{MODELS[a]} {irlib.fmt(whole[a], 3)}, " in question["context"]
     assert f"{MODELS[a]} {irlib.fmt(sampled[a], 3)}" in question["explanation"]
     flipped = (whole[a] - whole[b]) * (sampled[a] - sampled[b]) < 0
     assert ("the order flips" in question["explanation"]) == flipped

@@ -363,10 +363,10 @@ def make_users(rng: random.Random, params: Mapping) -> dict:
                        f"{irlib.fmt(values['B'], 3)}" + (
                            " — a tie." if correct == SAME else f" — {who[correct]}'s list is "
                                                                "higher."),
-        "context": f"{MODELS[model]}'s top {LIST_FILMS} for two users; ✓ = a film they "
-                   f"watched after the cut. {who['A']} watched {counts['A']} such films, "
-                   f"{who['B']} {counts['B']}: the ones not listed count too.",
-        "rankings": [{"label": f"{name}: {who[name]}",
+        # one line on a laptop's projector (the counts go with each list's name)
+        "context": f"{MODELS[model]}'s top {LIST_FILMS} for each; ✓ = watched after the cut.",
+        "rankings": [{"label": f"{name}: {who[name]} · watched {counts[name]} films after the "
+                               "cut, listed or not",
                       "items": _film_items(lists[u], held[u])}
                      for name, u in zip("AB", users)],
         "k": k,
@@ -406,9 +406,9 @@ def make_sampled(rng: random.Random, params: Mapping) -> dict:
         "explanation": f"Among {n} random films: {MODELS[a]} {irlib.fmt(among[a], 3)}, "
                        f"{MODELS[b]} {irlib.fmt(among[b], 3)} — {turned} (the whole catalogue: "
                        f"{irlib.fmt(whole[a], 3)} and {irlib.fmt(whole[b], 3)}).",
-        "context": f"Each user's last film is held out and ranked among every film they never "
-                   f"watched ({low}–{high}): {shown} {MODELS[a]} {irlib.fmt(whole[a], 3)}, "
-                   f"{MODELS[b]} {irlib.fmt(whole[b], 3)}.",
+        "context": f"The whole catalogue: each user's last film held out and ranked among every "
+                   f"film they never watched ({low}–{high}). {shown}: {MODELS[a]} "
+                   f"{irlib.fmt(whole[a], 3)}, {MODELS[b]} {irlib.fmt(whole[b], 3)}.",
         "phrases": {a: f"{MODELS[a]} is higher", b: f"{MODELS[b]} is higher",
                     SAME: "both are the same"},
     }

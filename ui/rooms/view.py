@@ -46,8 +46,6 @@ STYLE = """<style>
 .room-card .doc { aspect-ratio: 1; display: flex; align-items: center; justify-content: center;
   font-size: 1.6rem; font-weight: 700; }
 .room-card .rank, .room-card .mark { font-weight: 700; display: block; }
-.room-card .film { display: block; font-size: .75rem; line-height: 1.1; overflow-wrap: anywhere;
-  min-height: 2.2em; }
 /* the K cut between two cards, as the lessons' boards draw it (ui/board/board.css) */
 .room-cut { display: flex; flex-direction: column; align-items: center; gap: .2rem;
   color: var(--room-primary); font-weight: 700; font-size: .8rem; }
@@ -63,7 +61,6 @@ STYLE = """<style>
   .room-cut { font-size: .65rem; }
   .room-card { padding: .05rem; border-width: 2px; font-size: .72rem; }
   .room-card .doc { font-size: 1.1rem; }
-  .room-card .film { display: none; }      /* eight posters a row: the titles do not fit */
 }
 .room-qr { margin: .5rem 0; width: min(300px, 100%); text-align: center; }
 .room-qr.small { width: min(170px, 100%); }
@@ -204,10 +201,10 @@ def _card(item: Mapping, rank: int, graded: bool) -> str:
     except KeyError:
         picture = None
     if picture is None and films.is_film(str(item.get("id"))):
-        # a film: its genre's poster, and its title under it where there is room
+        # a film: its genre's poster (its title in the alt text and the tooltip: eight
+        # titles under the posters made two strips taller than a laptop's screen)
         (film,) = films.film_items([str(item["id"])])
-        picture = (f'<img src="{film["image"]}" alt="{title}, {html.escape(film["alt"])}">'
-                   f'<span class="film">{title}</span>')
+        picture = f'<img src="{film["image"]}" alt="{title}, {html.escape(film["alt"])}">'
     if picture is None:
         picture = f'<div class="doc" aria-hidden="true">{title}</div>'
     # graded boards show every grade (a plain ✓ would hide grade 1); binary ones just ✓
