@@ -14,7 +14,7 @@ import html
 #: Okabe-Ito colours, one per genre, and the text colour that reads on each (AA).
 GENRE_COLOURS = {
     "Drama": ("#0072B2", "#ffffff"), "Comedy": ("#F0E442", "#1b1b1b"),
-    "Sci-fi": ("#56B4E9", "#1b1b1b"), "Thriller": ("#3b3b3b", "#ffffff"),
+    "Sci-fi": ("#56B4E9", "#1b1b1b"), "Thriller": ("#5f5f5f", "#ffffff"),
     "Animation": ("#E69F00", "#1b1b1b"), "Documentary": ("#009E73", "#ffffff"),
     "Romance": ("#CC79A7", "#1b1b1b"), "Horror": ("#7a1f1f", "#ffffff"),
 }
