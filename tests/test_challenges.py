@@ -276,11 +276,11 @@ BOARD_HINTS = [
     ("light-user-lifts-map", lambda c: c.answer,
      "on your boards 0.081 (Cleo) and 0.333 (Vera)"),
     ("coverage-keeps-hits", lambda c: c.start,
-     "on your boards 6, because “The Final Orbit”, “The Hollow Signal” and “The Glass "
-     "Stranger” are in more than one top 3. Every top 3 still holds a ✓ film."),
+     ("on your boards 6, because “The Final Orbit”, “The Hollow Signal” and “The Glass "
+      "Stranger” are in more than one top 3. Every top 3 still holds a ✓ film.")),
     ("coverage-keeps-hits", lambda c: FAILING[c.id](c),
-     "on your boards 9, none of them twice. HitRate@3 needs a ✓ film in every top 3: Bruno "
-     "has none now."),
+     ("on your boards 9, none of them twice. HitRate@3 needs a ✓ film in every top 3: Bruno "
+      "has none now.")),
 ]
 
 
