@@ -38,6 +38,8 @@ S = ps.PageState(P, [
     ps.Field("metric", ANY, ps.one_of((ANY, *qs.METRICS))),
     ps.Field("k", 0, ps.whole_number(0, max(qs.DOCUMENTS.values()))),     # 0: any
     ps.Field("challenge", ANY, ps.one_of((ANY, *qs.one_board_challenges())), "ch"),
+    ps.Field("rec_metric", ANY, ps.one_of((ANY, *qs.REC_METRICS["users"])), "rmetric"),
+    ps.Field("negatives", 0, ps.one_of((0, *qs.NEGATIVES)), "n"),           # 0: any
     ps.Field("draw", new_seed, ps.whole_number(0, 999_999)),
     # the teacher's own question, as typed
     ps.Field("prompt", "", view.text_codec(MAX_PROMPT), "q"),
@@ -81,7 +83,8 @@ def preview() -> dict:
             "prompt": S["prompt"], "choices": S["choices"],
             "correct": right - 1 if right else None})
     fixed = {"source": S["source"], "metric": S["metric"], "k": S["k"],
-             "challenge": S["challenge"]}
+             "challenge": S["challenge"], "rec_metric": S["rec_metric"],
+             "negatives": S["negatives"]}
     return qs.draw(S["ask"], S["draw"], {name: value for name, value in fixed.items()
                                           if value not in (ANY, 0)})
 
@@ -173,6 +176,14 @@ def choose_options(kind: qs.Kind) -> None:
         if "metric" in kind.options:
             st.selectbox("Metric", (ANY, *qs.METRICS), **S.bind("metric"), width=170,
                          format_func=named("Metric", lambda m: qs.METRICS.get(m, "any")), **row)
+        if "rec_metric" in kind.options:
+            keys = qs.REC_METRICS[kind.key]
+            if S["rec_metric"] not in (ANY, *keys):
+                S.set("rec_metric", ANY)      # Recall@K, then a sampled question
+            shown_k = qs.SAMPLED_K if "negatives" in kind.options else "K"
+            st.selectbox("Metric", (ANY, *keys), **S.bind("rec_metric"), width=190,
+                         format_func=named("Metric", lambda m: qs.rec_metric_label(m, shown_k)
+                                           if m in keys else "any"), **row)
         if "k" in kind.options:
             ks = qs.k_choices(S["source"] if "source" in kind.options and S["source"] != ANY
                               else None)
@@ -180,6 +191,10 @@ def choose_options(kind: qs.Kind) -> None:
                 S.set("k", 0)        # e.g. K = 8, then the lecture's six documents
             st.selectbox("K", (0, *ks), **S.bind("k"), width=100,
                          format_func=named("K", lambda k: str(k) if k else "any"), **row)
+        if "negatives" in kind.options:
+            st.selectbox("Sampled films", (0, *qs.NEGATIVES), **S.bind("negatives"),
+                         width=150, format_func=named("N", lambda n: str(n) if n else "any"),
+                         **row)
         if "challenge" in kind.options:
             challenges = qs.one_board_challenges()
             st.selectbox("Challenge", (ANY, *challenges), **S.bind("challenge"),
@@ -217,8 +232,9 @@ def right_answer(question: dict, answers: list[str] | None) -> None:
 def choose() -> None:
     """Choose, preview, then pose: the kind (and its options), the question exactly as the
     projector and the phones will show it, another draw, and only then "Ask the class"."""
+    # wrap: seven kinds are wider than the teacher's column on a 1366 x 768 projector
     st.segmented_control("The kind of question", (qs.SURPRISE, *qs.KINDS), **S.bind("ask"),
-                         required=True, label_visibility="collapsed",
+                         required=True, label_visibility="collapsed", wrap=True,
                          format_func=lambda k: qs.KINDS[k].short if k in qs.KINDS
                          else "Surprise me")
     kind = qs.KINDS.get(S["ask"])

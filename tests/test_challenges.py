@@ -9,6 +9,7 @@ import pytest
 import irlib
 from irlib.challenges import Board, InputError, challenges, judge, move
 from irlib.challenges._board import moves_between, number
+from irlib.challenges._recommenders import USERS, catalogue, move_film
 from irlib.conventions import score_under
 from ui.practice import all_challenges, sources
 
@@ -73,6 +74,15 @@ FAILING = {
                                             move("ginger-cat-box", 8)),
     # ranking 2 all three at the top: P@2 = 1 ties ranking 1
     "k-decides": lambda c: start_with(c, 1, move("A", 1), move("B", 2), move("C", 3)),
+    # Maya's one hit at rank 2: NDCG@3 0.296, not below 0.25
+    "hit-blind-to-order": lambda c: start_with(c, 0, lambda b: b.moved(b.order[0], 8),
+                                               lambda b: b.moved(b.order[0], 2)),
+    # Cleo's second hit to rank 2: MAP@8 barely moves
+    "light-user-lifts-map": lambda c: start_with(c, 0, lambda b: b.moved(b.order[2], 2)),
+    # Bruno's hit out of his top 3: nine films, but HitRate@3 2 of 3
+    "coverage-keeps-hits": lambda c: (c.answer[0],
+                                      edit(c.answer[1], move_film("The Glass Stranger", 8)),
+                                      c.answer[2]),
 }
 
 
@@ -107,16 +117,57 @@ NUMBERS = {
 }
 
 
-def test_the_course_has_a_dozen_challenges_across_four_lessons():
-    assert len(CHALLENGES) >= 12
-    assert {c.lesson for c in CHALLENGES.values()} == {1, 2, 3, 4, 5}
-    assert set(FAILING) == set(CHALLENGES) == set(NUMBERS)
+def evaluated(challenge, boards, measure: str) -> float:
+    """The mean of ``measure`` over the users of ``boards``, by :func:`irlib.evaluate` with
+    every film each user watched after the cut as the qrels (the lesson's temporal split)."""
+    import pandas as pd
+
+    from irlib.reclab.lesson import HONEST_SPLIT
+    from irlib.reclab.splits import lesson_split
+    users = [USERS[source][0] for source in challenge_sources(challenge)]
+    test = lesson_split(HONEST_SPLIT).test
+    test = test[test["user_id"].isin(users)]
+    qrels = pd.DataFrame({"query_id": test["user_id"], "doc_id": test["item_id"],
+                          "relevance": 1})
+    run = pd.DataFrame([{"query_id": u, "doc_id": i, "score": float(len(b.order) - n)}
+                        for u, b in zip(users, boards) for n, i in enumerate(b.order)])
+    return float(irlib.evaluate(qrels, run, [measure]).means.iloc[0])
+
+
+def challenge_sources(challenge) -> list[str]:
+    return [next(s for s, b in sources().items() if b == start) for start in challenge.start]
+
+
+def _coverage_text(c, boards) -> str:
+    tops = {i for b in boards for i in b.order[:3]}
+    value = irlib.recsys.catalogue_coverage({str(n): list(b.order) for n, b in enumerate(boards)},
+                                            3, catalogue=catalogue())
+    return f"Coverage@3 ({len(tops)} of {len(catalogue())} films) = {number(value)}"
+
+
+#: Lesson 7's numbers, from each user's whole held-out set by irlib.evaluate (not from the
+#: boards' grades and unlisted counts): the texts each verdict must hold.
+BOARD_NUMBERS = {
+    "hit-blind-to-order": lambda c, b: [f"HitRate@3 = {number(evaluated(c, b, 'Success@3'))}",
+                                        f"NDCG@3 = {number(evaluated(c, b, 'nDCG@3'))}"],
+    "light-user-lifts-map": lambda c, b: [f"MAP@8 = {number(evaluated(c, b, 'AP@8'))}"],
+    "coverage-keeps-hits": lambda c, b: [_coverage_text(c, b),
+                                         f"HitRate@3 = {number(evaluated(c, b, 'Success@3'))}"],
+}
+
+
+def test_the_course_has_challenges_across_its_lessons():
+    assert len(CHALLENGES) >= 15
+    assert {c.lesson for c in CHALLENGES.values()} == {1, 2, 3, 4, 5, 7}
+    assert set(FAILING) == set(CHALLENGES) == set(NUMBERS) | set(BOARD_NUMBERS)
     lessons = [c.lesson for c in CHALLENGES.values()]
     assert lessons == sorted(lessons)
     assert all(c.id.replace("-", "").isalnum() and c.id.islower() for c in CHALLENGES.values())
 
 
 def expected_numbers(cid, boards) -> list[str]:
+    if cid in BOARD_NUMBERS:
+        return BOARD_NUMBERS[cid](CHALLENGES[cid], boards)
     out = []
     for label, value in NUMBERS[cid]:
         v = value(ranked(boards))
@@ -214,6 +265,22 @@ BOARD_HINTS = [
     ("mrr-one", lambda c: c.answer, "On your boards all three do."),
     ("k-decides", lambda c: c.start, "ranking 1 has 2 and 2, ranking 2 has 2 and 1"),
     ("k-decides", lambda c: c.answer, "ranking 1 has 2 and 2, ranking 2 has 3 and 1"),
+    ("hit-blind-to-order", lambda c: c.start,
+     "On your board the top 3 holds 2, at ranks 1 and 2: keep one, as low as it can go."),
+    ("hit-blind-to-order", lambda c: c.answer, "On your board the top 3 holds 1, at rank 3:"),
+    ("hit-blind-to-order", lambda c: start_with(c, 0, lambda b: b.with_state(
+        sorted(b.order, key=lambda i: b.grades[i]), b.grades)),
+     "On your board the top 3 holds none: HitRate@3 is 0."),
+    ("light-user-lifts-map", lambda c: c.start,
+     "on your boards 0.081 (Cleo) and 0.048 (Vera)"),
+    ("light-user-lifts-map", lambda c: c.answer,
+     "on your boards 0.081 (Cleo) and 0.333 (Vera)"),
+    ("coverage-keeps-hits", lambda c: c.start,
+     ("on your boards 6, because “The Final Orbit”, “The Hollow Signal” and “The Glass "
+      "Stranger” are in more than one top 3. Every top 3 still holds a ✓ film.")),
+    ("coverage-keeps-hits", lambda c: FAILING[c.id](c),
+     ("on your boards 9, none of them twice. HitRate@3 needs a ✓ film in every top 3: Bruno "
+      "has none now.")),
 ]
 
 
@@ -232,6 +299,16 @@ def test_the_one_query_hint_has_the_boards_aps():
     assert f"Query 3 needs an AP@8 above {number(need)}." in c.hint_for(c.start)
     # the hint's bar is the task's: query 3 just above it solves the challenge
     assert irlib.average_precision(c.answer[2].ranked(), 8) > need and c.check(c.answer).solved
+
+
+def test_the_light_user_hint_has_the_most_each_ap_can_reach():
+    """Cleo's four ✓ films first: precision 1 at ranks 1-4 over her 36 held-out films; Vera's
+    one first: 1 over her 3."""
+    c = CHALLENGES["light-user-lifts-map"]
+    for boards in (c.start, c.answer):
+        hint = c.hint_for(boards)
+        assert f"Cleo's 36 films keep hers at {number(4 / 36)} or less" in hint
+        assert f"Vera watched 3, so hers can reach {number(1 / 3)}." in hint
 
 
 def test_other_hints_say_nothing_of_a_board_or_name_the_start():

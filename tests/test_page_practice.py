@@ -75,8 +75,8 @@ def test_opens_on_the_first_challenge_with_its_check_and_board():
     (board,) = component_data(at, "irlab_ranking_board")
     assert board["order"] == list(first.start[0].order)
     assert address(at)["challenge"] == link(first.id, first.start)
-    assert "✓ **0 of 15 solved** · ◐ 0 answer seen · 15 left. Only your own board counts as a solve" \
-        in captions(at)
+    assert (f"✓ **0 of {len(CHALLENGES)} solved** · ◐ 0 answer seen · {len(CHALLENGES)} left. "
+            "Only your own board counts as a solve") in captions(at)
 
 
 def test_the_worked_answer_is_seen_not_solved_until_the_learners_own_board():
@@ -113,7 +113,8 @@ def test_the_worked_answer_is_seen_not_solved_until_the_learners_own_board():
         f"Challenge — 1 of {len(CHALLENGES)} solved"
     assert address(again)["solved"] == link(c.id, c.answer)
     assert address(again)["seen"] == c.id                               # seen stays recorded
-    assert "✓ **1 of 15 solved** · ◐ 0 answer seen · 14 left" in captions(again)
+    assert (f"✓ **1 of {len(CHALLENGES)} solved** · ◐ 0 answer seen · {len(CHALLENGES) - 1} left"
+            in captions(again))
 
 
 def test_an_answer_board_restored_by_the_tab_does_not_count():
@@ -193,14 +194,22 @@ def test_after_a_solve_the_way_on():
     c = CHALLENGES["order-matters"]
     learner_makes(at, c.id, c.answer)
     assert "Next lesson: 2. Many queries: MRR and MAP" in captions(at)
-    # the course's last challenge: what the learner did
+    # the search lessons' last challenge: the next lesson, then Lesson 7's challenges
     c = CHALLENGES["libraries-agree"]
     learner_makes(at, c.id, c.answer)
+    assert "Next lesson: 6. Beyond accuracy" in captions(at)
+    assert at.button(key=PREFIX + "next").label == \
+        "Next challenge: " + CHALLENGES["hit-blind-to-order"].title
+    # the course's last challenge: what the learner did
+    c = CHALLENGES["coverage-keeps-hits"]
+    learner_makes(at, c.id, c.answer)
+    assert "Next lesson: 8. Your own judgments" in captions(at)
     assert at.button(key=PREFIX + "next").label == \
         "Next challenge: " + CHALLENGES["recall-not-precision"].title   # wraps round
     summary = plain(" ".join(m.value for m in at.markdown))
-    assert "That was the last challenge. You have: ✓ **4 of 15 solved** · ◐ 0 answer seen · " \
-           "11 left." in summary
+    n = len(CHALLENGES)
+    assert (f"That was the last challenge. You have: ✓ **5 of {n} solved** · ◐ 0 answer seen · "
+            f"{n - 5} left.") in summary
 
 
 def test_the_hint_follows_the_board():
@@ -285,3 +294,52 @@ def test_every_field_reads_back_what_it_writes():
     for c in CHALLENGES.values():
         assert AT.parse(link(c.id, c.answer)) == (c.id, c.answer)
         assert c.check(c.start).solved is False     # a start never counts as a solve
+
+
+def test_a_recommender_challenge_is_solved_by_the_learners_moves():
+    """Lesson 7: a user's films on the board, the held-out ones ✓; moves that reach the goal
+    count, and the link keeps the films' order."""
+    c = CHALLENGES["hit-blind-to-order"]
+    at = run_page("practice", query={"challenge": link(c.id, c.start)})
+    assert at.selectbox(key=PREFIX + "pick").value == "7. Recommenders · " + c.title
+    (board,) = component_data(at, "irlab_ranking_board")
+    from ui.films import title
+    titles = {i["id"]: i["title"] for i in board["items"]}
+    assert titles == {i: title(i) for i in c.start[0].order}
+    assert all(i["image"].startswith("data:image/svg+xml;base64,") for i in board["items"])
+    assert board["k"] == 3 and board["grades"] == dict(c.start[0].grades)
+    assert "Maya's top 8 from Matrix factorisation: watched 18 films after the cut" in \
+        plain(" ".join(m.value for m in at.markdown))
+    (why,) = verdicts(at)
+    assert why == c.check(c.start).why and "NDCG@3 = 0.765, not below 0.25" in why
+    # one drag: a ✓ film still at rank 2, not yet below 0.25
+    first = c.start[0]
+    one = (first.moved(first.order[0], 8),)
+    learner_makes(at, c.id, one)
+    assert not at.success and not ticked(at, c.id)
+    # a second: the learner's own board (not the worked answer's moves) reaches the goal
+    own = (one[0].moved(one[0].order[0], 7),)
+    assert own != c.answer and c.check(own).solved
+    learner_makes(at, c.id, own)
+    assert at.success and ticked(at, c.id)
+    assert "Solved: HitRate@3 = 1 as asked; NDCG@3 = 0.235, below 0.25 as asked" in verdicts(at)[0]
+    assert address(at)["solved"] == link(c.id, own)
+    again = reopen(at)
+    assert ticked(again, c.id) and shown_boards(again) == [list(own[0].order)]
+
+
+def test_a_recommender_answer_on_the_board_is_seen_not_solved():
+    c = CHALLENGES["coverage-keeps-hits"]
+    at = run_page("practice", query={"challenge": link(c.id, c.start)})
+    assert len(component_data(at, "irlab_ranking_board")) == 3        # three users' lists
+    at.button(key=PREFIX + "answer").click().run()
+    text = plain(" ".join(m.value for m in at.markdown))
+    assert "“The Silent Horizon” up to rank 3" in text
+    assert "The Silent Horizon (0)" in text                             # the boards, titled
+    at.button(key=PREFIX + "answer").click().run()
+    assert not at.exception
+    assert at.success and verdicts(at) == [c.check(c.answer).why]
+    assert "Coverage@3 (9 of 200 films) = 0.045" in verdicts(at)[0]
+    assert not ticked(at, c.id) and label(at, c.id).startswith("◐ ")
+    assert "This board is the worked answer: it does not count" in captions(at)
+    assert address(at).get("solved", "") == "" and address(at)["seen"] == c.id

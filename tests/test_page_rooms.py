@@ -377,3 +377,45 @@ def test_the_teachers_choices_survive_a_trip_to_a_lesson():
     assert not at.exception
     assert previewed(at) == before
     assert at.selectbox(key="room_source").value == "lecture"
+
+
+@pytest.mark.parametrize("kind, options, prompt", [
+    ("users", {"room_rec_metric": "ndcg", "room_k": 3},
+     "### Whose list has the higher NDCG@3, A or B?"),
+    ("sampled", {"room_rec_metric": "hit", "room_negatives": 20},
+     "### Ranked among only 20 random films instead, which has the higher HitRate@10?"),
+])
+def test_a_recommender_question_is_previewed_posed_and_shown_on_the_phone_as_previewed(
+        kind, options, prompt):
+    """Lesson 7's question kinds: the teacher fixes the metric (and K or N), the preview is
+    what the phone shows, and the right answer, from irlib, reaches the phone at the reveal."""
+    from ui.rooms import questions as qs
+    at, code = open_room()
+    choose(at, kind)
+    for key, value in options.items():
+        at.selectbox(key=key).set_value(value)
+    at.run()
+    question, choices = previewed(at)
+    assert question["prompt"] == [prompt]
+    expected = qs.draw(kind, int(address(at)["draw"]), {
+        "rec_metric": options["room_rec_metric"], "k": options.get("room_k", 0),
+        "negatives": options.get("room_negatives", 0)})
+    assert choices == [text for _, text in expected["choices"]]
+    if kind == "users":                            # two users' films, the K cut after 3
+        assert len(question["rankings"]) == 2 and "watched after the cut" in question["context"][0]
+        assert question["rankings"][0].split('class="room-cut"')[0].count('class="rank"') == 3
+        assert question["rankings"][0].count(' poster">') == 8      # films, by their posters
+    ask(at)
+    phone = student(code)
+    assert {**drawn(phone.get_by_key("join_question")),
+            "rankings": drawn(phone)["rankings"]} == question
+    assert [b.label for b in answer_buttons(phone)] == choices
+    answer_buttons(phone)[0].click().run()
+    at.button(key="room_reveal").click().run()
+    from ui.texts import md_escape
+    right = md_escape(dict(expected["choices"])[expected["correct"]])
+    assert f"Right answer: **{right}**" in texts(at, "success")
+    assert md_escape(expected["explanation"]) in texts(at, "success")
+    phone.run()
+    assert f"Right answer: **{right}**" in texts(phone, "success")
+    assert texts(at, "error") == "" and texts(phone, "error") == ""

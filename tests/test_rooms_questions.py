@@ -132,9 +132,8 @@ def test_a_new_kind_is_one_registration(monkeypatch):
 
 def _board_of(challenge, ranking: dict):
     """The board the students see, rebuilt from the question's items alone."""
-    start = challenge.start[0]
-    return type(start)(tuple(i["id"] for i in ranking["items"]),
-                       {i["id"]: i["grade"] for i in ranking["items"]}, start.top, start.label)
+    return challenge.start[0].with_state([i["id"] for i in ranking["items"]],
+                                         {i["id"]: i["grade"] for i in ranking["items"]})
 
 
 @pytest.mark.parametrize("seed", range(30))
@@ -201,3 +200,111 @@ def test_every_answer_reads_in_a_sentence(seed):
         phrases = question["phrases"]
         assert set(phrases) == {choice for choice, _ in question["choices"]}
         assert all(text.replace(" ", "").isalpha() for text in phrases.values()), phrases
+
+
+# --------------------------------------------------------------------------- recommenders
+
+#: irlib.evaluate's name of each recommender metric a prompt names.
+REC_NAMES = {"HitRate": "Success", "Recall": "R", "NDCG": "nDCG", "MRR": "RR"}
+
+
+def rec_shown(question: dict) -> tuple[str, int]:
+    """The metric (irlib's name) and K a recommender question's prompt names."""
+    import re
+    name, k = re.search(r"(HitRate|Recall|NDCG|MRR)@(\d+)", question["prompt"]).groups()
+    return REC_NAMES[name], int(k)
+
+
+def test_a_film_challenge_shows_its_films_by_title():
+    from ui.films import title
+    question = qs.make_question("challenge", random.Random(0), {"challenge": "hit-blind-to-order"})
+    items = [i for r in question["rankings"] for i in r["items"]]
+    assert len(items) == 16 and all(i["title"] == title(i["id"]) for i in items)
+    assert "Maya's top 8 from Matrix factorisation: watched 18 films" in question["context"]
+
+
+@pytest.mark.parametrize("seed", range(12))
+def test_users_questions_agree_with_irlib(seed):
+    """Recomputed from what the students see (each list's order) against every film each user
+    watched after the cut (the lesson's split), by irlib.evaluate."""
+    import pandas as pd
+
+    from irlib.reclab.data import generate
+    from irlib.reclab.lesson import HONEST_SPLIT, held_out
+    from irlib.reclab.splits import lesson_split
+    question = qs.make_question("users", random.Random(seed))
+    check_payload(question)
+    measure, k = rec_shown(question)
+    ids = {name: u for u, name in generate().names.items()}
+    test = lesson_split(HONEST_SPLIT).test
+    values = []
+    for ranking in question["rankings"]:
+        user = ids[ranking["label"].split(": ")[1].split(" · ")[0]]
+        films = [i["id"] for i in ranking["items"]]
+        assert [i["grade"] for i in ranking["items"]] == [int(f in held_out()[user])
+                                                          for f in films]      # ✓ = watched
+        assert f" · watched {len(held_out()[user])} films after the cut" in ranking["label"]
+        mine = test[test["user_id"] == user]
+        qrels = pd.DataFrame({"query_id": mine["user_id"], "doc_id": mine["item_id"],
+                              "relevance": 1})
+        run = pd.DataFrame({"query_id": user, "doc_id": films,
+                            "score": [float(8 - n) for n in range(len(films))]})
+        values.append(float(irlib.evaluate(qrels, run, [f"{measure}@{k}"]).means.iloc[0]))
+    a, b = values
+    assert question["correct"] == (qs.SAME if abs(a - b) <= 1e-12 else "A" if a > b else "B")
+    assert question["k"] == k and len(question["rankings"][0]["items"]) == qs.LIST_FILMS
+
+
+@pytest.mark.parametrize("seed", range(6))
+def test_sampled_questions_agree_with_irlib(seed):
+    """Recomputed with irlib.reclab.sampled's own functions on a freshly drawn sample (seed 0,
+    as the lesson's page), not through the lesson's caches."""
+    from irlib.reclab.data import generate
+    from irlib.reclab.models import MODELS, rankings
+    from irlib.reclab.sampled import negative_orders, sampled_accuracy
+    from irlib.reclab.splits import split
+    question = qs.make_question("sampled", random.Random(seed))
+    check_payload(question)
+    measure, k = rec_shown(question)
+    n = int(question["prompt"].split("only ")[1].split()[0])
+    assert k == qs.SAMPLED_K and n in qs.NEGATIVES
+    data = generate()
+    s = split(data, "last")
+    orders = negative_orders(data, s, 0)
+    key = next(key for key, name in (("hit", "Success"), ("ndcg", "nDCG"), ("mrr", "RR"))
+               if name == measure)
+    a, b = (m for m, _ in question["choices"][:2])
+    sampled, whole = {}, {}
+    for m in (a, b):
+        ranking = rankings(data, s.train, m)
+        sampled[m] = float(sampled_accuracy(ranking, s, orders, n, k, (key,)).means.iloc[0])
+        whole[m] = float(sampled_accuracy(ranking, s, orders, None, k, (key,)).means.iloc[0])
+    expected = qs.SAME if abs(sampled[a] - sampled[b]) <= 1e-12 else (
+        a if sampled[a] > sampled[b] else b)
+    assert question["correct"] == expected
+    assert f"{MODELS[a]} {irlib.fmt(whole[a], 3)}, " in question["context"]
+    assert f"{MODELS[a]} {irlib.fmt(sampled[a], 3)}" in question["explanation"]
+    flipped = (whole[a] - whole[b]) * (sampled[a] - sampled[b]) < 0
+    assert ("the order flips" in question["explanation"]) == flipped
+
+
+def test_the_sampled_flip_comes_up():
+    """The lesson's flip: Matrix factorisation beats Trending among 20 random films on
+    HitRate@10, and loses to it on the whole catalogue."""
+    found = [qs.draw("sampled", seed, {"rec_metric": "hit", "negatives": 20}) for seed in range(8)]
+    flips = [q for q in found if "the order flips" in q["explanation"]]
+    assert flips and all("Among 20 random films" in q["explanation"] for q in found)
+
+
+def test_the_teachers_recommender_options_are_kept():
+    for key in qs.REC_METRICS["users"]:
+        for k in (1, 4, 8):
+            question = qs.draw("users", k, {"rec_metric": key, "k": k, "negatives": 5})
+            assert question["k"] == k and qs.rec_metric_label(key, k) in question["prompt"]
+    for key in qs.REC_METRICS["sampled"]:
+        for n in qs.NEGATIVES:
+            question = qs.draw("sampled", n, {"rec_metric": key, "negatives": n, "k": 3})
+            assert f"only {n} random films" in question["prompt"]
+            assert qs.rec_metric_label(key, qs.SAMPLED_K) in question["prompt"]
+    # Recall@K is not a sampled question's metric (one held-out film: it is HitRate): drawn
+    assert "Recall" not in qs.draw("sampled", 1, {"rec_metric": "recall"})["prompt"]

@@ -11,6 +11,7 @@ class Lesson:
     icon: str
     promise: str
     url_path: str
+    short: str = ""          # the lesson's name in a short label (Practice's picker)
 
 
 HOME = Lesson("pages/home.py", "Offline evaluation: the map", ":material/explore:",
@@ -34,7 +35,7 @@ LESSONS = [
     Lesson("pages/recommenders.py", "7. Recommenders: the same metrics, new traps",
            ":material/movie:",
            "Users as queries, later views as judgments: the split, sampled metrics, "
-           "popularity and averaging over users.", "recommenders"),
+           "popularity and averaging over users.", "recommenders", "Recommenders"),
     Lesson("pages/upload.py", "8. Your own judgments", ":material/upload_file:",
            "Upload ratings or TREC files, find the weak queries, compare two systems.", "upload"),
     Lesson("pages/practice.py", "9. Practice", ":material/task_alt:",

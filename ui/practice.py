@@ -22,7 +22,8 @@ from dataclasses import dataclass
 import streamlit as st
 
 from irlib.challenges import Board, Challenge, Result, challenges
-from ui import choosing
+from irlib.challenges._recommenders import film_boards
+from ui import choosing, films
 from ui import page_state as ps
 from ui.board import ranking_board
 from ui.catalog import board_items, load_catalog
@@ -37,7 +38,8 @@ SOLVED_MARK, SEEN_MARK = "✓ ", "◐ "
 
 @functools.cache
 def sources() -> dict[str, Board]:
-    """The lessons' starting boards by the names the challenges use (irlib.challenges)."""
+    """The lessons' starting boards by the names the challenges use (irlib.challenges); Lesson
+    7's users' film lists come from irlib (``films-<name>``)."""
     catalog = load_catalog()
 
     def query(qid: str, label: str) -> Board:
@@ -51,7 +53,7 @@ def sources() -> dict[str, Board]:
     for n in choosing.RANKINGS:
         boards[f"ranking{n}"] = Board(choosing.LECTURE_ORDERS[n], choosing.LECTURE_GRADES, 1,
                                       f"Ranking {n}")
-    return boards
+    return {**boards, **film_boards()}
 
 
 @functools.cache
@@ -63,11 +65,19 @@ def _is_cats(board: Board) -> bool:
     return set(board.order) == set(load_catalog().items)
 
 
+def _is_films(board: Board) -> bool:
+    return films.is_film(board.order[0])
+
+
 def _board_codecs(board: Board) -> tuple[ps.Codec, ps.Codec]:
-    """The order and the judgments of a board of this kind, as the lessons write them."""
+    """The order and the judgments of a board of this kind, as the lessons write them; a
+    user's films by their ids in sorted order (the same whatever the board's order)."""
     if _is_cats(board):
         ids = list(load_catalog().items)
         return ps.ordering(ids), ps.judgments(ids, board.top)
+    if _is_films(board):
+        ids = sorted(board.order)
+        return ps.ordering(ids), ps.judgments(ids, 1)
     return ps.ordering(choosing.DOCS, "".join(choosing.DOCS)), ps.judgments(choosing.DOCS, 1)
 
 
@@ -211,8 +221,9 @@ def open_challenge(cid: str) -> None:
 def _label(cid: str) -> str:
     """``3. NDCG · One move to a good top three``: the lesson's short name, then the title."""
     c = all_challenges()[cid]
-    number, _, name = LESSONS[c.lesson - 1].title.partition(" ")
-    return f"{number} {name.rpartition(': ')[2]} · {c.title}"
+    lesson = LESSONS[c.lesson - 1]
+    number, _, name = lesson.title.partition(" ")
+    return f"{number} {lesson.short or name.rpartition(': ')[2]} · {c.title}"
 
 
 def _marked(cid: str, progress: Progress) -> str:
@@ -334,8 +345,11 @@ def picker() -> None:
                "answer marks its challenge ◐ until then.")
 
 
-def _items(board: Board) -> list[dict]:
-    return board_items() if _is_cats(board) else choosing.board_items()
+def items_of(board: Board) -> list[dict]:
+    """The board's cards: the cats, the lecture's documents or a user's films."""
+    if _is_cats(board):
+        return board_items()
+    return films.film_items(sorted(board.order)) if _is_films(board) else choosing.board_items()
 
 
 def boards() -> None:
@@ -345,7 +359,7 @@ def boards() -> None:
     for n, board in enumerate(shown):
         if board.label:
             st.markdown(f"**{md(board.label)}**")
-        ranking_board(_items(board), list(board.order), dict(board.grades),
+        ranking_board(items_of(board), list(board.order), dict(board.grades),
                       mode="binary" if board.top == 1 else "graded",
                       key=f"{PREFIX}board_{challenge.id}_{n}", k=challenge.k,
                       size="small" if small else "normal", on_change=_saver(n))
@@ -461,7 +475,7 @@ def help_panels(challenge: Challenge) -> None:
             return
         lines = ["**From the starting board:** " + md(challenge.answer_text)]
         for board in challenge.answer:
-            title = {i["id"]: i["title"] for i in _items(board)}
+            title = {i["id"]: i["title"] for i in items_of(board)}
             lines.append(md(board.label + ": " + ", ".join(f"{title[i]} ({board.grades[i]})"
                                                            for i in board.order)))
         lines.append(md(challenge.check(challenge.answer).why))

@@ -24,11 +24,17 @@ def number(x: float) -> str:
 
 @dataclass(frozen=True)
 class Board:
-    """Items in rank order and a grade per item; ``top`` is the highest grade (1: binary)."""
+    """Items in rank order and a grade per item; ``top`` is the highest grade (1: binary).
+
+    ``unlisted``: relevant items the board does not show (a recommender user's held-out films
+    beyond the list). They are judged, so they count in recall, AP and NDCG's ideal
+    (:meth:`judged`), and no move can bring them on the board.
+    """
     order: tuple[str, ...]
     grades: Mapping[str, int]
     top: int = 1
     label: str = ""
+    unlisted: int = 0
 
     def __post_init__(self):
         object.__setattr__(self, "order", tuple(self.order))
@@ -38,19 +44,28 @@ class Board:
         """The grades in rank order, as irlib's functions take them."""
         return [self.grades[i] for i in self.order]
 
+    def judged_grades(self) -> list[int]:
+        """Every judged grade of the board's query, as irlib's ``judged=`` takes them: the
+        shown items' and one relevant grade per :attr:`unlisted` item.
+
+        >>> Board(("a", "b"), {"a": 1}, unlisted=2).judged_grades()
+        [1, 0, 1, 1]
+        """
+        return self.ranked() + [1] * self.unlisted
+
     def moved(self, item: str, rank: int) -> Board:
         """This board with ``item`` dragged to ``rank`` (1 = top)."""
         order = [i for i in self.order if i != item]
         order.insert(rank - 1, item)
-        return Board(tuple(order), self.grades, self.top, self.label)
+        return self.with_state(order, self.grades)
 
     def judged(self, item: str, grade: int) -> Board:
         """This board with ``item`` given ``grade``."""
-        return Board(self.order, {**self.grades, item: grade}, self.top, self.label)
+        return self.with_state(self.order, {**self.grades, item: grade})
 
     def with_state(self, order, grades) -> Board:
         """Another order and judgments of the same items."""
-        return Board(tuple(order), dict(grades), self.top, self.label)
+        return Board(tuple(order), dict(grades), self.top, self.label, self.unlisted)
 
 
 def moves_between(before: Board, after: Board) -> int:

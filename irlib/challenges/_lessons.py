@@ -4,7 +4,8 @@ Sources (the boards the lessons show; ``ui/practice.py`` builds them from the ca
 ``cats`` (lesson 1, "cat in a box", relevant / not), ``white-cats`` (lesson 3, grades 0-4),
 ``query1``-``query3`` (lesson 2, the article's three queries), ``ranking1``-``ranking3``
 (lesson 4, the lecture's three rankings of six documents A-F, relevant A, B and C). Lesson 5
-reuses ``cats`` with the libraries' conventions (irlib.conventions).
+reuses ``cats`` with the libraries' conventions (irlib.conventions). Lesson 7's challenges are
+on users' film lists (``films-<name>``, :mod:`irlib.challenges._recommenders`).
 """
 from __future__ import annotations
 
@@ -12,6 +13,7 @@ from irlib.ap import average_precision, mean_average_precision
 from irlib.binary import f1_at_k, precision_at_k, recall_at_k
 from irlib.challenges import Spec, judge, move
 from irlib.challenges._board import Condition, moves_between, number, regrades_between
+from irlib.challenges._recommenders import SPECS as RECOMMENDER_SPECS
 from irlib.conventions import score_under
 from irlib.dcg import ndcg_at_k
 from irlib.rank import mean_reciprocal_rank, reciprocal_rank
@@ -352,4 +354,5 @@ SPECS = [
          ((move("dog", 8), move("empty-box", 8), move("two-cats", 8)),),
          "Put all four relevant cats in the top four: every library then divides by 4 and "
          "finds precision 1 at each of them.", k=4),
+    *RECOMMENDER_SPECS,
 ]

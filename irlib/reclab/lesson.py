@@ -166,6 +166,19 @@ def list_counts(k: int, how: str = HONEST_SPLIT) -> pd.DataFrame:
 
 # --------------------------------------------------------------------------- 4. many users
 
+@functools.lru_cache(maxsize=4)
+def held_out(how: str = HONEST_SPLIT) -> dict[str, frozenset]:
+    """Each test user's held-out films."""
+    test = lesson_split(how).test
+    return {user: frozenset(films) for user, films in test.groupby("user_id")["item_id"]}
+
+
+def top_list(model: str, user: str, n: int, how: str = HONEST_SPLIT) -> tuple[str, ...]:
+    """``user``'s first ``n`` films from ``model``, best first."""
+    top = lesson_ranking(how, model).top_k(n, [user])
+    return tuple(top.sort_values("rank")["item_id"])
+
+
 def capped_test(cap: int, how: str = HONEST_SPLIT) -> pd.DataFrame:
     """Each test user's first ``cap`` held-out views (by day)."""
     test = lesson_split(how).test.sort_values(["user_id", "day"], kind="stable")

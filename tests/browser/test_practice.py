@@ -186,3 +186,26 @@ def test_on_a_phone_the_check_stays_in_view_and_hides_no_badge(app, open_page):
         card = board_card(page, rank=rank, index=query3)
         card.evaluate("(c) => c.scrollIntoView({block: 'nearest'})")
         assert card.locator(".rb-badge").evaluate(BADGE_SEEN_JS), f"rank {rank}'s badge is hidden"
+
+
+def test_a_drag_on_a_users_film_list_solves_a_recommender_challenge(app, open_page):
+    """Lesson 7's boards are a user's films (genre posters, ✓ for the ones watched after the
+    cut); one drag of Vera's ✓ film to the top is checked by irlib at once."""
+    table = all_challenges()
+    c = table["light-user-lifts-map"]
+    page = open_page(app.url + "/practice", width=1366, height=768,
+                     query="challenge=" + at_codec(table).encode((c.id, c.start)))
+    vera = 1
+    board_card(page, rank=8, index=vera).wait_for()
+    expect(page.get_by_test_id("stAlertContentInfo")).to_contain_text(
+        "Not yet: MAP@8 = 0.065, not above 0.2")
+    watched = next(i for i in c.start[vera].order if c.start[vera].grades[i])
+    card = board_card(page, item_id=watched, index=vera)
+    expect(card.locator("img")).to_have_attribute("src", re.compile("^data:image/svg"))
+    card.evaluate("(c) => c.scrollIntoView({block: 'center'})")     # below the pinned task
+    drag_card(page, card, board_card(page, rank=1, index=vera))
+    wait_for_app_run(page)
+    assert board_order(page, vera)[0] == watched
+    expect(page.get_by_test_id("stAlertContentSuccess")).to_contain_text(
+        "Solved: MAP@8 = 0.207, above 0.2 as asked; 1 move in all (at most 1)")
+    assert picker_value(page) == "✓ 7. Recommenders · " + c.title

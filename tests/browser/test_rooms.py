@@ -278,7 +278,7 @@ def test_no_serious_accessibility_violation_in_a_room(rooms, open_page, scheme):
 
 def test_choosing_previewing_and_asking_the_next_question_fit_a_laptop(rooms, open_page):
     """At 1366x768 with a question up: "Next question", then the kind, its options, the whole
-    preview (the tallest: two rankings) and "Ask the class" are in view beside the code and the
+    preview (the tallest: two rankings, of cats or of films) and "Ask the class" are in view beside the code and the
     tally, all without scrolling; after asking, the new question, the code and its tally are in
     view, and no tooltip lingers over them."""
     url, _ = rooms
@@ -296,8 +296,16 @@ def test_choosing_previewing_and_asking_the_next_question_fit_a_laptop(rooms, op
     assert in_view(next_question)
     next_question.click()
     wait_for_app_run(teacher)
-    choose(teacher, "A or B?")
     preview = teacher.locator(".st-key-room_preview")
+    # Lesson 7's two users' lists: film posters, still all in view
+    choose(teacher, "Whose list?")
+    expect(preview.get_by_role("heading")).to_contain_text("Whose list has the higher")
+    expect(preview.locator(".room-card img[alt$=' poster']")).to_have_count(16)
+    for part in (teacher.get_by_role("combobox", name="K", exact=True), preview,
+                 teacher.get_by_role("button", name="Ask the class")):
+        assert in_view(part), part
+    choose(teacher, "A or B?")
+    expect(preview.get_by_role("heading")).to_contain_text("Which ranking has the higher")
     expect(preview.locator(".room-strip")).to_have_count(2)
     for part in (teacher.get_by_role("radio", name="Surprise me"),
                  teacher.get_by_role("radio", name="Your own"),

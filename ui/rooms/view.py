@@ -14,6 +14,7 @@ from urllib.parse import urlsplit
 
 import streamlit as st
 
+from ui import films
 from ui.catalog import image_data_uri, load_catalog
 from ui.rooms.store import RoomStore
 from ui.texts import md_escape
@@ -199,6 +200,11 @@ def _card(item: Mapping, rank: int, graded: bool) -> str:
                    if item["id"] in load_catalog().items else None)
     except KeyError:
         picture = None
+    if picture is None and films.is_film(str(item.get("id"))):
+        # a film: its genre's poster (its title in the alt text and the tooltip: eight
+        # titles under the posters made two strips taller than a laptop's screen)
+        (film,) = films.film_items([str(item["id"])])
+        picture = f'<img src="{film["image"]}" alt="{title}, {html.escape(film["alt"])}">'
     if picture is None:
         picture = f'<div class="doc" aria-hidden="true">{title}</div>'
     # graded boards show every grade (a plain ✓ would hide grade 1); binary ones just ✓
