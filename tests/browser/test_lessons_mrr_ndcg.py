@@ -17,6 +17,7 @@ from tests.browser.helpers import (  # noqa: E402
     board_order,
     drag_card,
     wait_for_app_run,
+    wait_until,
 )
 
 pytestmark = pytest.mark.browser
@@ -81,7 +82,7 @@ def test_dragging_a_hit_to_rank_one_changes_mrr(mrr_page: Page) -> None:
     mrr_page.get_by_role("button", name="Article's rankings").click()
     wait_for_app_run(mrr_page)
     expect(tile(mrr_page, "MRR@8")).to_have_text("0.57")
-    assert board_order(mrr_page, 0) == first
+    wait_until(mrr_page, lambda: board_order(mrr_page, 0) == first)
 
 
 def test_unjudging_the_first_hit_changes_rr(mrr_page: Page) -> None:
@@ -117,8 +118,9 @@ def test_ndcg_swap_button_and_charts(ndcg_page: Page) -> None:
     expect(ndcg_page.get_by_test_id("stPlotlyChart")).to_have_count(2)
     ndcg_page.get_by_role("button", name="Swap the first two").click()
     wait_for_app_run(ndcg_page)
-    assert board_order(ndcg_page)[:2] == ["white-cat-box", "dog"]
     expect(tile(ndcg_page, "CG@2")).to_have_text("4")
+    # The board's new props reach its iframe a moment after the run ends.
+    wait_until(ndcg_page, lambda: board_order(ndcg_page)[:2] == ["white-cat-box", "dog"])
     expect(tile(ndcg_page, "DCG@2")).to_have_text("4")
     expect(tile(ndcg_page, "NDCG@2")).to_have_text("0.61")
 
