@@ -345,8 +345,9 @@ function moveValues(gd, traces) {
     // x only where it moves (a curve over K gives the same K again, on an axis that may
     // range itself), and then along an axis with a fixed range, as y
     const given = traces[i].x;
-    const x = Array.isArray(given) && given.some((v, j) => v !== cd[j].x) ? given : null;
-    if (x && (x.length !== y.length || xa.autorange)) return false;
+    const x = Array.isArray(given) &&
+      (given.length !== cd.length || given.some((v, j) => v !== cd[j].x)) ? given : null;
+    if (x && (x.length !== cd.length || xa.autorange)) return false;
     const mode = String(trace.mode || "");
     const lines = mode.includes("lines");
     const markers = mode.includes("markers");
