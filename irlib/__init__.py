@@ -14,6 +14,7 @@ from irlib.curves import CURVE_NAMES, metric_curves
 from irlib.dcg import (GAINS, IDEALS, cg_at_k, dcg_at_k, idcg_at_k, ideal_grades, mean_ndcg,
                        ndcg_at_k)
 from irlib.explain import Explanation, explain, fmt
+from irlib.interpolated import precision_recall_batch, precision_recall_points
 from irlib.measures import MEASURES, PARAMS, RUN_MEASURES, Measure, MeasureInfo, parse_measure
 from irlib.neighbours import Neighbours, one_move_neighbours
 from irlib.rank import first_relevant_rank, mean_reciprocal_rank, reciprocal_rank
@@ -27,4 +28,5 @@ __all__ = [
     "parse_measure", "r_precision", "first_relevant_rank",
     "mean_reciprocal_rank", "reciprocal_rank", "CONFUSION_NAMES", "confusion_curves_batch",
     "metric_curves_batch", "outcomes_at_k_batch", "Neighbours", "one_move_neighbours",
+    "precision_recall_batch", "precision_recall_points",
 ]

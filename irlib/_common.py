@@ -79,6 +79,43 @@ def check_rel(rel) -> int:
     return int(rel)
 
 
+def check_grade_rows(grades, name: str = "grades") -> np.ndarray:
+    """Grades as a 2-D float array, one ranking per row; finite and >= 0 (0 = not relevant)."""
+    if isinstance(grades, (str, bytes)):
+        raise ValueError(f"{name} must be a 2-D array of numbers, got a string")
+    try:
+        arr = np.asarray(grades, dtype=float)
+    except (TypeError, ValueError):
+        raise ValueError(f"{name} must be a 2-D array of numbers (rows of equal length), "
+                         f"got {grades!r}") from None
+    if arr.ndim != 2:
+        raise ValueError(f"{name} must be two-dimensional (one ranking per row), "
+                         f"got shape {arr.shape}")
+    for bad, why in ((~np.isfinite(arr), "grades must be finite numbers"),
+                     (arr < 0, "grades must be >= 0 (0 = not relevant)")):
+        if bad.any():
+            row, col = (int(i) for i in np.argwhere(bad)[0])
+            raise ValueError(f"{name}[{row}, {col}] is {arr[row, col]:g}; {why}")
+    return arr
+
+
+def pool_rows(grades: np.ndarray, judged) -> np.ndarray:
+    """The judged pool of each row of ``grades`` (2-D) as a 2-D array: ``judged`` is None (each
+    row is its own pool), one pool for all rows (1-D; returned as one row that broadcasts) or
+    one pool per row (2-D)."""
+    if judged is None:
+        return grades
+    pool = np.asarray(judged, dtype=float) if not isinstance(judged, (str, bytes)) else None
+    if pool is None or pool.ndim not in (1, 2):
+        raise ValueError("judged must be None, one pool (1-D) or one pool per ranking (2-D), "
+                         f"got {judged!r}")
+    if pool.ndim == 2 and len(pool) != len(grades):
+        raise ValueError(f"judged must have one row per ranking: {len(pool)} rows != "
+                         f"{len(grades)} rankings")
+    return check_grade_rows(pool, "judged") if pool.ndim == 2 \
+        else check_grades(pool, "judged")[None, :]
+
+
 def judged_or_shown(grades: np.ndarray, judged: Sequence[float] | None) -> np.ndarray:
     """The query's judged grades (for denominators and ideals); the shown list when not given.
 

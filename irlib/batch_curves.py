@@ -15,7 +15,7 @@ from __future__ import annotations
 
 import numpy as np
 
-from irlib._common import DEFAULT_REL, check_grades, check_k, check_rel
+from irlib._common import DEFAULT_REL, check_grade_rows, check_k, check_rel, pool_rows
 from irlib.ap import DENOMINATORS
 from irlib._curve_kernels import Rankings
 from irlib.dcg import GAINS, IDEALS
@@ -23,41 +23,6 @@ from irlib.measures import MEASURES
 
 #: The curves :func:`confusion_curves_batch` returns.
 CONFUSION_NAMES = ("TP", "FP", "FN", "TN")
-
-
-def check_grade_rows(grades, name: str = "grades") -> np.ndarray:
-    """Grades as a 2-D float array, one ranking per row; finite and >= 0 (0 = not relevant)."""
-    if isinstance(grades, (str, bytes)):
-        raise ValueError(f"{name} must be a 2-D array of numbers, got a string")
-    try:
-        arr = np.asarray(grades, dtype=float)
-    except (TypeError, ValueError):
-        raise ValueError(f"{name} must be a 2-D array of numbers (rows of equal length), "
-                         f"got {grades!r}") from None
-    if arr.ndim != 2:
-        raise ValueError(f"{name} must be two-dimensional (one ranking per row), "
-                         f"got shape {arr.shape}")
-    for bad, why in ((~np.isfinite(arr), "grades must be finite numbers"),
-                     (arr < 0, "grades must be >= 0 (0 = not relevant)")):
-        if bad.any():
-            row, col = (int(i) for i in np.argwhere(bad)[0])
-            raise ValueError(f"{name}[{row}, {col}] is {arr[row, col]:g}; {why}")
-    return arr
-
-
-def _pool_rows(grades: np.ndarray, judged) -> np.ndarray:
-    """The judged pool of each row as a 2-D array (a shared pool is one row that broadcasts)."""
-    if judged is None:
-        return grades
-    pool = np.asarray(judged, dtype=float) if not isinstance(judged, (str, bytes)) else None
-    if pool is None or pool.ndim not in (1, 2):
-        raise ValueError("judged must be None, one pool (1-D) or one pool per ranking (2-D), "
-                         f"got {judged!r}")
-    if pool.ndim == 2 and len(pool) != len(grades):
-        raise ValueError(f"judged must have one row per ranking: {len(pool)} rows != "
-                         f"{len(grades)} rankings")
-    return check_grade_rows(pool, "judged") if pool.ndim == 2 \
-        else check_grades(pool, "judged")[None, :]
 
 
 def _n_relevant(pool: np.ndarray, rel: float) -> np.ndarray:
@@ -119,7 +84,7 @@ def metric_curves_batch(grades, *, judged=None, rel=DEFAULT_REL, gain="linear", 
     if gain not in GAINS:
         raise ValueError(f"gain must be one of {GAINS}, got {gain!r}")
     names = _measure_names(measures)
-    rankings = Rankings(grades, _pool_rows(grades, judged), rel, gain, ideal, denominator)
+    rankings = Rankings(grades, pool_rows(grades, judged), rel, gain, ideal, denominator)
     return {name: MEASURES[name].curve(rankings) for name in names}
 
 
@@ -159,7 +124,7 @@ def confusion_curves_batch(grades, *, judged=None, rel=DEFAULT_REL) -> dict[str,
     tp = np.cumsum(relevant, axis=1)
     fp = ks - tp
     non_relevant_shown = n - np.count_nonzero(relevant, axis=1)[:, None]
-    fn = np.maximum(_n_relevant(_pool_rows(grades, judged), rel) - tp, 0)
+    fn = np.maximum(_n_relevant(pool_rows(grades, judged), rel) - tp, 0)
     return {"TP": tp, "FP": fp, "FN": np.broadcast_to(fn, tp.shape).copy(),
             "TN": non_relevant_shown - fp}
 

@@ -21,7 +21,8 @@ import math
 
 import numpy as np
 
-from irlib._common import DEFAULT_REL, check_grades, check_rel, judged_or_shown
+from irlib._common import (DEFAULT_REL, check_grade_rows, check_grades, check_rel,
+                           judged_or_shown, pool_rows, safe_div)
 
 #: trec_eval's recall levels (``iprec_at_recall`` and ``11pt_avg``).
 ELEVEN_LEVELS = tuple(i / 10 for i in range(11))
@@ -130,7 +131,8 @@ def precision_recall_points(grades, *, judged=None, rel=DEFAULT_REL) -> dict[str
 
     Returns ``rank``, ``recall``, ``precision`` (raw, at every rank) and ``interpolated``
     (the best precision at that rank or below it: the curve's envelope from the right).
-    A query without relevant documents has recall 0 everywhere.
+    A query without relevant documents has recall 0 everywhere. For many rankings at once,
+    and the envelope as a curve to draw, see :func:`precision_recall_batch`.
 
     Examples
     --------
@@ -141,12 +143,61 @@ def precision_recall_points(grades, *, judged=None, rel=DEFAULT_REL) -> dict[str
     [1.0, 0.667, 0.667, 0.5]
     """
     grades = check_grades(grades)
+    pool = judged_or_shown(grades, judged)
+    rows = precision_recall_batch(grades[None, :], judged=pool, rel=rel)
+    return {"rank": rows["rank"], **{name: rows[name][0]
+                                     for name in ("recall", "precision", "interpolated")}}
+
+
+def precision_recall_batch(grades, *, judged=None, rel=DEFAULT_REL) -> dict[str, np.ndarray]:
+    """:func:`precision_recall_points` for many rankings at once, with the envelope to draw.
+
+    ``grades`` holds one ranking per row (shape ``(n_rankings, N)``); ``judged`` is as in
+    :func:`~irlib.batch_curves.metric_curves_batch` (None: each row is its own pool).
+
+    Returns
+    -------
+    dict of ndarray
+        ``rank`` (N,): 1..N. ``recall``, ``precision``, ``interpolated`` (n_rankings, N): row r
+        is ``precision_recall_points(grades[r])``. ``envelope_recall`` and
+        ``envelope_precision`` (n_rankings, N + 1): the interpolated curve (the best precision
+        at a recall or beyond) as points to join with straight lines: a start on the
+        precision axis at recall 0, then one point per rank. Between two relevant results
+        the points stand on one recall, so the joined line is the curve's steps; after the
+        last relevant result the curve has ended and its last point repeats (a rank's own
+        ``interpolated`` there is lower: no recall is left to reach). Every row has N + 1
+        points, so a chart can move them in place from one ranking to another.
+
+    Examples
+    --------
+    Relevant at ranks 2, 4, 5, 7 (the article's first ranking): the envelope stays at 3/5
+    up to recall 0.75, then 4/7 to recall 1, where rank 8 (not relevant) adds nothing.
+
+    >>> pr = precision_recall_batch([[0, 1, 0, 1, 1, 0, 1, 0]])
+    >>> pr["envelope_recall"][0].tolist()
+    [0.0, 0.0, 0.25, 0.25, 0.5, 0.75, 0.75, 1.0, 1.0]
+    >>> pr["envelope_precision"][0].round(3).tolist()
+    [0.6, 0.6, 0.6, 0.6, 0.6, 0.6, 0.571, 0.571, 0.571]
+    >>> pr["interpolated"][0, -2:].round(3).tolist()     # per rank: below rank 8, only 4/8
+    [0.571, 0.5]
+    """
+    grades = check_grade_rows(grades)
     rel = check_rel(rel)
+    n_rankings, n = grades.shape
     relevant = grades >= rel
-    n_relevant = int(np.count_nonzero(judged_or_shown(grades, judged) >= rel))
-    ranks = np.arange(1, len(grades) + 1)
-    found = np.cumsum(relevant)
-    precision = found / ranks if len(grades) else np.zeros(0)
-    recall = found / n_relevant if n_relevant else np.zeros(len(grades))
+    n_relevant = np.count_nonzero(pool_rows(grades, judged) >= rel, axis=1)[:, None]
+    ranks = np.arange(1, n + 1)
+    found = np.cumsum(relevant, axis=1)
+    precision = found / ranks
+    recall = safe_div(found, n_relevant)
+    interpolated = np.maximum.accumulate(precision[:, ::-1], axis=1)[:, ::-1]
+    # From the last relevant result on (found has its final value), the curve's last point:
+    # the precision at that result, found / its rank (0 for a ranking with none).
+    total = found[:, -1:] if n else np.zeros((n_rankings, 1))
+    last_rank = n - np.argmax(relevant[:, ::-1], axis=1)[:, None] if n else np.ones((n_rankings, 1))
+    ended = np.where(found == total, total / last_rank, interpolated)
+    start = interpolated[:, :1] if n else np.zeros((n_rankings, 1))
     return {"rank": ranks, "recall": recall, "precision": precision,
-            "interpolated": _envelope(precision)}
+            "interpolated": interpolated,
+            "envelope_recall": np.hstack([np.zeros((n_rankings, 1)), recall]),
+            "envelope_precision": np.hstack([start, ended])}

@@ -12,12 +12,12 @@ from ui import playground as pg
 from ui import predict
 from ui.board import ranking_board
 from ui.catalog import board_items, load_catalog
-from ui.charts import curves_figure
+from ui.charts import curves_figure, precision_recall_figure
 from ui.course import lesson_links, through_app_navigation
 from ui.formula import show_explanation, show_pros_cons
 from ui.layout import board_page
 from ui.live_chart import live_charts
-from ui.preview import neighbour_preview
+from ui.preview import PRECISION_RECALL, neighbour_preview
 from ui.texts import METRIC_TEXT
 
 through_app_navigation()   # first: a deep link on a fresh server (ui/course.py)
@@ -101,7 +101,9 @@ def live_part(formula) -> None:
     k = state.k
 
     confusion = irlib.confusion_at_k(grades, k, rel=rel)
-    tiles, charts = pg.tile_measures(), pg.chart_measures()
+    tiles, (scores, dcg) = pg.tile_measures(), pg.chart_measures()
+    pr_chart = state.chart == "pr"       # the second chart: precision–recall, or DCG against K
+    charts = [scores, PRECISION_RECALL if pr_chart else dcg]
     # Every state one drag or one judgment away, for the browser to show before this reruns;
     # not while predicting ("Predict first", ui/predict.py): it would give the answer away.
     predicting = S["predict"]
@@ -125,15 +127,18 @@ def live_part(formula) -> None:
     # One component draws the caption, the tiles and both charts: they change in the same
     # frame, and every Streamlit element fewer is less for the browser to redo on each drag.
     live_charts([
-        (pg.chart_title(charts[0]),
-         curves_figure(curves, charts[0], k, y_title="score at K", height=height)),
-        (pg.chart_title(charts[1]),
-         curves_figure(curves, charts[1], k, y_title="DCG at K", unit_interval=False,
-                       dash={"IDCG": "dash"}, height=height)),
+        (pg.chart_title(scores), curves_figure(curves, scores, k, y_title="score at K",
+                                               height=height)),
+        (pg.PR_TITLE, precision_recall_figure(irlib.precision_recall_batch([grades], rel=rel), k,
+                                              height=height)) if pr_chart else
+        (pg.chart_title(dcg), curves_figure(curves, dcg, k, y_title="DCG at K",
+                                            unit_interval=False, dash={"IDCG": "dash"},
+                                            height=height)),
     ], key=P + "curves", on_click=pg.set_k_from_chart, address=pg.address(),
+        choice=("Second chart", pg.url_state.CHARTS, state.chart), on_choose=pg.set_chart,
         note=pg.confusion_note(k, confusion.tp, confusion.fp, confusion.fn, confusion.tn),
         tiles=[(MEASURES[name].label_at(k), irlib.fmt(curves[name][k - 1])) for name in tiles],
-        footer="Click a point on either chart to set K.", size="large" if state.present else "normal",
+        footer="Click a point to set K.", size="large" if state.present else "normal",
         preview=near and near.for_charts(P + "board"), send_code=full_run)
 
     with formula:

@@ -9,8 +9,8 @@ from pathlib import Path
 import pytest
 
 import irlib
-from ui.charts import curves_figure
-from ui.live_chart import event_x, figure_look, plotly_url
+from ui.charts import curves_figure, precision_recall_figure
+from ui.live_chart import event_choice, event_x, figure_look, plotly_url
 
 
 @pytest.mark.parametrize("value, x", [
@@ -20,6 +20,13 @@ from ui.live_chart import event_x, figure_look, plotly_url
 ])
 def test_only_a_finite_number_is_a_click(value, x):
     assert event_x(value) == x
+
+
+@pytest.mark.parametrize("value, chosen", [
+    ("pr", "pr"), ("dcg", "dcg"), ("other", None), (None, None), (["pr"], None), (1, None),
+])
+def test_only_an_offered_option_is_a_choice(value, chosen):
+    assert event_choice(value, {"dcg": "DCG@K", "pr": "Precision–recall"}) == chosen
 
 
 def test_plotly_comes_from_the_static_folder(monkeypatch):
@@ -62,3 +69,17 @@ def test_a_new_look_only_when_more_than_the_values_change():
     assert look(grades, k=3) != look(grades)           # the K line and label move
     other = curves_figure(irlib.metric_curves(grades), ["P", "R"], 2, y_title="another")
     assert figure_look(other) != look(grades)
+
+
+def test_the_precision_recall_graph_moves_its_points_until_k_changes():
+    """Its points move along both axes (fixed ranges on both), so a drag or a judgment keeps
+    its look; a new K enlarges another point, a redraw."""
+    def figure(grades, k=2):
+        return precision_recall_figure(irlib.precision_recall_batch([grades]), k)
+
+    grades = [0, 1, 0, 1, 1, 0, 1, 0]
+    assert figure_look(figure(grades)) == figure_look(figure(grades[::-1])) == \
+        figure_look(figure([1, 0, 0, 0, 0, 0, 0, 0]))
+    assert figure_look(figure(grades, k=3)) != figure_look(figure(grades))
+    layout = figure(grades)["layout"]
+    assert layout["xaxis"]["range"] == layout["yaxis"]["range"] == [-0.03, 1.05]

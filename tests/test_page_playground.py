@@ -3,7 +3,9 @@ from urllib.parse import parse_qsl
 
 import pytest
 
+import irlib
 from tests.apptest import component_data, run_page
+from ui.charts import PR_TRACES
 from ui.playground import defaults, page_state
 
 
@@ -137,6 +139,7 @@ def test_shared_url_opens_that_state():
     ({"labels": "01x"}, "labels"), ({"grades": "99999999"}, "grades"), ({"metric": "MAP"}, "metric"),
     ({"k": "²"}, "k"), ({"rel": "١"}, "rel"),                       # non-ASCII digits
     ({"mode": "[Click](https://evil.example)"}, "mode"),            # Markdown link injection
+    ({"chart": "<b>roc</b>"}, "chart"),
 ])
 def test_broken_url_falls_back_with_a_notice(params, field):
     at = run(query=params)
@@ -160,3 +163,33 @@ def test_a_link_with_several_bad_fields_gets_one_notice_naming_them():
     (notice,) = at.info
     assert all(f"`{name}`" in notice.value for name in ("k", "mode", "order"))
     assert "`metric`" not in notice.value and tiles(at)["Recall@2"] == "0.25"
+
+
+def test_the_second_chart_shows_precision_recall_and_the_link_keeps_it():
+    """chart=pr: the second chart is the eight results' precision–recall graph from irlib, in
+    graded mode counted from the page's "relevant if ≥" (here 3), K's point the large one and
+    a click on it K; the link reopens it, and DCG comes back."""
+    at = run(query={"chart": "pr", "mode": "graded", "rel": "3", "k": "3"})
+    data = live_data(at)
+    assert data["choice"]["value"] == "pr" and not at.info
+    assert [o["value"] for o in data["choice"]["options"]] == ["dcg", "pr"]
+    figure = data["charts"][1]["figure"]
+    start = defaults()
+    pr = irlib.precision_recall_batch([[start.grades[i] for i in start.order]], rel=3)
+    assert [[t["x"], t["y"]] for t in figure["data"]] == \
+        [[pr[name][0].tolist() for name in pair] for pair in PR_TRACES]
+    envelope, points = figure["data"]
+    assert "best precision at this recall or beyond" in envelope["name"]
+    sizes = points["marker"]["size"]
+    assert sizes[2] == max(sizes) > sizes[0]
+    assert figure["click"] == "customdata" and points["customdata"][2] == 3
+    assert figure["layout"]["xaxis"]["title"]["text"] == "recall"
+    query = data["address"]
+    assert "chart=pr" in query and "rel=3" in query
+    reopened = run(query=dict(parse_qsl(query)))          # a colleague opens the link
+    assert live_data(reopened)["charts"][1]["figure"]["data"] == figure["data"]
+    at.session_state["pg_chart"] = "dcg"     # the field the switch sets (a browser test clicks it)
+    at.run()
+    names = [t["name"] for t in live_data(at)["charts"][1]["figure"]["data"]]
+    assert names == ["DCG@K", "IDCG@K"] and "chart=dcg" in live_data(at)["address"]
+

@@ -91,6 +91,43 @@ def curves_figure(curves: dict, names: Sequence[str], k: int, *, y_title: str = 
     return {"data": traces, "layout": layout}
 
 
+#: The precision–recall chart's traces in order, each an (x, y) pair of
+#: :func:`irlib.precision_recall_batch`'s keys: the envelope first, under the points.
+PR_TRACES = (("envelope_recall", "envelope_precision"), ("recall", "precision"))
+#: The envelope's legend entry: what interpolation is, said on the chart itself.
+ENVELOPE_NAME = "interpolated: the best precision at this recall or beyond"
+
+
+def precision_recall_figure(pr: dict, k: int, *, height: int = 380) -> dict:
+    """One ranking's precision–recall graph: a point per rank, K's large, joined in rank order,
+    under the interpolated envelope drawn as its steps. A plain Plotly dict, as
+    :func:`curves_figure`.
+
+    ``pr`` is :func:`irlib.precision_recall_batch`'s result for the one ranking. Both axes keep a fixed range, so the live charts can move the points in x and y
+    (``ui/live_chart.py``); a click on a point reports its rank (``"click": "customdata"``),
+    which is the K it stands for.
+    """
+    ranks = [int(r) for r in pr["rank"]]
+    (ex, ey), (px, py) = ([np.asarray(pr[name][0], dtype=float).tolist() for name in pair]
+                          for pair in PR_TRACES)
+    traces = [
+        {"type": "scatter", "x": ex, "y": ey, "name": ENVELOPE_NAME, "mode": "lines",
+         "line": {"color": METRIC_COLORS["IPrec"], "width": 3, "simplify": False},
+         # not hovered or clicked: its corners sit on the points, and a click must reach them
+         "hoverinfo": "skip"},
+        {"type": "scatter", "x": px, "y": py, "name": f"at each rank (the large dot: K = {k})",
+         "mode": "lines+markers", "customdata": ranks,
+         "line": {"color": METRIC_COLORS["P"], "width": 1.5, "dash": "dot", "simplify": False},
+         "marker": {"size": [14 if r == k else 7 for r in ranks]},
+         "hovertemplate": "rank %{customdata}: recall %{x:.2f}, precision %{y:.3f}"
+                          "<extra></extra>"}]
+    layout = layout_dict(y_title="precision", x_title="recall", height=height)
+    layout["hovermode"] = "closest"
+    layout["xaxis"].update(dtick=0.25, range=[-0.03, 1.05])
+    layout["yaxis"]["range"] = [-0.03, 1.05]
+    return {"data": traces, "layout": layout, "click": "customdata"}
+
+
 def clicked_x(event) -> int | None:
     """The x (K) of the first clicked point in a ``st.plotly_chart`` selection, if any."""
     try:

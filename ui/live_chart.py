@@ -18,7 +18,7 @@ Usage::
 
 Each figure is a plain ``{"data": [...], "layout": {...}}`` dict (as
 ``ui.charts.curves_figure`` builds); ``on_click(x)`` runs before the rerun with the x of the
-clicked point.
+clicked point (or its ``customdata``, for a figure with ``"click": "customdata"``).
 """
 from __future__ import annotations
 
@@ -39,6 +39,7 @@ PLOTLY_VERSION = "4.1.1"
 _PLOTLY_FILE = "vendor/plotly/plotly-basic.min.js"
 _HERE = Path(__file__).resolve().parent / "live_chart"
 _EVENT = "click"
+_CHOICE = "choice"
 
 
 @functools.cache
@@ -55,6 +56,11 @@ def plotly_url() -> str:
     return f"{prefix}/app/static/{_PLOTLY_FILE}?v={PLOTLY_VERSION}"
 
 
+def event_choice(value: object, options: Mapping[str, str]) -> str | None:
+    """The option the browser's switch reported, or None if it is not one of ``options``."""
+    return value if isinstance(value, str) and value in options else None
+
+
 def event_x(value: object) -> float | None:
     """The clicked point's x from the browser's event, or None if it is not a finite number."""
     if not isinstance(value, Mapping):
@@ -66,14 +72,14 @@ def event_x(value: object) -> float | None:
 
 
 def figure_look(figure: Mapping) -> str:
-    """A digest of everything in ``figure`` except the curves' values (``y``).
+    """A digest of everything in ``figure`` except the points' values (``x`` and ``y``).
 
     While it stays the same from one rerun to the next, the browser only moves the points
-    (``moveValues`` in ``live_chart/live_chart.js``; for a y axis with a fixed ``range``);
+    (``moveValues`` in ``live_chart/live_chart.js``; along axes with a fixed ``range``);
     otherwise it redraws the chart (``Plotly.react``). Computed here, so the browser compares
     two short strings instead of serialising both figures on every drag.
     """
-    traces = [{name: value for name, value in trace.items() if name != "y"}
+    traces = [{name: value for name, value in trace.items() if name not in ("x", "y")}
               for trace in figure.get("data", [])]
     text = json.dumps([figure.get("layout", {}), traces], sort_keys=True, default=str)
     return hashlib.blake2b(text.encode(), digest_size=12).hexdigest()
@@ -89,6 +95,8 @@ def live_charts(charts: Sequence[tuple[str, dict]], *, key: str,
                 on_click: Callable[[float], None] | None = None,
                 address: str | None = None, tiles: Sequence[tuple[str, str]] = (),
                 note: str = "", footer: str = "", size: str = "normal",
+                choice: tuple[str, Mapping[str, str], str] | None = None,
+                on_choose: Callable[[str], None] | None = None,
                 preview: str | None = None, send_code: bool = True) -> None:
     """Draw ``(label, figure)`` charts and keep them across reruns (updated, not redrawn).
 
@@ -102,7 +110,8 @@ def live_charts(charts: Sequence[tuple[str, dict]], *, key: str,
     charts
         ``(label, figure)`` pairs. ``label`` says what the chart shows, for screen readers
         (``aria-label``); ``figure`` is ``{"data": [...], "layout": {...}}`` and
-        ``layout["height"]`` sets its height (px).
+        ``layout["height"]`` sets its height (px). A figure whose x is not K adds
+        ``"click": "customdata"``: a click then reports the point's ``customdata``.
     key
         Required: the charts' identity across reruns.
     on_click
@@ -114,6 +123,10 @@ def live_charts(charts: Sequence[tuple[str, dict]], *, key: str,
         Caption lines above the tiles and below the charts; ``""`` for none.
     size
         ``"normal"``, or ``"large"`` for a projector (bigger numbers and captions).
+    choice, on_choose
+        ``(label, {value: text}, chosen)``: a small switch at the end of the caption line
+        (the playground: what its second chart shows), ``label`` for screen readers;
+        ``on_choose(value)`` runs before the script reruns when another option is clicked.
     preview
         ``ui.preview.Preview.for_charts(board)`` (JSON text): the numbers of every state one
         action away from the board's, shown while a card is held or as soon as a badge is
@@ -143,6 +156,14 @@ def live_charts(charts: Sequence[tuple[str, dict]], *, key: str,
         if x is not None and on_click is not None:
             on_click(x)
 
+    options = dict(choice[1]) if choice else {}
+
+    def _on_choice() -> None:
+        value = st.session_state.get(key)
+        chosen = event_choice(value.get(_CHOICE) if isinstance(value, Mapping) else None, options)
+        if chosen is not None and on_choose is not None:
+            on_choose(chosen)
+
     js, css = _code()
     component_code.mount(
         "irlab_live_chart", js=js, css=css,
@@ -154,5 +175,7 @@ def live_charts(charts: Sequence[tuple[str, dict]], *, key: str,
               "address": address, "note": note, "footer": footer,
               "tileWidth": COMPACT_TILE_WIDTH * (1.5 if size == "large" else 1),
               "size": size, "preview": preview,
+              "choice": choice and {"label": choice[0], "value": choice[2], "options": [
+                  {"value": value, "text": text} for value, text in options.items()]},
               "tiles": [{"label": str(label), "value": str(value)} for label, value in tiles]},
-        height="content", **{f"on_{_EVENT}_change": _on_event})
+        height="content", **{f"on_{_EVENT}_change": _on_event, f"on_{_CHOICE}_change": _on_choice})

@@ -47,6 +47,7 @@ def page_state() -> ps.PageState:
         ps.Field("metric", start.metric, ps.one_of(url_state.METRICS)),
         ps.Field("gain", start.gain, ps.one_of(url_state.GAINS)),
         ps.Field("rel", start.rel, ps.whole_number(1, 4)),
+        ps.Field("chart", start.chart, ps.one_of(tuple(url_state.CHARTS))),
         # the presenter view in a link: view=present (or view=learn)
         ps.Field("present", False, ps.switch(on="present", off="learn"), "view"),
         *predict.fields(),                 # predict, then see (ui/predict.py)
@@ -63,7 +64,7 @@ def current() -> url_state.PlaygroundState:
     return url_state.PlaygroundState(
         order=tuple(s["order"]), labels=dict(s["labels"]), grades=dict(s["grades"]),
         mode=s["mode"], k=int(s["k"]), metric=s["metric"], gain=s["gain"], rel=int(s["rel"]),
-        present=bool(s["present"]))
+        present=bool(s["present"]), chart=s["chart"])
 
 
 def address() -> str:
@@ -90,6 +91,11 @@ def chart_title(names) -> str:
     labels = [MEASURES[n].label for n in names]
     listed = ", ".join(labels[:-1]) + " and " + labels[-1] if len(labels) > 1 else labels[0]
     return f"{listed} against K"
+
+
+#: The precision–recall chart's name for screen readers (``aria-label``).
+PR_TITLE = ("Precision against recall at each rank, and the interpolated precision: the best "
+            "precision at that recall or beyond")
 
 
 def confusion_note(k: int, tp: int, fp: int, fn: int, tn: int) -> str:
@@ -147,6 +153,11 @@ def shuffle() -> None:
     order = item_ids()
     random.shuffle(order)
     _put_order(order, _grades_shown())
+
+
+def set_chart(chart: str) -> None:
+    """The second chart's switch (beside the lines under the charts) chose ``chart``."""
+    page_state().set("chart", chart)
 
 
 def set_k_from_chart(x: float) -> None:

@@ -3,10 +3,11 @@
 While a card is held over another rank, or the moment a badge is clicked, the board tells the
 live charts which neighbour of the current state the learner is looking at ("move:6:0": the
 card at rank 7 dropped at rank 1; "grade:0:1": the card at rank 1 judged relevant), and they
-look its numbers up here: tiles, the TP/FP caption and both charts' curves, plus the cards'
-outcome tags for the board. irlib computes all of them at once
-(:func:`irlib.one_move_neighbours`, :func:`irlib.metric_curves_batch`); the browser computes no
-metric. Python's rerun then confirms the numbers, or replaces them if they ever disagree.
+look its numbers up here: tiles, the TP/FP caption and both charts' curves (or the
+precision–recall graph's points), plus the cards' outcome tags for the board. irlib computes all
+of them at once (:func:`irlib.one_move_neighbours`, :func:`irlib.metric_curves_batch`,
+:func:`irlib.precision_recall_batch`); the browser computes no metric. Python's rerun then
+confirms the numbers, or replaces them if they ever disagree.
 """
 from __future__ import annotations
 
@@ -20,10 +21,14 @@ from dataclasses import dataclass
 import numpy as np
 
 import irlib
+from ui.charts import PR_TRACES
 
 #: Curve values travel rounded: a quarter of a pixel on a 240 px chart of 0..1, the hover
 #: label's own precision, and the rerun brings the exact ones.
 DECIMALS = 3
+#: In ``charts``: the precision–recall graph (``ui.charts.precision_recall_figure``) instead
+#: of curves over K. Its points move in x and y, so its entries give both per trace.
+PRECISION_RECALL = "precision-recall"
 
 
 @dataclass(frozen=True, eq=False)       # hashed by identity: cached with its JSON
@@ -72,7 +77,7 @@ def signature(order: Sequence[str], grades: Mapping[str, int]) -> str:
 
 def neighbour_preview(order: Sequence[str], grades: Mapping[str, int], levels: Sequence[int], *,
                       k: int, rel: int, gain: str, tiles: Sequence[str],
-                      charts: Sequence[Sequence[str]],
+                      charts: Sequence[Sequence[str] | str],
                       note: Callable[[int, int, int, int, int], str]) -> Preview:
     """The numbers of every state one move or one judgment away from ``order``/``grades``.
 
@@ -88,38 +93,54 @@ def neighbour_preview(order: Sequence[str], grades: Mapping[str, int], levels: S
     """
     return _neighbour_preview(tuple(order), tuple(int(grades.get(i, 0)) for i in order),
                               tuple(levels), k, rel, gain, tuple(tiles),
-                              tuple(tuple(chart) for chart in charts), note)
+                              tuple(chart if chart == PRECISION_RECALL else tuple(chart)
+                                    for chart in charts), note)
 
 
 @functools.lru_cache(maxsize=256)
 def _neighbour_preview(order: tuple[str, ...], current: tuple[int, ...],
                        levels: tuple[int, ...], k: int, rel: int, gain: str,
-                       tiles: tuple[str, ...], charts: tuple[tuple[str, ...], ...],
+                       tiles: tuple[str, ...], charts: tuple[tuple[str, ...] | str, ...],
                        note: Callable[[int, int, int, int, int], str]) -> Preview:
     """``current`` holds the grades in rank order; ``tiles`` names the curves shown as tiles
     (their value at ``k``, as :func:`irlib.fmt` prints it), ``charts`` the curves of each chart
-    in trace order, and ``note(k, tp, fp, fn, tn)`` writes the caption."""
+    in trace order (or :data:`PRECISION_RECALL`), and ``note(k, tp, fp, fn, tn)`` writes the
+    caption."""
     near = irlib.one_move_neighbours(current, levels)
-    shown = {*tiles, *(name for chart in charts for name in chart)}
+    shown = {*tiles, *(name for chart in charts if chart != PRECISION_RECALL for name in chart)}
     curves = irlib.metric_curves_batch(near.grades, rel=rel, gain=gain, measures=shown)
+    pr = irlib.precision_recall_batch(near.grades, rel=rel) if PRECISION_RECALL in charts else None
     counts = irlib.confusion_curves_batch(near.grades, rel=rel)
     tags = irlib.outcomes_at_k_batch(near.grades, k, rel=rel).tolist()
     n = len(near.grades)
     at_k = np.array([curves[name][:, k - 1] for name in tiles]).reshape(len(tiles), n).T
     cut = np.array([counts[name][:, k - 1] for name in irlib.CONFUSION_NAMES]).T
-    lines = [np.stack([curves[name].round(DECIMALS) for name in chart], axis=1) for chart in charts]
+    per_chart = [_chart_numbers(chart, curves, pr) for chart in charts]
     # Many neighbours show the same numbers (two cards of one grade swapped): each distinct
     # row is formatted once, and its entry is shared by every key that leads to it.
-    rows = np.concatenate([at_k, cut, *(line.reshape(n, -1) for line in lines)], axis=1)
+    rows = np.concatenate([at_k, cut, *(flat for flat, _ in per_chart)], axis=1)
     _, first, inverse = np.unique(rows, axis=0, return_index=True, return_inverse=True)
     values, where = np.unique(at_k, return_inverse=True)        # each number formatted once
     texts = np.array([irlib.fmt(v) for v in values.tolist()] or [""], dtype=object)
     texts = texts[where.reshape(at_k.shape)].tolist()
-    cut_rows, line_rows = cut.tolist(), [line.tolist() for line in lines]
+    cut_rows = cut.tolist()
     entries = [{"tiles": texts[r], "note": note(k, *cut_rows[r]),
-                "charts": [rows_of_chart[r] for rows_of_chart in line_rows]} for r in first.tolist()]
+                "charts": [moved[r] for _, moved in per_chart]} for r in first.tolist()]
     numbers, outcomes = {}, {}
     for key, entry, tag in zip(near.keys(), inverse.reshape(-1).tolist(), tags):
         numbers[key] = entries[entry]
         outcomes[key] = tag
     return Preview(signature(order, dict(zip(order, current))), numbers, outcomes)
+
+
+def _chart_numbers(chart, curves: dict, pr: dict | None) -> tuple[np.ndarray, list]:
+    """One chart's numbers for every neighbour: flat, one row each (to find equal rows), and as
+    the live charts move them: per trace its y values, or ``{"x": …, "y": …}`` for the
+    precision–recall graph, whose points move along both axes."""
+    if chart == PRECISION_RECALL:
+        traces = [(pr[x].round(DECIMALS), pr[y].round(DECIMALS)) for x, y in PR_TRACES]
+        lists = [(x.tolist(), y.tolist()) for x, y in traces]
+        moved = [[{"x": x[r], "y": y[r]} for x, y in lists] for r in range(len(pr["recall"]))]
+        return np.hstack([np.hstack(pair) for pair in traces]), moved
+    line = np.stack([curves[name].round(DECIMALS) for name in chart], axis=1)
+    return line.reshape(len(line), -1), line.tolist()

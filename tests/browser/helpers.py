@@ -20,6 +20,7 @@ from __future__ import annotations
 
 import contextlib
 import os
+import re
 import shutil
 import socket
 import subprocess
@@ -309,3 +310,24 @@ def board_announcement(page: Page, index: int = 0) -> str:
 def main_scroll_top(page: Page) -> float:
     """Scroll offset of Streamlit's main scroll container."""
     return page.evaluate("() => (document.querySelector('[data-testid=stMain]') || document.scrollingElement).scrollTop")
+
+
+# --------------------------------------------------------------------------- live charts
+
+CURVES_JS = """() => [...document.querySelectorAll('.lc-root .js-plotly-plot')].map((gd) =>
+    [...gd.querySelectorAll('.scatterlayer > .trace')].map((trace) => [
+        trace.querySelector('.js-line').getAttribute('d'),
+        [...trace.querySelectorAll('.points > .point')].map((p) => p.getAttribute('transform'))]))"""
+
+# Counts plotly.js's own redraws; ui/live_chart/live_chart.js moves the points without one.
+COUNT_PLOTLY_JS = """() => { window.__plotlyCalls = 0;
+    for (const name of ['animate', 'react', 'newPlot', 'restyle', 'update']) {
+        const original = window.Plotly[name];
+        window.Plotly[name] = (...args) => { window.__plotlyCalls += 1; return original(...args); };
+    } }"""
+
+
+def drawn_curves(page: Page) -> list[list[list[float]]]:
+    """Per chart, per curve: the numbers of its line path and its markers' positions (px)."""
+    return [[[round(float(n), 1) for n in re.findall(r"-?\d+(?:\.\d+)?", str(curve))]
+             for curve in chart] for chart in page.evaluate(CURVES_JS)]

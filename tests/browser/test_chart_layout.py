@@ -49,6 +49,7 @@ def no_legend_clashes(page, charts: int) -> list[int]:
 
 
 @pytest.mark.parametrize("path, charts", [("/playground", 2), ("/playground?view=present", 2),
+                                          ("/playground?chart=pr", 2),
                                           ("/ndcg", 2), ("/choosing", 1), ("/beyond", 1)])
 def test_legends_stay_off_the_axis_labels_as_the_window_changes(start_app, open_page, path,
                                                                 charts):

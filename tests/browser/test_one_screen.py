@@ -31,7 +31,7 @@ def inside(box: dict, width: int, height: int) -> bool:
 
 
 @pytest.mark.parametrize("width, height", VIEWPORTS)
-@pytest.mark.parametrize("query", ["", "mode=graded&k=5", "view=present"])
+@pytest.mark.parametrize("query", ["", "mode=graded&k=5&chart=pr", "view=present"])
 def test_board_tiles_and_curves_fit_one_screen(start_app, open_page, width, height, query):
     app = start_app("app.py")
     page = open_page(app.url + "/playground", query=query, width=width, height=height)

@@ -6,8 +6,8 @@ import re
 import pytest
 from playwright.sync_api import expect
 
-from tests.browser.helpers import (board_announcement, board_card, board_order, drag_card,
-                                   wait_for_app_run)
+from tests.browser.helpers import (COUNT_PLOTLY_JS, board_announcement, board_card,
+                                   board_order, drag_card, drawn_curves, wait_for_app_run)
 
 pytestmark = pytest.mark.browser
 
@@ -55,25 +55,6 @@ def test_clicking_a_badge_changes_recall(playground):
     board_card(page, rank=8).wait_for()
     wait_for_app_run(page)
     assert tile(page, "Recall@2") == "0.4"
-
-
-CURVES_JS = """() => [...document.querySelectorAll('.lc-root .js-plotly-plot')].map((gd) =>
-    [...gd.querySelectorAll('.scatterlayer > .trace')].map((trace) => [
-        trace.querySelector('.js-line').getAttribute('d'),
-        [...trace.querySelectorAll('.points > .point')].map((p) => p.getAttribute('transform'))]))"""
-
-# Counts plotly.js's own redraws; ui/live_chart/live_chart.js moves the points without one.
-COUNT_PLOTLY_JS = """() => { window.__plotlyCalls = 0;
-    for (const name of ['animate', 'react', 'newPlot', 'restyle', 'update']) {
-        const original = window.Plotly[name];
-        window.Plotly[name] = (...args) => { window.__plotlyCalls += 1; return original(...args); };
-    } }"""
-
-
-def drawn_curves(page) -> list[list[list[float]]]:
-    """Per chart, per curve: the numbers of its line path and its markers' positions (px)."""
-    return [[[round(float(n), 1) for n in re.findall(r"-?\d+(?:\.\d+)?", str(curve))]
-             for curve in chart] for chart in page.evaluate(CURVES_JS)]
 
 
 def test_a_badge_click_moves_the_curves_in_place(playground):

@@ -7,8 +7,11 @@ import re
 import pytest
 from playwright.sync_api import expect
 
-from tests.browser.helpers import (TIMEOUT_MS, board_card, finger_on, hold_card_over,
-                                   wait_for_app_run, wait_until)
+import irlib
+from tests.browser.helpers import (COUNT_PLOTLY_JS, TIMEOUT_MS, board_card, drawn_curves,
+                                   finger_on, hold_card_over, wait_for_app_run, wait_until)
+from ui.charts import PR_TRACES
+from ui.preview import DECIMALS
 
 pytestmark = pytest.mark.browser
 
@@ -71,6 +74,59 @@ def test_letting_go_outside_the_board_takes_the_numbers_back(playground):
     page.mouse.up()
     page.wait_for_function(f"() => ({TILE_JS})('Recall@2') === '0'")
     assert "order=12345678" in page.url
+
+
+#: The precision–recall graph's values as plotly.js holds them: per trace [x, y].
+PR_VALUES_JS = """() => document.querySelectorAll('.lc-root .js-plotly-plot')[1].data
+    .map((trace) => [trace.x, trace.y])"""
+
+
+def offsets(one, other) -> list[float]:
+    """How far each drawn number (px) of one chart is from the other's; both drawn alike."""
+    assert [len(curve) for curve in one] == [len(curve) for curve in other]
+    return [abs(a - b) for c1, c2 in zip(one, other) for a, b in zip(c1, c2)]
+
+
+def test_a_held_card_moves_the_precision_recall_points(playground):
+    """The switch under the charts turns the second one into the precision–recall graph (the
+    address keeps it); a held card moves its points, along both axes, to the values irlib
+    precomputed for that drop, in place; the drop's rerun leaves them where they are, and that
+    is where plotly.js draws them from scratch."""
+    page = playground(ONE_RELEVANT)
+    page.locator(".lc-choice-option").filter(has_text="Precision–recall").click()
+    wait_for_app_run(page)
+    expect(page).to_have_url(re.compile("chart=pr"))
+    second = page.locator(".lc-root .js-plotly-plot").nth(1)
+    expect(second.locator(".xtitle")).to_have_text("recall")
+    expect(page.locator(".lc-choice-option[aria-pressed=true]")).to_have_text("Precision–recall")
+    before = page.evaluate(PR_VALUES_JS)
+    page.evaluate(COUNT_PLOTLY_JS)
+    hold_card_over(page, board_card(page, rank=7), board_card(page, rank=1))
+    page.wait_for_function(f"() => ({TILE_JS})('Recall@2') === '1'")
+    # the dark cat at rank 1: every rank at recall 1, precision 1, 1/2, 1/3 ... (rounded as
+    # ui/preview.py sends them), and the envelope at 1 from recall 0 to 1
+    pr = irlib.precision_recall_batch([[1, 0, 0, 0, 0, 0, 0, 0]])
+    held = [[pr[name][0].round(DECIMALS).tolist() for name in pair] for pair in PR_TRACES]
+    assert page.evaluate(PR_VALUES_JS) == held != before
+    drawn_held = drawn_curves(page)[1]
+    page.mouse.up()
+    wait_for_app_run(page)
+    expect(page).to_have_url(re.compile("order=71234568"))
+    assert page.evaluate("() => window.__plotlyCalls") == 0      # moved in place, not redrawn
+    drawn_dropped = drawn_curves(page)[1]
+    page.reload()
+    board_card(page, rank=8).wait_for()
+    expect(page.locator(".lc-root .js-plotly-plot .scatterlayer .trace")).to_have_count(8)
+    wait_for_app_run(page)
+    fresh = drawn_curves(page)[1]
+    # within half a pixel (ui/preview.py rounds; moveValues leaves what moved less), + the
+    # 0.1 px rounding of drawn_curves
+    assert max(offsets(drawn_held, fresh)) <= 0.55
+    assert max(offsets(drawn_dropped, fresh)) <= 0.55
+    # a click on a point sets K to its rank (not to its recall, 1 for every point now)
+    second.locator(".scatterlayer .trace").nth(1).locator(".points path").nth(0).click(force=True)
+    wait_for_app_run(page)
+    expect(page).to_have_url(re.compile(r"k=1&"))
 
 
 FOCUSED_JS = "c => c.getRootNode().activeElement === c"

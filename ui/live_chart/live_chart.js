@@ -120,14 +120,17 @@ function setup(parentElement) {
   message.setAttribute("role", "status");
   message.hidden = true;
   const lines = make("lc-lines");            // the note and the footer share a line if they fit
-  lines.append(note, footer);
+  const choice = make("lc-choice");          // and the switch, at the line's end
+  choice.setAttribute("role", "group");
+  choice.hidden = true;
+  lines.append(note, footer, choice);
   numbers.append(tiles);
   body.append(numbers, grid);
   const strip = make("lc-strip");
   strip.setAttribute("aria-hidden", "true");  // the tiles' numbers again: read once, there
   root.append(body, lines, message, strip);
   parentElement.appendChild(root);
-  const s = { root, note, tiles, strip, grid, footer, message, data: null, cells: [],
+  const s = { root, note, tiles, strip, grid, footer, choice, message, data: null, cells: [],
               setTriggerValue: null, theme: null, themeKey: null };
   const onPreview = (event) => showPreview(s, event.detail || {});
   window.addEventListener("irlab-preview", onPreview);
@@ -216,6 +219,39 @@ function drawText(s, shown) {
   drawStrip(s, tiles, values);
 }
 
+// A switch at the end of the lines under the charts (the playground: what its second chart
+// shows), its label for screen readers only: the line has no room for it on a laptop. A click
+// marks the option at once and tells Python (the "choice" trigger), whose rerun draws the
+// chart and confirms the mark.
+function drawChoice(s) {
+  const c = s.data.choice;
+  const options = c && Array.isArray(c.options) ? c.options : [];
+  s.choice.hidden = options.length === 0;
+  if (s.choice.hidden) return;
+  const group = s.choice;
+  setIfChanged(group, "aria-label", String(c.label || ""));
+  while (group.children.length > options.length) group.lastChild.remove();
+  while (group.children.length < options.length) {
+    const button = document.createElement("button");
+    button.type = "button";
+    button.className = "lc-choice-option";
+    button.addEventListener("click", () => {
+      if (button.getAttribute("aria-pressed") === "true") return;
+      for (const other of group.children) {
+        setIfChanged(other, "aria-pressed", String(other === button));
+      }
+      if (s.setTriggerValue) s.setTriggerValue("choice", button.dataset.value);
+    });
+    group.appendChild(button);
+  }
+  options.forEach((option, i) => {
+    const button = group.children[i];
+    setText(button, option.text);
+    button.dataset.value = String(option.value);
+    setIfChanged(button, "aria-pressed", String(option.value === c.value));
+  });
+}
+
 // The tiles' numbers once more, in a strip pinned to the bottom of a phone's screen
 // (live_chart.css) while the tiles are out of sight: a card held or just dropped at the top of
 // the board shows its numbers there. The same values as the tiles, looked up the same way; a
@@ -271,20 +307,26 @@ function showPreview(s, detail) {
   (s.data.charts || []).forEach((chart, i) => {
     const cell = s.cells[i];
     if (!cell || !cell.drawn) return;
-    const ys = shown ? shown.charts[i] : chart.figure.data.map((trace) => trace.y);
-    moveOrAnimate(window.Plotly, cell, ys.map((y) => ({ y })));
+    // an entry gives a trace's y values, or {x, y} where the points move along both axes
+    // (the precision–recall graph)
+    const traces = shown ? shown.charts[i].map((t) => (Array.isArray(t) ? { y: t } : t))
+      : chart.figure.data;
+    moveOrAnimate(window.Plotly, cell, traces);
   });
 }
 
-// Move a drawn chart's lines and markers to new y values, the way plotly.js would draw them.
-// Even Plotly.animate redoes plotly.js's defaults and calc for every trace first: ~12 ms of
-// a badge click's ~70 ms on the 2-core development machine, against under 1 ms here
-// (benchmarks/ab_interaction.py). The pixels come from plotly.js's own axis scale (c2p), and
-// the new values go into the chart's data and calcdata too, so hover labels, point clicks,
-// legend clicks and later Plotly.react calls all see them. These are plotly.js internals
-// (the vendored 4.1.1; tests/browser/test_playground.py compares the result with a fresh
-// plot): anything else, such as a curve hidden from the legend or a y axis without a fixed
-// range, returns false before changing anything, and the caller lets plotly.js do it.
+// Move a drawn chart's lines and markers to new values, the way plotly.js would draw them:
+// y, and x where a trace gives it (the precision–recall graph's points move along both
+// axes; a curve over K gives the same x again). Even Plotly.animate redoes plotly.js's
+// defaults and calc for every trace first: ~12 ms of a badge click's ~70 ms on the 2-core
+// development machine, against under 1 ms here (benchmarks/ab_interaction.py). The pixels
+// come from plotly.js's own axis scales (c2p), and the new values go into the chart's data
+// and calcdata too, so hover labels, point clicks, legend clicks and later Plotly.react calls
+// all see them. These are plotly.js internals (the vendored 4.1.1;
+// tests/browser/test_playground.py and test_preview.py compare the result with a fresh plot):
+// anything else, such as a curve hidden from the legend, an axis without a fixed range that
+// the values move along, a line that is not straight segments or a filled area, returns
+// false before changing anything, and the caller lets plotly.js do it.
 function moveValues(gd, traces) {
   const { _fullData: full, _fullLayout: layout, calcdata } = gd;
   const xa = layout && layout.xaxis;
@@ -292,30 +334,50 @@ function moveValues(gd, traces) {
   if (!full || !calcdata || !xa || !ya || typeof xa.c2p !== "function" ||
       typeof ya.c2p !== "function" || full.length !== traces.length) return false;
   if (gd._transitioning || (gd._promises && gd._promises.length)) return false;  // plotly.js busy
-  if (ya.autorange) return false;       // new values may need a new y range: plotly.js decides
+  if (ya.autorange) return false;       // new values may need a new range: plotly.js decides
   const moves = [];
   for (const group of gd.querySelectorAll(".scatterlayer > .trace")) {
     const cd = group.__data__;                       // the trace's calcdata, bound by d3
     const i = cd && cd[0] && cd[0].trace ? cd[0].trace.index : -1;
     const y = traces[i] && traces[i].y;
-    if (!Array.isArray(y) || cd !== calcdata[i] || cd.length !== y.length) return false;
-    const xy = cd.map((point, j) => [xa.c2p(point.x), ya.c2p(y[j])]);
-    const points = group.querySelectorAll(".points > .point");
-    const line = group.querySelector(".js-line");
-    if (!line || points.length !== cd.length ||
+    const trace = full[i];
+    if (!Array.isArray(y) || !trace || cd !== calcdata[i] || cd.length !== y.length) return false;
+    // x only where it moves (a curve over K gives the same K again, on an axis that may
+    // range itself), and then along an axis with a fixed range, as y
+    const given = traces[i].x;
+    const x = Array.isArray(given) &&
+      (given.length !== cd.length || given.some((v, j) => v !== cd[j].x)) ? given : null;
+    if (x && (x.length !== cd.length || xa.autorange)) return false;
+    const mode = String(trace.mode || "");
+    const lines = mode.includes("lines");
+    const markers = mode.includes("markers");
+    if ((lines && (trace.line || {}).shape !== "linear") || (trace.fill && trace.fill !== "none")) {
+      return false;
+    }
+    const xy = cd.map((point, j) => [xa.c2p(x ? x[j] : point.x), ya.c2p(y[j])]);
+    const points = markers ? group.querySelectorAll(".points > .point") : [];
+    const line = lines ? group.querySelector(".js-line") : null;
+    if ((lines && !line) || points.length !== (markers ? cd.length : 0) ||
         !xy.every(([px, py]) => Number.isFinite(px) && Number.isFinite(py))) return false;
-    moves.push({ i, cd, y, xy, points, line });
+    moves.push({ i, cd, x, y, xy, points, line });
   }
   if (moves.length !== traces.length) return false;
   const at = ([px, py]) => `${Math.round(px * 100) / 100},${Math.round(py * 100) / 100}`;
-  for (const { i, cd, y, xy, points, line } of moves) {
+  for (const { i, cd, x, y, xy, points, line } of moves) {
     gd.data[i].y = y;
     full[i].y = y;
-    cd.forEach((point, j) => { point.y = y[j]; });
+    if (x) {
+      gd.data[i].x = x;
+      full[i].x = x;
+    }
+    cd.forEach((point, j) => {
+      point.y = y[j];
+      if (x) point.x = x[j];
+    });
     // Only what moved: the rerun brings the values the preview showed (rounded there to a
     // fraction of a pixel), and every attribute written is style, layout and paint work
     // again (a class of 30 browsers on one machine).
-    if (moved(line, "d", xy)) placed(line, "d", `M${xy.map(at).join("L")}`, xy);
+    if (line && moved(line, "d", xy)) placed(line, "d", `M${xy.map(at).join("L")}`, xy);
     points.forEach((node, j) => {
       if (moved(node, "transform", [xy[j]])) placed(node, "transform", `translate(${at(xy[j])})`, [xy[j]]);
     });
@@ -323,12 +385,12 @@ function moveValues(gd, traces) {
   return true;
 }
 
-// New y values for a drawn chart: moved in place, or if that cannot be done, by plotly.js
+// New values for a drawn chart: moved in place, or if that cannot be done, by plotly.js
 // (Plotly.animate with redraw: false, still cheaper than Plotly.react).
 function moveOrAnimate(Plotly, cell, traces) {
   if (moveValues(cell.plot, traces)) return;
   Plotly.animate(cell.plot, {
-    data: traces.map((t) => ({ y: t.y })),
+    data: traces.map((t) => (Array.isArray(t.x) ? { x: t.x, y: t.y } : { y: t.y })),
     traces: traces.map((_, i) => i),
   }, { transition: { duration: 0 }, frame: { duration: 0, redraw: false }, mode: "immediate" });
 }
@@ -364,12 +426,16 @@ function drawOne(Plotly, s, cell, chart) {
                  CONFIG);
   }
   cell.frame = frame;
+  // What a click on a point reports: its x (K), or where x is not K (the precision–recall
+  // graph) its customdata; a point without one reports nothing.
+  cell.clickBy = figure.click === "customdata" ? "customdata" : "x";
   if (!cell.drawn) {
     cell.drawn = true;
-    // Clicking a point reports its x (K); Python validates it before using it.
+    // Python validates the value before using it.
     cell.plot.on("plotly_click", (event) => {
       const point = event && event.points && event.points[0];
-      if (point && s.setTriggerValue) s.setTriggerValue("click", { x: point.x });
+      const value = point ? point[cell.clickBy] : undefined;
+      if (typeof value === "number" && s.setTriggerValue) s.setTriggerValue("click", { x: value });
     });
   }
 }
@@ -405,6 +471,7 @@ export default function (component) {
   loadPreview(s);
   keepAddress(s.data.address);
   drawText(s);
+  drawChoice(s);
   if (!Array.isArray(s.data.charts) || s.data.charts.length === 0) {
     while (s.cells.length) dropCell(s.cells.pop());
     return () => destroyIfGone(s);
