@@ -43,7 +43,8 @@ STYLE = """<style>
   border: 3px solid #999; font-size: .85rem; line-height: 1.15; }
 .room-card.rel { border-color: #009E73; background: rgba(0,158,115,.14); }
 .room-card img { width: 100%; aspect-ratio: 1; object-fit: contain; display: block; }
-.room-card .doc { aspect-ratio: 1; display: flex; align-items: center; justify-content: center;
+/* a letter needs no square: lower cards keep two rankings and their answers on one screen */
+.room-card .doc { aspect-ratio: 4 / 3; display: flex; align-items: center; justify-content: center;
   font-size: 1.6rem; font-weight: 700; }
 .room-card .rank, .room-card .mark { font-weight: 700; display: block; }
 /* the K cut between two cards, as the lessons' boards draw it (ui/board/board.css) */
@@ -69,6 +70,9 @@ STYLE = """<style>
 /* the question on the projector, and its preview on the teacher's page, in the same type */
 :is(.st-key-room_stage, .st-key-room_preview) h3 {
   font-size: clamp(1.6rem, 2.3vw, 2.6rem); line-height: 1.2; }
+/* the teacher reads the preview at arm's length: a size smaller, so that a laptop's screen holds
+   the kinds, the whole preview and "Ask the class" (a two-line question of two six-card rankings) */
+.st-key-room_preview h3 { font-size: clamp(1.3rem, 1.8vw, 2.2rem); }
 :is(.st-key-room_stage, .st-key-room_preview) [data-testid="stCaptionContainer"] p {
   font-size: 1.1rem; }
 :is(.st-key-room_stage, .st-key-room_preview) [data-testid="stMarkdownContainer"] p {
