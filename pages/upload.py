@@ -37,10 +37,15 @@ names = ui.system_names(kind, files)
 relevant_from = 0
 if kind == "recsys" and "heldout" in files:        # what counts as relevant: all, or t and up
     relevant_from = ui.relevance_rule("rating" in files["heldout"].frame.columns)
-dataset, missing = ui.build_dataset(kind, files, ui.dataset_key(kind, names) + (relevant_from,),
-                                    names, relevant_from)
+dataset, missing = None, ui.unmatched(kind)     # recommenders' ids that never meet: no scores
+if missing is not None:
+    st.error(md_escape(missing), icon=":material/error:")
+else:
+    dataset, missing = ui.build_dataset(kind, files, ui.dataset_key(kind, names)
+                                        + (relevant_from,), names, relevant_from)
+    if dataset is None:
+        st.info(md_escape(missing), icon=":material/upload_file:")
 if dataset is None:
-    st.info(md_escape(missing), icon=":material/upload_file:")
     lesson_links("pages/upload.py")
     ui.page_state().keep_address()
     st.stop()

@@ -115,6 +115,41 @@ def test_columns_that_cannot_be_guessed_are_picked_on_the_page():
     assert any("no held-out item" in c.value for c in at.caption)
 
 
+def test_files_whose_ids_never_meet_are_refused_and_the_good_ones_kept():
+    """A list from another data set, or held-out items under other ids, would score 0 for
+    everyone: refused with irlib's reason, the shop's files and scores stay."""
+    at = page(input="recsys", k="10")
+    at.button(key="upload_sample_recsys").click().run()
+    before = {m.label: m.value for m in at.metric}
+    names = {p: f.name for p, f in at.session_state["upload_files"].items()}
+    for slot, name, data, reason in (
+            ("recs_1", "other_shop.csv", b"user,item,score\nz1,m0462,1\n", "no user of"),
+            ("heldout", "other_ids.csv", b"uid,iid\nu000,sku-1\nu001,sku-2\n", "no item of")):
+        at.session_state["upload_inject"] = [(slot, name, data)]
+        at.run()
+        assert not at.exception, at.exception
+        (error,) = [unescaped(e.value) for e in at.error if name in unescaped(e.value)]
+        assert f"{name} does not go with" in error and reason in error, error
+        assert {p: f.name for p, f in at.session_state["upload_files"].items()} == names
+        assert {m.label: m.value for m in at.metric} == before
+
+
+def test_a_column_picked_wrongly_is_a_message_not_a_traceback():
+    """Files that met until the user read another column as the user: no scores, a reason."""
+    at = page(input="recsys")
+    held = b"a,b,c\nu1,i1,5\nu2,i2,4\n"
+    recs = b"uid,iid,score\nu1,i1,0.9\nu2,i2,0.7\n"
+    at.session_state["upload_inject"] = [("heldout", "test.csv", held), ("recs", "r.csv", recs)]
+    at.run()
+    role = {s.label: s for s in at.selectbox if s.key and "upload_col_heldout" in s.key}
+    role["user"].set_value("b")                       # the item column read as the user
+    role["item"].set_value("a")
+    at.button(key="upload_col_apply_heldout").click().run()
+    assert not at.exception, at.exception
+    assert any("no user of the recommendations" in unescaped(e.value) for e in at.error)
+    assert not at.metric
+
+
 def test_users_without_recommendations_count_zero_and_are_counted():
     held = b"uid,iid\nu1,i1\nu2,i2\nu3,i3\n"
     recs = b"uid,iid,score\nu1,i1,1.0\nu2,i9,1.0\n"

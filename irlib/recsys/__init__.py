@@ -17,13 +17,14 @@ from .beyond import (BEYOND, BeyondInfo, BeyondValue, average_popularity, beyond
 from .columns import ROLE_HELP, ROLES, guess_columns, read_header
 from .compare import COLLAPSE, RecommenderComparison, compare_recommenders
 from .evaluate import (ACCURACY, GAINS, SELF_JUDGED_MEASURES, AccuracyInfo,
-                       RecommenderEvaluation, UserAccounting, evaluate_recommendations,
+                       RecommenderEvaluation, UserAccounting, check_ids_meet,
+                       evaluate_recommendations,
                        self_judged_problem)
 from .readers import read_interactions, read_item_categories, read_recommendations
 
 __all__ = [
     "read_interactions", "read_recommendations", "read_item_categories", "guess_columns",
-    "read_header", "ROLES", "ROLE_HELP", "evaluate_recommendations", "RecommenderEvaluation",
+    "read_header", "ROLES", "ROLE_HELP", "evaluate_recommendations", "check_ids_meet", "RecommenderEvaluation",
     "UserAccounting", "ACCURACY", "AccuracyInfo", "GAINS", "self_judged_problem",
     "SELF_JUDGED_MEASURES", "BEYOND", "BeyondInfo", "BeyondValue", "beyond_accuracy",
     "explain", "catalogue_coverage", "exposure_gini", "average_popularity", "novelty",

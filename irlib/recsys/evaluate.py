@@ -40,7 +40,7 @@ from ..measures import parse_measure
 from . import beyond
 from .lists import as_frame, code_inputs, lists_from, ranking_score, sorted_unique
 
-__all__ = ["ACCURACY", "AccuracyInfo", "RecommenderEvaluation", "UserAccounting",
+__all__ = ["ACCURACY", "AccuracyInfo", "RecommenderEvaluation", "UserAccounting", "check_ids_meet",
            "evaluate_recommendations", "self_judged_problem", "SELF_JUDGED_MEASURES"]
 
 
@@ -190,6 +190,30 @@ def _never_match(what: str, recs: pd.Series, held: pd.Series) -> InputError:
         f"match. Recommendations' {what}s look like {_examples(pd.unique(recs))}; held-out "
         f"{what}s look like {_examples(pd.unique(held))}. Check that both files use the same "
         f"ids and that the right column is read as the {what}.")
+
+
+def check_ids_meet(recommendations: pd.DataFrame, heldout: pd.DataFrame) -> None:
+    """Raise :class:`~irlib.InputError` when the two files share no user, or no item.
+
+    Such files cannot be scored (every user would score 0, or every list would miss); the
+    usual cause is a wrong column read as the user or the item, or files from two data sets.
+    :func:`evaluate_recommendations` checks this too; call it to refuse a file before that.
+
+    >>> recs = pd.DataFrame({"user_id": ["u1"], "item_id": ["i1"]})
+    >>> check_ids_meet(recs, pd.DataFrame({"user_id": ["u1"], "item_id": ["i9"]}))
+    Traceback (most recent call last):
+    ...
+    irlib._common.InputError: no item of the recommendations is in the held-out interactions: \
+the ids never match. Recommendations' items look like 'i1'; held-out items look like 'i9'. \
+Check that both files use the same ids and that the right column is read as the item.
+    """
+    _check_frame(recommendations, ("user_id", "item_id"), "recommendations")
+    _check_frame(heldout, ("user_id", "item_id"), "heldout")
+    for what in ("user", "item"):
+        recs = _text(recommendations[f"{what}_id"])
+        held = _text(heldout[f"{what}_id"])
+        if not pd.Index(pd.unique(recs)).isin(pd.unique(held)).any():
+            raise _never_match(what, recs, held)
 
 
 def evaluate_recommendations(recommendations, heldout: pd.DataFrame, *, k: int = 10,

@@ -20,7 +20,8 @@ from ui.upload.beyond import beyond_section
 from ui.upload.cache import cached_score, cached_table
 from ui.upload.compare import comparison_section
 from ui.upload.files import (data_section, dataset_key, input_kind_picker, new_data_token,
-                             parsed_files, process_injected, rename_systems, system_names)
+                             parsed_files, process_injected, rename_systems, system_names,
+                             unmatched)
 from ui.upload.handoff import link_without_data_note, report_section
 from ui.upload.model import (SLOT_BY_ID, Settings, build_dataset, check_size, error_message,
                              read_upload, score, system_name)
@@ -39,5 +40,5 @@ __all__ = [
     "page_state", "parsed_files", "per_query_table", "position", "process_injected",
     "query_view", "read_upload", "rename_systems", "report_section", "score", "Settings",
     "settings_link", "settings_row", "SLOT_BY_ID", "system_name", "system_names",
-    "systems_section", "table_section",
+    "systems_section", "table_section", "unmatched",
 ]

@@ -8,6 +8,7 @@ from __future__ import annotations
 import pandas as pd
 import streamlit as st
 
+from irlib import InputError, recsys
 from irlib.compare import Comparison, compare_systems
 from irlib.compare_many import ManyComparison, compare_many
 from ui.upload.model import Dataset, Settings, read_upload, score
@@ -24,6 +25,18 @@ def cached_read(reader: str, name: str, digest: str, _data: bytes,
     """read_upload, keyed on the file's SHA-256 (not on the bytes: hashing is done once)
     and on the columns chosen for a recommender file."""
     return read_upload(reader, name, _data, aggregate, columns)
+
+
+@st.cache_data(max_entries=32, ttl=CACHE_TTL, show_spinner=False)
+def cached_ids_problem(key: tuple, _recommendations: pd.DataFrame,
+                       _heldout: pd.DataFrame) -> str | None:
+    """Why a recommendations file and the held-out interactions share no user or no item
+    (irlib.recsys.check_ids_meet), or None; keyed on both files' digests and columns."""
+    try:
+        recsys.check_ids_meet(_recommendations, _heldout)
+    except InputError as err:
+        return str(err)
+    return None
 
 
 @st.cache_data(max_entries=8, ttl=CACHE_TTL, show_spinner=False)

@@ -17,7 +17,7 @@ import streamlit as st
 from irlib import io as irio
 from irlib import recsys
 from ui.texts import md_escape
-from ui.upload.cache import cached_read
+from ui.upload.cache import cached_ids_problem, cached_read
 from ui.upload.model import (AGGREGATES, DEFAULTS, INPUT_KINDS, MAX_SYSTEMS, READER_ROLES,
                              SAMPLE_FILES, SAMPLES_DIR, SLOT_BY_ID, SLOTS, SLOTS_BY_SYSTEM,
                              LoadedFile, Parsed, Slot, check_size, default_names, error_message,
@@ -100,6 +100,8 @@ def ingest(slot_id: str, name: str, data: bytes, *, sample: bool = False) -> boo
                 _parsed(slot, LoadedFile(name, data, digest))
         except Exception as err:  # noqa: BLE001 - every bad file must end in a message
             message = error_message(name, err)
+        else:
+            message = _unmatched(position, LoadedFile(name, data, digest))
     pending = st.session_state.setdefault("upload_pending", {})
     if message is not None:
         errors[position] = message
@@ -114,6 +116,46 @@ def ingest(slot_id: str, name: str, data: bytes, *, sample: bool = False) -> boo
     # the scores will change: bring them into view (pages/upload.py, ui/scroll.py)
     st.session_state["upload_new_data"] = st.session_state.get("upload_new_data", 0) + 1
     return True
+
+
+def _ids_problem(recommendations: LoadedFile, heldout: LoadedFile) -> str | None:
+    """Why these two files share no user or no item, or None (cached on their digests)."""
+    key = tuple((f.digest, _columns(f.digest)) for f in (recommendations, heldout))
+    return cached_ids_problem(key, _parsed(SLOT_BY_ID["recs_1"], recommendations),
+                              _parsed(SLOT_BY_ID["heldout"], heldout))
+
+
+def _unmatched(position: str, loaded: LoadedFile) -> str | None:
+    """Why a recommender file cannot go with the files in use (no user or no item in
+    common: every score would be 0), or None. A refused file leaves the earlier one in place."""
+    files, _, _ = _state()
+    recs = [p for p in SLOTS_BY_SYSTEM["recs"].positions() if p in files and p != position]
+    if position == "heldout":
+        pairs = [(files[p], loaded, files[p].name) for p in recs]
+    elif position in SLOTS_BY_SYSTEM["recs"].positions() and "heldout" in files:
+        pairs = [(loaded, files["heldout"], files["heldout"].name)]
+    else:
+        return None
+    for recommendations, heldout, other in pairs:
+        problem = _ids_problem(recommendations, heldout)
+        if problem:
+            return (f"{loaded.name} does not go with {other}, so it was not loaded: {problem} "
+                    "To switch to other data, remove the other files first.")
+    return None
+
+
+def unmatched(kind: str) -> str | None:
+    """Recommenders: why the files in use cannot be scored together (no user or no item in
+    common, e.g. after a column was picked wrongly below a file), or None."""
+    files, _, _ = _state()
+    if kind != "recsys" or "heldout" not in files:
+        return None
+    for position in SLOTS_BY_SYSTEM["recs"].positions():
+        if position in files:
+            problem = _ids_problem(files[position], files["heldout"])
+            if problem:
+                return f"{files[position].name} and {files['heldout'].name}: {problem}"
+    return None
 
 
 def new_data_token() -> int:
