@@ -12,14 +12,31 @@
 
 Nothing here imports Streamlit or does work at import time.
 """
-from .beyond import (BEYOND, BeyondInfo, BeyondValue, average_popularity, beyond_accuracy,
-                     catalogue_coverage, explain, exposure_gini, intra_list_diversity, novelty)
+from .beyond import (
+                     BEYOND,
+                     BeyondInfo,
+                     BeyondValue,
+                     average_popularity,
+                     beyond_accuracy,
+                     catalogue_coverage,
+                     explain,
+                     exposure_gini,
+                     intra_list_diversity,
+                     novelty,
+)
 from .columns import ROLE_HELP, ROLES, guess_columns, read_header
 from .compare import COLLAPSE, RecommenderComparison, compare_recommenders
-from .evaluate import (ACCURACY, GAINS, SELF_JUDGED_MEASURES, AccuracyInfo,
-                       RecommenderEvaluation, UserAccounting, check_ids_meet,
-                       evaluate_recommendations,
-                       self_judged_problem)
+from .evaluate import (
+                     ACCURACY,
+                     GAINS,
+                     SELF_JUDGED_MEASURES,
+                     AccuracyInfo,
+                     RecommenderEvaluation,
+                     UserAccounting,
+                     check_ids_meet,
+                     evaluate_recommendations,
+                     self_judged_problem,
+)
 from .readers import read_interactions, read_item_categories, read_recommendations
 
 __all__ = [

@@ -19,16 +19,38 @@ Session-state keys all start with ``upload_``.
 from ui.upload.beyond import beyond_section
 from ui.upload.cache import cached_score, cached_table
 from ui.upload.compare import comparison_section
-from ui.upload.files import (data_section, dataset_key, input_kind_picker, new_data_token,
-                             parsed_files, process_injected, rename_systems, system_names,
-                             unmatched)
+from ui.upload.files import (
+                             data_section,
+                             dataset_key,
+                             input_kind_picker,
+                             new_data_token,
+                             parsed_files,
+                             process_injected,
+                             rename_systems,
+                             system_names,
+                             unmatched,
+)
 from ui.upload.handoff import link_without_data_note, report_section
-from ui.upload.model import (SLOT_BY_ID, Settings, build_dataset, check_size, error_message,
-                             read_upload, score, system_name)
+from ui.upload.model import (
+                             SLOT_BY_ID,
+                             Settings,
+                             build_dataset,
+                             check_size,
+                             error_message,
+                             read_upload,
+                             score,
+                             system_name,
+)
 from ui.upload.query import query_view
 from ui.upload.scores import control_test_note, data_notes, table_section
-from ui.upload.settings import (init_state, page_state, relevance_rule, self_judged_guard,
-                                settings_link, settings_row)
+from ui.upload.settings import (
+                             init_state,
+                             page_state,
+                             relevance_rule,
+                             self_judged_guard,
+                             settings_link,
+                             settings_row,
+)
 from ui.upload.systems import position, systems_section
 from ui.upload.tables import per_query_table
 

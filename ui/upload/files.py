@@ -18,10 +18,26 @@ from irlib import io as irio
 from irlib import recsys
 from ui.texts import md_escape
 from ui.upload.cache import cached_ids_problem, cached_read
-from ui.upload.model import (AGGREGATES, DEFAULTS, INPUT_KINDS, MAX_SYSTEMS, READER_ROLES,
-                             SAMPLE_FILES, SAMPLES_DIR, SLOT_BY_ID, SLOTS, SLOTS_BY_SYSTEM,
-                             LoadedFile, Parsed, Slot, check_size, default_names, error_message,
-                             file_summary, size_text)
+from ui.upload.model import (
+    AGGREGATES,
+    DEFAULTS,
+    INPUT_KINDS,
+    MAX_SYSTEMS,
+    READER_ROLES,
+    SAMPLE_FILES,
+    SAMPLES_DIR,
+    SLOT_BY_ID,
+    SLOTS,
+    SLOTS_BY_SYSTEM,
+    LoadedFile,
+    Parsed,
+    Slot,
+    check_size,
+    default_names,
+    error_message,
+    file_summary,
+    size_text,
+)
 from ui.upload.settings import on_input_change, page_state
 
 FORMAT_HELP = {
