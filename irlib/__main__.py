@@ -186,10 +186,11 @@ def _nested(records) -> dict:
     return nested
 
 
-def run(argv=None) -> int:
-    """:func:`main`, quiet when the reader goes away (``python -m irlib ... -q | head``)."""
+def run(argv=None, command=None) -> int:
+    """``command`` (default :func:`main`), quiet when the reader goes away
+    (``python -m irlib ... -q | head``)."""
     try:
-        code = main(argv)
+        code = (command or main)(argv)
         sys.stdout.flush()
     except BrokenPipeError:
         # Python would complain again while flushing stdout at exit: point it at devnull

@@ -388,6 +388,9 @@ BAD_FILES = [
     ("table", "table_1", "nodoc.csv", b"query_id,docno,score\nq,d,1\n",
      "missing column 'doc_id'"),
     ("table", "table_1", "book.xlsx", b"PK\x03\x04\x14\x00", "zip or Excel"),
+    # a recommender's lists: not "did you mean 'user_id' for 'query_id'" (recall inflated)
+    ("table", "table_1", "recs.csv", b"user_id,item_id,score\nu1,i1,0.9\n",
+     "pick “Recommendations + held-out interactions” above"),
     ("table", "judgments", "judg.txt", b"1 0 d1\n", "judg.txt, line 1, column 3"),
     ("trec", "qrels", "huge.txt", TOO_BIG, "the limit is 200 MB"),
 ]

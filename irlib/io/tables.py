@@ -277,6 +277,13 @@ def resolve_columns(table: Table, required: list[str], *, optional=(), one_of=()
             if close:
                 hints.append(f"{lookup[close[0]].strip()!r} for {m!r}")
         hint = f"; did you mean {', '.join(hints)}?" if hints else ""
+        if "query_id" in missing and any(w in h for h in lookup for w in ("user", "item")):
+            # not "did you mean 'user_id' for 'query_id'": a renamed column would score
+            # recommendations without the held-out items they missed (inflated recall)
+            hint = ("; users and items are recommender data: irlib.recsys reads them with "
+                    "any column names, with the held-out interactions as the judgments "
+                    "(read_recommendations, read_interactions; python -m irlib.recsys "
+                    "HELDOUT RECS)")
         line = None if table.where.lines is None else header_line(table)
         raise InputError(f"{label} (expected: {expected_text}; found: {found}){hint}",
                          source=table.where.name, line=line)

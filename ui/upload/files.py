@@ -116,6 +116,9 @@ def ingest(slot_id: str, name: str, data: bytes, *, sample: bool = False) -> boo
                 _parsed(slot, LoadedFile(name, data, digest))
         except Exception as err:  # noqa: BLE001 - every bad file must end in a message
             message = error_message(name, err)
+            if "recommender data" in message:      # irlib.io's hint, in the page's words
+                message += (f". On this page: pick “{INPUT_KINDS['recsys']}” above and load "
+                            "the held-out interactions beside it.")
         else:
             message = _unmatched(position, LoadedFile(name, data, digest))
     pending = st.session_state.setdefault("upload_pending", {})
