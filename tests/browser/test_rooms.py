@@ -350,7 +350,8 @@ def test_no_right_answer_on_the_projector_before_the_reveal(rooms, open_page):
     code = teacher.locator(".room-code").inner_text().strip()
     student = open_page(f"{url}/join?code={code}", **PHONE)
     main = teacher.get_by_test_id("stMain")
-    for kind in ("A or B?", "Up, down, same?", "Which board?", "Your own"):
+    for kind in ("A or B?", "Up, down, same?", "Which board?", "Whose list?", "Sampled?",
+                 "Your own"):
         if teacher.get_by_role("button", name="Next question").count():
             teacher.get_by_role("button", name="Next question").click()
             wait_for_app_run(teacher)
