@@ -173,7 +173,8 @@ def main(argv=None) -> int:
               file=sys.stderr)
     if result.missing_queries:
         how = "scored 0 (-c)" if args.complete else "not averaged (-c counts them as 0)"
-        print(f"# {len(result.missing_queries)} qrels queries missing from the run: {how}",
+        n = len(result.missing_queries)
+        print(f"# {n} {'query' if n == 1 else 'queries'} of the qrels missing from the run: {how}",
               file=sys.stderr)
     return 0
 

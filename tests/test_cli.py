@@ -151,4 +151,4 @@ def test_as_a_subprocess_with_trec_eval_flags():
                           capture_output=True, text=True, timeout=120)
     assert proc.returncode == 0
     assert "num_rel               \t9\t3\nmap                   \t9\t0.0000\n" in proc.stdout
-    assert "1 qrels queries missing from the run: scored 0 (-c)" in proc.stderr
+    assert "# 1 query of the qrels missing from the run: scored 0 (-c)" in proc.stderr
