@@ -23,7 +23,12 @@ from ui.upload.model import Dataset, Settings, file_safe
 from ui.upload.scores import SAMPLE_TAG, sample_tag
 from ui.upload.settings import page_state
 from ui.upload.systems import position
-from ui.upload.tables import comparison_frame, coverage_problem, score_columns
+from ui.upload.tables import (
+    comparison_frame,
+    coverage_problem,
+    differences_csv_frame,
+    score_columns,
+)
 
 
 @dataclass(frozen=True)
@@ -112,13 +117,10 @@ def comparison_section(dataset: Dataset, evaluations: Mapping[str, irlib.Evaluat
     with st.expander("Per-query differences"):
         st.dataframe(frame, hide_index=True, width="stretch", key="upload_compare_table",
                      column_config=_comparison_columns(pair.names))
-        header = frame.rename(columns={"difference": f"difference in {label}",
-                                       **dict(zip(score_columns(pair.names),
-                                                  (f"{c} ({label})" for c in
-                                                   score_columns(pair.names))))})
         st.download_button("Download the differences (CSV)",
-                           csv_bytes(header.assign(data=SAMPLE_TAG) if dataset.sample
-                                     else header),
+                           csv_bytes(differences_csv_frame(frame, label, pair.names,
+                                                           SAMPLE_TAG if dataset.sample
+                                                           else None)),
                            file_name=f"compare_{file_safe(pair.names[0])}_"
                                      f"{file_safe(pair.names[1])}.csv",
                            mime="text/csv", icon=":material/download:", key="upload_dl_compare",

@@ -182,6 +182,15 @@ def pairwise_frame(result: ManyComparison, name: str) -> pd.DataFrame:
 
 # --------------------------------------------------------------------------- two systems
 
+def differences_csv_frame(frame: pd.DataFrame, label: str, names: tuple[str, str],
+                          tag: str | None = None) -> pd.DataFrame:
+    """The per-query differences as downloaded: every number's column names the measure
+    (``difference in AP@10``, ``A: run (AP@10)``), and ``data`` says "sample data" (``tag``)."""
+    out = frame.rename(columns={"difference": f"difference in {label}",
+                                **{c: f"{c} ({label})" for c in score_columns(names)}})
+    return out.assign(data=tag) if tag else out
+
+
 def score_columns(names: tuple[str, str]) -> tuple[str, str]:
     """The comparison table's columns of the two systems' scores.
 

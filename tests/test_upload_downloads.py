@@ -1,0 +1,92 @@
+"""What Lesson 8 hands on as files: the summary CSV, the per-query differences CSV and the
+differences chart (issue 25: a header with no measure, no means or p-values, a chart PNG
+with no title). Built from the TREC samples the way the page builds them."""
+from __future__ import annotations
+
+import hashlib
+import html
+import io
+
+import pandas as pd
+import pytest
+
+from irlib.compare_many import compare_many
+from irlib.io import read_qrels, read_run
+from tests.test_page_upload_systems import SAMPLES
+from ui import upload as ui
+from ui.downloads import csv_bytes
+from ui.upload.compare import build_pair
+from ui.upload.figures import deltas_figure
+from ui.upload.model import Parsed
+from ui.upload.tables import differences_csv_frame, summary_rows
+
+RUNS = ("run_control.txt", "run_test.txt", "run_rm3.txt")
+
+
+@pytest.fixture(scope="module")
+def scored():
+    files = {"qrels": Parsed("qrels.txt", read_qrels(SAMPLES / "qrels.txt"), "q" * 64, 10,
+                             sample=True)}
+    for i, name in enumerate(RUNS, start=1):
+        files[f"run_{i}"] = Parsed(name, read_run(SAMPLES / name),
+                                   hashlib.sha256(name.encode()).hexdigest(), 10, sample=True)
+    dataset, missing = ui.build_dataset("trec", files)
+    assert dataset is not None, missing
+    settings = ui.Settings(("AP", "nDCG"), "AP", 10, "linear", rel=2, graded=True)
+    evaluations = ui.score(dataset, settings.names)
+    return dataset, settings, evaluations
+
+
+def test_the_summary_names_each_measure_and_carries_means_tests_and_the_sample_tag(scored):
+    dataset, settings, evaluations = scored
+    systems = list(dataset.runs)
+    per_query = {n: e.per_query[list(settings.names)] for n, e in evaluations.items()}
+    result = compare_many(per_query, systems[0], measures=list(settings.names))
+    summary = pd.read_csv(io.BytesIO(csv_bytes(summary_rows(result, settings, sample=True))))
+    assert len(summary) == len(systems) * 2
+    assert set(summary["measure"]) == {settings.label("AP"), settings.label("nDCG")}
+    assert all("@10" in m or "AP" in m for m in summary["measure"])
+    for system in systems:
+        row = summary[(summary.system == system)
+                      & (summary.measure == settings.label("nDCG"))].iloc[0]
+        assert row["mean"] == pytest.approx(evaluations[system].means[settings.name("nDCG")])
+        assert row["baseline"] == systems[0] and row["data"] == "sample data"
+        cell = result.cell(settings.name("nDCG"), system)
+        if system == systems[0]:
+            assert pd.isna(row["p"])                      # no test against itself
+        else:
+            assert row["p"] == pytest.approx(cell["p_value"])
+            assert row["p adjusted (Holm)"] == pytest.approx(cell["p_adjusted"])
+            assert row["p adjusted (Holm)"] >= row["p"]
+    assert summary["test"].nunique() == 1 and "randomization" in summary["test"][0].lower()
+
+
+def test_the_differences_csv_names_the_measure_in_every_number(scored):
+    dataset, settings, evaluations = scored
+    names = tuple(list(dataset.runs)[:2])
+    pair = build_pair(dataset, evaluations, settings, True, names)
+    label = settings.label("AP")
+    out = differences_csv_frame(pair.frame, label, names, "sample data")
+    numbers = [c for c in out.columns if pd.api.types.is_float_dtype(out[c])]
+    assert numbers and all(f"{label}" in c for c in numbers), list(out.columns)
+    assert f"difference in {label}" in out.columns and set(out["data"]) == {"sample data"}
+    assert out[f"difference in {label}"].tolist() == pair.frame["difference"].tolist()
+    assert "data" not in differences_csv_frame(pair.frame, label, names).columns
+
+
+def test_the_chart_saved_as_a_picture_says_what_it_shows(scored):
+    dataset, settings, evaluations = scored
+    names = tuple(list(dataset.runs)[:2])
+    pair = build_pair(dataset, evaluations, settings, True, names)
+    title = f"{names[1]} vs {names[0]} on AP: {pair.verdict.sentence.split(';')[0]}"
+    figure = deltas_figure(pair.frame, pair.label, names, pair.comparison.mean_delta,
+                           title=title, units=dataset.units)
+    assert figure.layout.title.text.replace("<br>", " ") == html.escape(title)
+    assert figure.layout.yaxis.automargin is True              # its title is not clipped
+    y_title = figure.layout.yaxis.title.text
+    assert names[0] in y_title and pair.label in y_title
+    # the mean is a legend entry, not a label sitting on the bars
+    assert not figure.layout.annotations
+    assert [t.name for t in figure.data if t.name and t.name.startswith("mean")] == [
+        f"mean {pair.comparison.mean_delta:+.3f}"]
+    assert len(figure.data[0].x) == len(pair.frame)
