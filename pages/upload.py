@@ -66,10 +66,10 @@ include_missing = ui.data_notes(dataset, evaluations)
 systems = list(dataset.runs)
 result = ui.systems_section(dataset, evaluations, settings, include_missing)
 baseline = systems[ui.position("baseline", systems) - 1] if len(systems) > 1 else systems[0]
-collapse = None
+beyond = None
 if dataset.kind == "recsys":
     st.markdown("**Beyond accuracy**: what the lists hold")
-    collapse = ui.beyond_section(dataset, settings, baseline)
+    beyond = ui.beyond_section(dataset, settings, baseline)
 
 st.subheader(f"3. {dataset.unit.capitalize()} by {dataset.unit}")
 system = systems[0]
@@ -95,7 +95,7 @@ else:
     pair = ui.comparison_section(dataset, evaluations, settings, include_missing, baseline)
 
 st.subheader("6. Hand it on")
-ui.report_section(dataset, settings, include_missing, result, pair, collapse)
+ui.report_section(dataset, settings, include_missing, result, pair, beyond)
 ui.settings_link(ui.page_state().address())
 
 lesson_links("pages/upload.py")

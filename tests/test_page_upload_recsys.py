@@ -6,6 +6,7 @@ most-popular baseline and an MF model's top-10 lists, held-out ratings 1-5 as ``
 """
 from __future__ import annotations
 
+import re
 from pathlib import Path
 
 import pandas as pd
@@ -161,3 +162,38 @@ def test_users_without_recommendations_count_zero_and_are_counted():
     assert "no recommendations for 1 of the 3 users" in note and "count 0" in note
     metrics = {m.label: m.value for m in at.metric}
     assert metrics["HitRate@10"] == f"{1 / 3:.4f}"
+
+
+def test_the_report_speaks_of_users_the_rule_and_what_the_lists_hold():
+    """The product team's copy: the relevance rule the engineer chose (not trec_eval's -l),
+    K for every measure, the beyond-accuracy table, users (not queries)."""
+    from ui import upload as ui
+    from ui.upload.compare import build_pair
+    from ui.upload.model import BeyondSummary, Parsed
+    from ui.upload.report import report_html
+    from ui.upload.tables import beyond_frame, recommender_evaluations
+
+    names = {"heldout": ("shop_test.csv", recsys.read_interactions),
+             "recs_1": ("shop_recs_popular.tsv", recsys.read_recommendations),
+             "recs_2": ("shop_recs_mf.csv", recsys.read_recommendations),
+             "train": ("shop_train.csv", recsys.read_interactions)}
+    files = {slot: Parsed(name, read(SAMPLES / name), slot * 8, 1, sample=True)
+             for slot, (name, read) in names.items()}
+    dataset, missing = ui.build_dataset("recsys", files, relevant_from=4)
+    assert dataset is not None, missing
+    settings = ui.Settings(("nDCG", "Success"), "nDCG", 10, "linear", recsys=True)
+    evaluations = ui.score(dataset, settings.names)
+    pair = build_pair(dataset, evaluations, settings, True, tuple(dataset.runs))
+    lists = recommender_evaluations(dataset, 10)
+    beyond = BeyondSummary(beyond_frame(lists), "popular wins by collapsing",
+                           next(iter(lists.values())).relevance)
+    text = unescaped(report_html(dataset, settings, True, None, pair, beyond=beyond).decode())
+    assert "Relevant: a held-out item rated 4 or more is relevant" in text
+    assert "trec_eval -l" not in text and "grade itself" not in text
+    assert "Cut-off K = 10 for every measure" in text
+    assert "<h2>Beyond accuracy</h2>" in text and "Catalogue coverage" in text and "Novelty" in text
+    assert "<h2>User by user</h2>" in text and "The ten users that moved most" in text
+    body = text.split("<body>")[1].split("<h2>Settings")[0]
+    body = re.sub(r"<script.*?</script>", "", body, flags=re.S)      # plotly's own code
+    assert "<th>user_id</th>" in body
+    assert "quer" not in body.lower(), re.findall(r".{40}quer.{40}", body.lower())

@@ -211,6 +211,23 @@ def test_the_report_escapes_what_users_typed():
     assert "<img src=x" not in text and "&lt;img src=x onerror=alert(1)&gt;" in text
 
 
+def test_the_sample_files_uploaded_by_hand_are_still_sample_data():
+    """Downloaded from the page and uploaded again, they are the same bytes: the same label."""
+    at = page(input="trec", measures="AP", by="AP")
+    at.session_state["upload_inject"] = [
+        (slot, name, (SAMPLES / name).read_bytes())
+        for slot, name in (("qrels", "qrels.txt"), ("run", "run_control.txt"),
+                           ("run", "run_test.txt"))]
+    at.run()
+    assert not at.exception
+    means = [m.label for m in at.metric if "AP" in m.label]
+    assert means and all(label.endswith("· sample data") for label in means), means
+    at.session_state["upload_inject"] = [("run", "mine.txt", b"101 Q0 d1 1 2.0 mine\n")]
+    at.run()
+    assert all(f.sample for p, f in at.session_state["upload_files"].items() if p != "run_3")
+    assert not at.session_state["upload_files"]["run_3"].sample
+
+
 def test_sample_data_is_labelled_in_the_report_and_the_csvs():
     at = page(input="trec", measures="AP", by="AP")
     at.button(key="upload_sample_trec").click().run()

@@ -58,6 +58,10 @@ def test_the_summary_names_each_measure_and_carries_means_tests_and_the_sample_t
             assert row["p"] == pytest.approx(cell["p_value"])
             assert row["p adjusted (Holm)"] == pytest.approx(cell["p_adjusted"])
             assert row["p adjusted (Holm)"] >= row["p"]
+    others = summary[summary.system != systems[0]]
+    assert (others[["better", "ties", "worse"]].sum(axis=1) == others["better"].iloc[0]
+            + others["ties"].iloc[0] + others["worse"].iloc[0]).all()
+    assert ",10.0," not in csv_bytes(summary_rows(result, settings)).decode()
     assert summary["test"].nunique() == 1 and "randomization" in summary["test"][0].lower()
 
 

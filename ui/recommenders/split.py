@@ -103,5 +103,5 @@ def show(S, k: int) -> None:
                               for h in SPLITS}, index=[model_name(m) for m in MODELS])
         st.table(table.rename_axis("Model"))
         st.caption(f"**{metric_label(key, k)}**: {plain(key, k)}. ★ the best model under each "
-                   "split, ◀ the split drawn on the left.")
+                   "split, ◀ the split the chart draws.")
         st.info(insight(scores, how, key, k), icon=":material/lightbulb:")

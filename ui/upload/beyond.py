@@ -8,13 +8,13 @@ import streamlit as st
 from irlib.recsys import BEYOND
 from ui.texts import md_escape
 from ui.upload.cache import cached_recommenders
-from ui.upload.model import Dataset, Settings
-from ui.upload.scores import sample_tag
+from ui.upload.model import BeyondSummary, Dataset, Settings
+from ui.upload.scores import sample_aside
 from ui.upload.tables import beyond_frame, collapse_sentence
 
 
-def beyond_section(dataset: Dataset, settings: Settings, baseline: str) -> str | None:
-    """The table and the sentence; returns the sentence (for the report)."""
+def beyond_section(dataset: Dataset, settings: Settings, baseline: str) -> BeyondSummary:
+    """The table and the sentence; returns both and the relevance rule (for the report)."""
     evaluations = cached_recommenders(dataset.key, settings.k, dataset)
     frame = beyond_frame(evaluations)
     config = {title: st.column_config.NumberColumn(title, format="%.3f", help=info.description)
@@ -25,7 +25,7 @@ def beyond_section(dataset: Dataset, settings: Settings, baseline: str) -> str |
                                       dataset.extras["train"] is not None),
                                      ("diversity needs the item categories",
                                       dataset.extras["categories"] is not None)) if not ok]
-    st.caption(f"At K = {settings.k}{sample_tag(dataset)}: what the top-{settings.k} lists "
+    st.caption(f"At K = {settings.k}{sample_aside(dataset)}: what the top-{settings.k} lists "
                "hold, whatever the users did. Coverage: the share of the catalogue shown "
                "to someone; exposure Gini: 0 when every item is shown as often, near 1 when a "
                "few take every slot; popularity: the share of training users who had the "
@@ -34,7 +34,6 @@ def beyond_section(dataset: Dataset, settings: Settings, baseline: str) -> str |
                + (f" Not shown: {'; '.join(missing)}." if missing else ""))
     sentence = collapse_sentence(evaluations, baseline, settings.by, settings.k)
     if sentence:
-        st.warning(md_escape(sentence) + (f" ({sample_tag(dataset)[3:]})"
-                                          if dataset.sample else ""),
+        st.warning(md_escape(sentence) + sample_aside(dataset),
                    icon=":material/trending_down:")
-    return sentence
+    return BeyondSummary(frame, sentence, next(iter(evaluations.values())).relevance)

@@ -114,7 +114,7 @@ def comparison_section(dataset: Dataset, evaluations: Mapping[str, irlib.Evaluat
         st.caption(f"Each bar is one {dataset.unit}: how much the score moved from "
                    f"{name_a} to {name_b}. Green: better, orange: worse, grey: tie. The camera "
                    "icon in the chart's toolbar saves it as a picture, with its title.")
-    with st.expander("Per-query differences"):
+    with st.expander(f"Per-{dataset.unit} differences"):
         st.dataframe(frame, hide_index=True, width="stretch", key="upload_compare_table",
                      column_config=_comparison_columns(pair.names))
         st.download_button("Download the differences (CSV)",

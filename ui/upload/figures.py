@@ -59,14 +59,24 @@ def deltas_figure(frame: pd.DataFrame, label: str, names: tuple[str, str],
                                  line=dict(color=MEAN, width=2, dash="dot"), hoverinfo="skip"))
     fig = _layout(fig, y_title=html.escape(f"{label}: {b} − {a}"),
                   x_title=f"{units}, sorted by difference ({len(frame):,})", height=360)
+    # one trace in the legend: plotly.js would hide a legend of one unless told to show it
     fig.update_layout(hovermode="closest", bargap=0.15 if len(frame) < 200 else 0,
-                      legend=dict(orientation="h", yanchor="bottom", y=1.0, x=1,
+                      showlegend=mean_delta is not None and mean_delta != 0,
+                      legend=dict(orientation="h", yanchor="bottom", y=1.0, x=1, yref="paper",
                                   xanchor="right"),
-                      margin=dict(l=10, r=10, t=70 if title else 30, b=10))
+                      margin=dict(l=10, r=10, t=30, b=10))
     fig.update_yaxes(automargin=True, title_standoff=8)
+    fig.update_xaxes(automargin=True)       # the query ids and the axis title, unclipped
     if title:
-        fig.update_layout(title=dict(text=_wrap(html.escape(title)), x=0, xanchor="left",
-                                     y=0.98, yanchor="top", font=dict(size=13)))
+        # short lines (a phone's width), below a band kept for the toolbar, which a phone
+        # always shows; the legend sits between the title and the bars
+        text = _wrap(html.escape(title), 52)
+        lines = text.count("<br>") + 1
+        fig.update_layout(title=dict(text=text, x=0, xanchor="left", xref="paper",
+                                     yref="container", y=1, yanchor="top", pad=dict(t=30),
+                                     font=dict(size=13)),
+                          margin=dict(t=30 + 17 * lines + 30),
+                          height=360 + 17 * lines)
     fig.update_xaxes(dtick=None, showticklabels=len(frame) <= 40,
                      tickmode="array" if len(frame) <= 40 else "auto",
                      tickvals=list(x) if len(frame) <= 40 else None,

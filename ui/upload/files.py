@@ -36,6 +36,7 @@ from ui.upload.model import (
     default_names,
     error_message,
     file_summary,
+    sample_digests,
     size_text,
 )
 from ui.upload.settings import on_input_change, page_state
@@ -128,7 +129,7 @@ def ingest(slot_id: str, name: str, data: bytes, *, sample: bool = False) -> boo
             # a recommender file whose columns were not found: keep it for the column picker
             pending[position] = LoadedFile(name, data, hashlib.sha256(data).hexdigest(), sample)
         return False
-    files[position] = LoadedFile(name, data, digest, sample)
+    files[position] = LoadedFile(name, data, digest, sample or digest in sample_digests())
     errors.pop(position, None)
     pending.pop(position, None)
     st.session_state["upload_k_pending"] = True        # K may follow the new data
@@ -279,8 +280,14 @@ def data_section(kind: str) -> None:
                 if seen.get((slot.id, item.name)) != item.file_id:
                     seen[(slot.id, item.name)] = item.file_id
                     ingest(slot.id, item.name, item.getvalue())
+            # a refused file's message right under the uploader (which still lists it),
+            # not below the files in use
+            refused = [p for p in slot.positions() if p in errors and p not in files]
+            for position in refused:
+                st.error(md_escape(errors[position]), icon=":material/error:")
             for position in slot.positions():
-                _slot_status(position, files.get(position), errors.get(position), slot)
+                _slot_status(position, files.get(position), errors.get(position), slot,
+                             error_shown=position in refused)
     if kind == "ratings" or (kind == "table" and _holds_ratings("judgments")):
         st.radio("Combine the raters with the", AGGREGATES, horizontal=True,
                  **page_state().bind("agg"),
@@ -298,8 +305,8 @@ def _holds_ratings(slot_id: str) -> bool:
 
 
 def _slot_status(position: str, loaded: LoadedFile | None, error: str | None,
-                 slot: Slot) -> None:
-    if error:
+                 slot: Slot, *, error_shown: bool = False) -> None:
+    if error and not error_shown:
         # The message quotes the file's name and cells: show them literally.
         st.error(md_escape(error), icon=":material/error:")
         if loaded is not None:

@@ -6,7 +6,7 @@ import functools
 import streamlit as st
 
 from irlib.compare_many import ManyComparison
-from ui.upload.model import Dataset, Settings
+from ui.upload.model import BeyondSummary, Dataset, Settings
 from ui.upload.report import report_file_name, report_html
 
 
@@ -14,16 +14,17 @@ def link_without_data_note() -> None:
     """A link opened without its files: say in one line where the data is."""
     if st.session_state.get("upload_from_link") and not st.session_state.get("upload_files"):
         st.info("This link carries the settings (measures, K, gain, threshold), not the data: "
-                "the files stayed with whoever sent it. Ask them for the report (the "
-                "**Download the report** button at the end of this page), or load your own "
-                "files below.", icon=":material/link_off:")
+                "the files stayed with whoever sent it. Ask them for the report (with their "
+                "files loaded, **Download the report** at the end of this page makes it), or "
+                "load your own files below.", icon=":material/link_off:")
 
 
 def report_section(dataset: Dataset, settings: Settings, include_missing: bool,
-                   result: ManyComparison | None, pair, collapse: str | None = None) -> None:
+                   result: ManyComparison | None, pair,
+                   beyond: BeyondSummary | None = None) -> None:
     """One button: a self-contained HTML report (built when clicked)."""
     build = functools.partial(report_html, dataset, settings, include_missing, result, pair,
-                              collapse=collapse)
+                              beyond=beyond)
     with st.container(horizontal=True, gap="small", vertical_alignment="center"):
         st.download_button("Download the report (HTML)", build,
                            file_name=report_file_name(settings, pair), mime="text/html",

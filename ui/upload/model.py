@@ -9,6 +9,8 @@ tests call these directly; the view modules beside this one draw them.
 """
 from __future__ import annotations
 
+import functools
+import hashlib
 import re
 from collections import Counter
 from collections.abc import Mapping, Sequence
@@ -24,6 +26,14 @@ from irlib import recsys
 from ui.upload.measures import DEFAULT_MEASURES, measure_label, measure_name
 
 SAMPLES_DIR = Path(__file__).resolve().parents[2] / "assets" / "samples"
+
+
+@functools.cache
+def sample_digests() -> frozenset[str]:
+    """The SHA-256 of every sample file: the samples are sample data however they are
+    loaded (the button, or the files downloaded and uploaded again)."""
+    return frozenset(hashlib.sha256(path.read_bytes()).hexdigest()
+                     for path in SAMPLES_DIR.iterdir() if path.is_file())
 #: How many runs (or result tables) the page compares at once.
 MAX_SYSTEMS = 10
 
@@ -479,6 +489,14 @@ def _recommender_dataset(files: Mapping[str, Parsed], key: tuple, names,
                     if role in files) + tuple(_source(n, f) for n, f in zip(chosen, systems))
     return Dataset("recsys", qrels, runs, None, None, tuple(notes), key, sources,
                    tuple(automatic), extras), None
+
+
+@dataclass(frozen=True)
+class BeyondSummary:
+    """Recommenders beyond accuracy, as the page shows them and the report repeats them."""
+    table: pd.DataFrame          # system x coverage, Gini, popularity, novelty, diversity
+    sentence: str | None         # irlib's: did the accuracy winner collapse onto popular items
+    relevance: str               # irlib's rule in words ("a held-out item rated 4 or more ...")
 
 
 def score(dataset: Dataset, names: Sequence[str]) -> dict[str, irlib.Evaluation]:

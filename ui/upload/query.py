@@ -79,7 +79,7 @@ def query_view(dataset: Dataset, table: pd.DataFrame, settings: Settings, system
     else:
         _rows(dataset, ranking, k)
     label = settings.label(settings.by)
-    st.markdown(f"**How {label} is computed for this query**")     # the label names the gain
+    st.markdown(f"**How {label} is computed for this {dataset.unit}**")   # the label names the gain
     expl = explain_measure(settings.by, ranking["relevance"].to_numpy(), judged, settings.k,
                            settings.gain, settings.rel, ranking["judged"].to_numpy())
     show_explanation(expl)

@@ -20,8 +20,9 @@ import pandas as pd
 
 from irlib.compare_many import ManyComparison
 from irlib.measures import MEASURES
+from irlib.recsys import ACCURACY
 from ui.upload.figures import deltas_figure
-from ui.upload.model import Dataset, Settings, file_safe, size_text
+from ui.upload.model import BeyondSummary, Dataset, Settings, file_safe, size_text
 from ui.upload.tables import systems_frame
 
 ROOT = Path(__file__).resolve().parents[2]
@@ -67,15 +68,23 @@ def _table(frame: pd.DataFrame) -> str:
     return f"<table><thead><tr>{head}</tr></thead><tbody>{rows}</tbody></table>"
 
 
-def _settings_lines(settings: Settings, include_missing: bool, result, pair) -> list[str]:
-    lines = [f"Cut-off K = {settings.k} (for P, R, F1, Success, DCG and NDCG; AP, RR, bpref, "
-             "GMAP and the 11-point average use the whole ranking)",
-             f"Gain of a grade in DCG/NDCG: "
-             f"{'2^grade − 1' if settings.gain == 'exponential' else 'the grade itself'}",
-             f"A grade counts as relevant from {settings.rel} (trec_eval -l {settings.rel})",
-             "Queries a system does not answer: " + (
-                 "count as 0 (trec_eval -c)" if include_missing else
-                 "left out (trec_eval's default)")]
+def _settings_lines(settings: Settings, include_missing: bool, result, pair,
+                    beyond: BeyondSummary | None) -> list[str]:
+    if settings.recsys:
+        lines = [f"Cut-off K = {settings.k} for every measure (the top-{settings.k} lists)",
+                 f"Relevant: {beyond.relevance}" if beyond is not None else
+                 "Relevant: every held-out item",
+                 "Users with relevant held-out items and no list: " + (
+                     "count as 0" if include_missing else "left out")]
+    else:
+        lines = [f"Cut-off K = {settings.k} (for P, R, F1, Success, DCG and NDCG; AP, RR, "
+                 "bpref, GMAP and the 11-point average use the whole ranking)",
+                 f"Gain of a grade in DCG/NDCG: "
+                 f"{'2^grade − 1' if settings.gain == 'exponential' else 'the grade itself'}",
+                 f"A grade counts as relevant from {settings.rel} (trec_eval -l {settings.rel})",
+                 "Queries a system does not answer: " + (
+                     "count as 0 (trec_eval -c)" if include_missing else
+                     "left out (trec_eval's default)")]
     if result is not None:
         lines.append(f"Systems table: {result.method()}")
     if pair is not None and pair.comparison.randomization is not None:
@@ -83,11 +92,21 @@ def _settings_lines(settings: Settings, include_missing: bool, result, pair) -> 
     return lines
 
 
+def _description(key: str, settings: Settings) -> str:
+    """A measure in one line, in users and items for recommenders (irlib.recsys' words)."""
+    if settings.recsys:
+        for info in ACCURACY.values():
+            if info.irlib == key:
+                return info.description
+    return MEASURES[key].description
+
+
 def report_html(dataset: Dataset, settings: Settings, include_missing: bool,
                 result: ManyComparison | None, pair, *, created: dt.datetime | None = None,
-                collapse: str | None = None) -> bytes:
+                beyond: BeyondSummary | None = None) -> bytes:
     """The report as UTF-8 HTML bytes; ``pair`` is the two-system comparison (or None);
-    ``collapse``: recommenders, irlib's sentence on an accuracy winner that went popular."""
+    ``beyond``: recommenders, what the lists hold and irlib's sentence on an accuracy winner
+    that went popular."""
     created = created or dt.datetime.now(dt.timezone.utc)
     systems = list(dataset.runs)
     label = settings.label(settings.by)
@@ -116,8 +135,15 @@ def report_html(dataset: Dataset, settings: Settings, include_missing: bool,
         if pair.verdict.disagreement:
             parts.append(f"<div class='disagree'><p>{_e(pair.verdict.disagreement)}</p></div>")
         parts.append(f"<h2>In plain words</h2><p>{_e(pair.verdict.plain)}</p>")
-    if collapse:
-        parts.append(f"<h2>Beyond accuracy</h2><div class='disagree'><p>{_e(collapse)}</p></div>")
+    if beyond is not None:
+        parts.append("<h2>Beyond accuracy</h2>" + (
+            f"<div class='disagree'><p>{_e(beyond.sentence)}</p></div>" if beyond.sentence
+            else "") + _table(beyond.table.round(3)) + "<p class='muted'>What the top-"
+            f"{settings.k} lists hold, whatever the users did: coverage, the share of the "
+            "catalogue shown to someone; exposure Gini, 0 when every item is shown as often; "
+            "popularity, the share of training users who had the average recommended item; "
+            "novelty, its surprise in bits; diversity, how different two items in a list "
+            "are.</p>")
     if result is not None:
         counts = {s: (int(r["wins"]), int(r["ties"]), int(r["losses"]))
                   for s in systems if s != result.baseline
@@ -128,23 +154,25 @@ def report_html(dataset: Dataset, settings: Settings, include_missing: bool,
                        "</p>")
     if pair is not None and pair.comparison.n:
         figure = deltas_figure(pair.frame, label, pair.names, pair.comparison.mean_delta,
-                               title=pair.verdict.sentence.split(";")[0])
+                               title=pair.verdict.sentence.split(";")[0], units=dataset.units)
         chart = figure.to_html(full_html=False, include_plotlyjs=False,
                                config={"displaylogo": False, "responsive": True})
-        parts.append(f"<h2>Query by query</h2><section>{chart}</section><p class='muted'>Each "
-                     f"bar is one query: how much {_e(label)} moved from {_e(pair.names[0])} "
-                     f"to {_e(pair.names[1])}. Green: better, orange: worse, grey: tie.</p>")
+        unit = dataset.unit
+        parts.append(f"<h2>{unit.capitalize()} by {unit}</h2><section>{chart}</section><p "
+                     f"class='muted'>Each bar is one {unit}: how much {_e(label)} moved from "
+                     f"{_e(pair.names[0])} to {_e(pair.names[1])}. Green: better, orange: "
+                     "worse, grey: tie.</p>")
         top = pair.frame.reindex(pair.frame["difference"].abs().sort_values(
-            ascending=False).index).head(10)
-        parts.append("<p>The ten queries that moved most:</p>" + _table(top.round(4)))
+            ascending=False).index).head(10).rename(columns={"query_id": f"{unit}_id"})
+        parts.append(f"<p>The ten {dataset.units} that moved most:</p>" + _table(top.round(4)))
     parts.append("<h2>The measures</h2><ul>" + "".join(
-        f"<li><strong>{_e(settings.label(key))}</strong>: {_e(MEASURES[key].description)}"
+        f"<li><strong>{_e(settings.label(key))}</strong>: {_e(_description(key, settings))}"
         f"</li>" for key in settings.measures) + "</ul>")
     parts.append("<h2>Settings</h2><ul>" + "".join(
         f"<li>{_e(line)}</li>" for line in _settings_lines(settings, include_missing, result,
-                                                             pair)) + "</ul>")
+                                                             pair, beyond)) + "</ul>")
     sources = pd.DataFrame([{"role": s.role, "file": s.name, "size": size_text(s.size),
-                             "rows": s.rows, "queries": s.queries, "SHA-256": s.sha256,
+                             "rows": s.rows, dataset.units: s.queries, "SHA-256": s.sha256,
                              "sample": "yes" if s.sample else ""}
                             for s in dataset.sources])
     parts.append("<h2>Where the numbers come from</h2>" + _table(sources)

@@ -28,6 +28,11 @@ def sample_tag(dataset: Dataset) -> str:
     return f" · {SAMPLE_TAG}" if dataset.sample else ""
 
 
+def sample_aside(dataset: Dataset) -> str:
+    """`` (sample data)``: the same, inside a sentence."""
+    return f" ({SAMPLE_TAG})" if dataset.sample else ""
+
+
 def data_notes(dataset: Dataset, evaluations: Mapping[str, irlib.Evaluation]) -> bool:
     """Warnings about how the files fit together; returns whether to count missing queries."""
     qrels_name = judgments_name(dataset)
@@ -178,7 +183,7 @@ def table_section(dataset: Dataset, table: pd.DataFrame, evaluation: irlib.Evalu
     columns = st.columns([8, 5], gap="medium")
     with columns[0]:
         st.caption(f"{len(table):,} {dataset.units} of {md_escape(system)}"
-                   f"{sample_tag(dataset)}, weakest first by {md_escape(by)}. Click a row to "
+                   f"{sample_aside(dataset)}, weakest first by {md_escape(by)}. Click a row to "
                    f"look at that {dataset.unit} below.")
         print_style.dataframe(shown, hide_index=True, width="stretch", key=widget,
                               column_config=_number_columns(shown, settings, dataset.unit),
@@ -215,7 +220,7 @@ def pr_section(dataset: Dataset, evaluation: irlib.Evaluation, settings: Setting
     st.plotly_chart(precision_recall_figure(mean, points, query_id, system, height=340,
                                             unit=dataset.unit),
                     key="upload_pr_chart", config={"displaylogo": False})
-    st.caption(f"Precision against recall{sample_tag(dataset)}: the blue line is trec_eval's "
+    st.caption(f"Precision against recall{sample_aside(dataset)}: the blue line is trec_eval's "
                f"interpolated precision at recall 0, 0.1, …, 1, averaged over the "
                f"{dataset.units}; the dots are the chosen {dataset.unit}'s precision at each "
                "rank, the purple steps their interpolation (the best precision at that recall "

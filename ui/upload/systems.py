@@ -13,7 +13,7 @@ from ui.downloads import DOWNLOAD_NOTE, csv_bytes
 from ui.texts import md_escape
 from ui.upload.cache import cached_compare_many
 from ui.upload.model import Dataset, Settings, file_safe
-from ui.upload.scores import sample_tag
+from ui.upload.scores import sample_aside
 from ui.upload.settings import TESTS as TEST_LABELS
 from ui.upload.settings import page_state
 from ui.upload.tables import pairwise_frame, rows_shown, summary_rows, systems_frame
@@ -70,7 +70,8 @@ def systems_section(dataset: Dataset, evaluations: Mapping[str, irlib.Evaluation
                      key="upload_pairs_table")
     summary = summary_rows(result, settings, sample=dataset.sample)
     st.download_button("Download the summary (CSV)", csv_bytes(summary),
-                       file_name=f"summary_{file_safe(baseline)}_vs_{len(names) - 1}.csv",
+                       file_name=f"summary_{len(names)}_systems_baseline_"
+                                 f"{file_safe(baseline)}.csv",
                        mime="text/csv", icon=":material/download:", key="upload_dl_summary",
                        on_click="ignore", help=DOWNLOAD_NOTE)
     return result
@@ -80,7 +81,7 @@ def _systems_table(frame, result: ManyComparison, settings: Settings, dataset: D
                    baseline: str, n_tests: int) -> None:
     print_style.dataframe(frame, hide_index=True, width="stretch", key="upload_systems_table",
                           column_config={"system": st.column_config.TextColumn("system")})
-    st.caption(f"Means{sample_tag(dataset)} over the {dataset.units} each system is scored on. "
+    st.caption(f"Means{sample_aside(dataset)} over the {dataset.units} each system is scored on. "
                f"▲ / ▼: significantly better / worse than **{md_escape(baseline)}** by the "
                f"{TESTS[result.test]}, p-values corrected by {CORRECTIONS[result.correction]} "
                f"over the {n_tests} comparison{'s' if n_tests != 1 else ''} of each measure, "

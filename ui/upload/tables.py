@@ -166,7 +166,8 @@ def summary_rows(result: ManyComparison, settings: Settings, *,
                 "p adjusted (Holm)": None if test is None else test["p_adjusted"],
                 "significant": None if test is None else test["significant"],
                 "test": result.method(), "data": "sample data" if sample else ""})
-    return pd.DataFrame(rows)
+    counts = ["better", "ties", "worse"]               # whole numbers, blank for the baseline
+    return pd.DataFrame(rows).astype(dict.fromkeys(counts, "Int64"))
 
 
 def pairwise_frame(result: ManyComparison, name: str) -> pd.DataFrame:
