@@ -73,9 +73,9 @@ def deltas_figure(frame: pd.DataFrame, label: str, names: tuple[str, str],
         text = _wrap(html.escape(title), 52)
         lines = text.count("<br>") + 1
         fig.update_layout(title=dict(text=text, x=0, xanchor="left", xref="paper",
-                                     yref="container", y=1, yanchor="top", pad=dict(t=30),
+                                     yref="container", y=1, yanchor="top", pad=dict(t=44),
                                      font=dict(size=13)),
-                          margin=dict(t=30 + 17 * lines + 30),
+                          margin=dict(t=44 + 17 * lines + 30),
                           height=360 + 17 * lines)
     fig.update_xaxes(dtick=None, showticklabels=len(frame) <= 40,
                      tickmode="array" if len(frame) <= 40 else "auto",
