@@ -48,8 +48,9 @@ def test_upload_ratings_csv_shows_the_table_then_a_bad_file_shows_a_message(uplo
     upload(page, 0, str(SAMPLES / "ratings_notebook.csv"))
     expect(page.get_by_text("In use: ratings_notebook.csv")).to_be_visible()
     expect(per_query_table(page).get_by_text("frying pan", exact=True)).to_have_count(1)
-    expect(page.get_by_text("11 queries of ratings_notebook, weakest first by NDCG@4 (gain 2^g−1)")
-           ).to_be_visible()
+    # the notebook's own file: sample data, however it is loaded
+    expect(page.get_by_text("11 queries of ratings_notebook (sample data), weakest first by "
+                            "NDCG@4 (gain 2^g−1)")).to_be_visible()
     expect(page.get_by_test_id("stAlertContentError")).to_have_count(0)
 
     bad = (b"queryid,query,document,position,rating_1,rating_2\n"
@@ -73,7 +74,7 @@ def test_upload_trec_qrels_and_runs_compares_them(upload_page):
     upload(page, 0, str(SAMPLES / "qrels.txt"))
     upload(page, 1, str(SAMPLES / "run_control.txt"))
     # trec_eval's default: query 9, which the run does not answer, is left out
-    expect(page.get_by_text("24 queries of control, weakest first")).to_be_visible()
+    expect(page.get_by_text("24 queries of control (sample data), weakest first")).to_be_visible()
     upload(page, 1, str(SAMPLES / "run_test.txt"))        # a second run: compared with the first
     verdict = page.get_by_test_id("stAlertContentInfo").filter(has_text="test is better on")
     expect(verdict).to_contain_text("test is better on 10 of 24 queries")   # NDCG@10, gain g
