@@ -34,6 +34,8 @@ def sample_digests() -> frozenset[str]:
     loaded (the button, or the files downloaded and uploaded again)."""
     return frozenset(hashlib.sha256(path.read_bytes()).hexdigest()
                      for path in SAMPLES_DIR.iterdir() if path.is_file())
+
+
 #: How many runs (or result tables) the page compares at once.
 MAX_SYSTEMS = 10
 
