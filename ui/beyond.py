@@ -192,6 +192,7 @@ def frontier_steps(judged: pd.DataFrame) -> pd.DataFrame:
 #: apart, the names keep their size.
 LABEL_ROOM = (284, 240)
 LABEL_FONT = 11
+LABEL_GAP = 2
 #: How many partial placements place_labels tries (a few ms) before it keeps its best.
 LABEL_SEARCH_STEPS = 3000
 #: Room left around the points, as fractions of the axis's span (more above: the names of
@@ -323,7 +324,10 @@ def place_labels(fx, fy, sizes, names: list[str], statuses: list[str], *,
     width, height = room
     px, py = np.asarray(fx, float) * width, (1 - np.asarray(fy, float)) * height  # y down
     radius = np.asarray(sizes, float) / 2
-    fixed = [(x - r, y - r, x + r, y + r) for x, y, r in zip(px, py, radius)]   # the points
+    # the points, with LABEL_GAP px to spare: the browser's plot is a few px off the estimate
+    # (its axes' tick labels, a scrollbar), and a name must not graze a marker then
+    g = LABEL_GAP
+    fixed = [(x - r - g, y - r - g, x + r + g, y + r + g) for x, y, r in zip(px, py, radius)]
     corners = [(x * width, (1 - y) * height) for x, y in line]
     for (x0, y0), (x1, y1) in zip(corners, corners[1:]):          # the step: across, then up
         fixed += [(min(x0, x1), y0 - 1, max(x0, x1), y0 + 1),
