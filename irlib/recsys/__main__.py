@@ -11,6 +11,7 @@ popular items go to stderr as ``#`` lines, so stdout stays a table. See ``--help
 from __future__ import annotations
 
 import argparse
+import csv
 import json
 import math
 import os
@@ -142,19 +143,14 @@ def _write(table: pd.DataFrame, evaluations: dict, args) -> None:
     else:
         rows = [["measure", *table.columns]]
         rows += [[m, *(_text(v) for v in table.loc[m])] for m in table.index]
-    sep = "," if args.format == "csv" else "\t"
-    sys.stdout.write("".join(sep.join(_cell(c, sep) for c in row) + "\n" for row in rows))
+    if args.format == "csv":         # quoted where a name from a file holds a comma
+        csv.writer(sys.stdout, lineterminator="\n").writerows(rows)
+    else:
+        sys.stdout.write("".join("\t".join(row) + "\n" for row in rows))
 
 
 def _text(value: float) -> str:
     return "" if value is None or math.isnan(value) else f"{value:.4f}"
-
-
-def _cell(text: str, sep: str) -> str:
-    """A CSV cell quoted when it holds the separator or a quote (names come from files)."""
-    if sep == "," and any(c in text for c in ',"\n'):
-        return '"' + text.replace('"', '""') + '"'
-    return text
 
 
 if __name__ == "__main__":

@@ -10,7 +10,7 @@ from ui.texts import md_escape
 from ui.upload.cache import cached_recommenders
 from ui.upload.model import BeyondSummary, Dataset, Settings
 from ui.upload.scores import sample_aside
-from ui.upload.tables import beyond_frame, collapse_sentence
+from ui.upload.tables import BEYOND_EXPLAINED, beyond_frame, collapse_sentence
 
 
 def beyond_section(dataset: Dataset, settings: Settings, baseline: str) -> BeyondSummary:
@@ -25,12 +25,8 @@ def beyond_section(dataset: Dataset, settings: Settings, baseline: str) -> Beyon
                                       dataset.extras["train"] is not None),
                                      ("diversity needs the item categories",
                                       dataset.extras["categories"] is not None)) if not ok]
-    st.caption(f"At K = {settings.k}{sample_aside(dataset)}: what the top-{settings.k} lists "
-               "hold, whatever the users did. Coverage: the share of the catalogue shown "
-               "to someone; exposure Gini: 0 when every item is shown as often, near 1 when a "
-               "few take every slot; popularity: the share of training users who had the "
-               "average recommended item; novelty: its surprise in bits; diversity: how "
-               "different two items in a list are, by category."
+    st.caption(f"At K = {settings.k}{sample_aside(dataset)}. "
+               + BEYOND_EXPLAINED.format(k=settings.k)
                + (f" Not shown: {'; '.join(missing)}." if missing else ""))
     sentence = collapse_sentence(evaluations, baseline, settings.by, settings.k)
     if sentence:

@@ -109,19 +109,20 @@ def ingest(slot_id: str, name: str, data: bytes, *, sample: bool = False) -> boo
     message = check_size(name, len(data))
     if message is None:
         digest = hashlib.sha256(data).hexdigest()
+        candidate = LoadedFile(name, data, digest)
         try:
             if len(data) > 2 << 20:    # big files take a moment: say what is happening
                 with st.spinner(f"Reading {name} ({size_text(len(data))})…", show_time=True):
-                    _parsed(slot, LoadedFile(name, data, digest))
+                    _parsed(slot, candidate)
             else:
-                _parsed(slot, LoadedFile(name, data, digest))
+                _parsed(slot, candidate)
         except Exception as err:  # noqa: BLE001 - every bad file must end in a message
             message = error_message(name, err)
             if "recommender data" in message:      # irlib.io's hint, in the page's words
                 message += (f". On this page: pick “{INPUT_KINDS['recsys']}” above and load "
                             "the held-out interactions beside it.")
         else:
-            message = _unmatched(position, LoadedFile(name, data, digest))
+            message = _unmatched(position, candidate)
     pending = st.session_state.setdefault("upload_pending", {})
     if message is not None:
         errors[position] = message

@@ -23,7 +23,7 @@ from irlib.measures import MEASURES
 from irlib.recsys import ACCURACY
 from ui.upload.figures import deltas_figure
 from ui.upload.model import BeyondSummary, Dataset, Settings, file_safe, size_text
-from ui.upload.tables import systems_frame
+from ui.upload.tables import BEYOND_EXPLAINED, RECSYS_NAMES, systems_frame
 
 ROOT = Path(__file__).resolve().parents[2]
 PLOTLY_JS = ROOT / "static" / "vendor" / "plotly" / "plotly-basic.min.js"
@@ -94,10 +94,8 @@ def _settings_lines(settings: Settings, include_missing: bool, result, pair,
 
 def _description(key: str, settings: Settings) -> str:
     """A measure in one line, in users and items for recommenders (irlib.recsys' words)."""
-    if settings.recsys:
-        for info in ACCURACY.values():
-            if info.irlib == key:
-                return info.description
+    if settings.recsys and key in RECSYS_NAMES:
+        return ACCURACY[RECSYS_NAMES[key]].description
     return MEASURES[key].description
 
 
@@ -138,12 +136,8 @@ def report_html(dataset: Dataset, settings: Settings, include_missing: bool,
     if beyond is not None:
         parts.append("<h2>Beyond accuracy</h2>" + (
             f"<div class='disagree'><p>{_e(beyond.sentence)}</p></div>" if beyond.sentence
-            else "") + _table(beyond.table.round(3)) + "<p class='muted'>What the top-"
-            f"{settings.k} lists hold, whatever the users did: coverage, the share of the "
-            "catalogue shown to someone; exposure Gini, 0 when every item is shown as often; "
-            "popularity, the share of training users who had the average recommended item; "
-            "novelty, its surprise in bits; diversity, how different two items in a list "
-            "are.</p>")
+            else "") + _table(beyond.table.round(3))
+            + f"<p class='muted'>{_e(BEYOND_EXPLAINED.format(k=settings.k))}</p>")
     if result is not None:
         counts = {s: (int(r["wins"]), int(r["ties"]), int(r["losses"]))
                   for s in systems if s != result.baseline

@@ -247,6 +247,15 @@ RECSYS_NAMES = {"Success": "HitRate", "R": "Recall", "P": "Precision", "nDCG": "
                 "AP": "MAP", "RR": "MRR"}
 
 
+#: What the beyond-accuracy table says, under it on the page and in the report.
+BEYOND_EXPLAINED = (
+    "What the top-{k} lists hold, whatever the users did. Coverage: the share of the "
+    "catalogue shown to someone; exposure Gini: 0 when every item is shown as often, near 1 "
+    "when a few take every slot; popularity: the share of training users who had the "
+    "average recommended item; novelty: its surprise in bits; diversity: how different two "
+    "items in a list are, by category.")
+
+
 def recommender_evaluations(dataset: Dataset, k: int) -> dict:
     """irlib.recsys.evaluate_recommendations of every system (its beyond-accuracy measures
     need the lists, the training interactions and the categories the dataset keeps)."""
