@@ -71,6 +71,8 @@ def test_one_drag_solves_a_challenge_and_the_link_keeps_it(app, open_page, brows
     wait_for_app_run(page)
     expect(page.get_by_role("combobox", name=re.compile("^Challenge"))).to_have_value(
         re.compile(re.escape(table["order-matters"].title) + "$"))
+    # the address follows the run a moment later: reload the link it then holds
+    wait_until(page, lambda: "challenge=order-matters" in page.url)
     page.reload()
     wait_for_app_loaded(page)
     assert table["order-matters"].title in picker_value(page)
