@@ -73,6 +73,8 @@ STYLE = """<style>
 /* the teacher reads the preview at arm's length: a size smaller, so that a laptop's screen holds
    the kinds, the whole preview and "Ask the class" (a two-line question of two six-card rankings) */
 .st-key-room_preview h3 { font-size: clamp(1.3rem, 1.8vw, 2.2rem); }
+.st-key-room_preview .room-strip .lbl { font-size: 1.15rem; }
+.st-key-room_preview .room-card .doc { aspect-ratio: 2 / 1; }
 :is(.st-key-room_stage, .st-key-room_preview) [data-testid="stCaptionContainer"] p {
   font-size: 1.1rem; }
 :is(.st-key-room_stage, .st-key-room_preview) [data-testid="stMarkdownContainer"] p {
