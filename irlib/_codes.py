@@ -43,7 +43,9 @@ _remembered: OrderedDict = OrderedDict()    # fingerprint -> (weakref to the arr
 def factorize(ids: pd.Series, *, grouped: bool = False) -> tuple[np.ndarray, pd.Index]:
     """Codes (int32, one per row, read-only) and the distinct ids in first-seen order.
 
-    Arrow strings (pandas' ``str`` dtype) go through ``pyarrow.compute.dictionary_encode``.
+    Arrow strings (pandas' ``str`` dtype) go through ``pyarrow.compute.dictionary_encode``;
+    so do integers (numpy, nullable or Arrow), whose distinct values are then named by their
+    text, as a file would hold them (``7`` is ``"7"``), without a string for every row.
     ``grouped``: ids usually come in runs (a run file lists each query's rows together);
     then each run is encoded once. Either way the codes are the same.
     """
@@ -65,8 +67,23 @@ def factorize(ids: pd.Series, *, grouped: bool = False) -> tuple[np.ndarray, pd.
                 while len(_remembered) > _KEEP:
                     _remembered.popitem(last=False)
         return codes, names
+    integers = _integer_arrow(ids)
+    if integers is not None:            # the distinct integers become text, not every row
+        codes, names = _encode(integers, grouped)
+        codes.flags.writeable = False
+        return codes, names
     codes, names = pd.factorize(ids)
     return codes.astype(np.int32), pd.Index(np.asarray(names, dtype=object))
+
+
+def _integer_arrow(ids: pd.Series) -> pa.ChunkedArray | None:
+    """An integer id column (numpy, nullable or Arrow-backed, no missing value) as Arrow."""
+    if not len(ids) or not pd.api.types.is_integer_dtype(ids.dtype) or ids.hasnans:
+        return None
+    if isinstance(ids.dtype, pd.ArrowDtype):
+        return ids.array.__arrow_array__()
+    return pa.chunked_array([pa.array(ids.to_numpy(dtype=getattr(ids.dtype, "numpy_dtype",
+                                                                 ids.dtype)))])
 
 
 def _forget(key: tuple):
@@ -117,7 +134,10 @@ def _dictionary_encode(arrow) -> tuple[np.ndarray, pd.Index]:
         arrow = arrow.combine_chunks()       # one dictionary, not one per chunk to unify
     encoded = pc.dictionary_encode(arrow)
     codes = encoded.indices.to_numpy(zero_copy_only=False).astype(np.int32, copy=False)
-    return codes, pd.Index(encoded.dictionary.to_pandas())
+    names = encoded.dictionary
+    if pa.types.is_integer(names.type):     # ids are text, as a file holds them: 7 -> "7"
+        names = pc.cast(names, pa.string())
+    return codes, pd.Index(names.to_pandas())
 
 
 def positions_in(names: pd.Index, wanted: pd.Index) -> np.ndarray:

@@ -101,6 +101,8 @@ def _ids(df: pd.DataFrame, column: str, what: str) -> pd.Series:
         return pd.Series(text, index=ids.index, dtype=object)
     if pd.api.types.is_string_dtype(ids.dtype) and ids.dtype != object:
         return ids
+    if pd.api.types.is_integer_dtype(ids.dtype):
+        return ids          # factorize names the distinct integers by their text
     return ids.astype(str)
 
 

@@ -3,6 +3,7 @@ import gc
 
 import numpy as np
 import pandas as pd
+import pytest
 
 import irlib
 import irlib._codes
@@ -67,3 +68,36 @@ def test_remembered_codes_go_with_their_frame():
     del ids
     gc.collect()
     assert key not in irlib._codes._remembered
+
+
+@pytest.mark.parametrize("dtype", ["int64", "int32", "uint64", "Int64", "int64[pyarrow]"])
+def test_integer_ids_are_the_text_a_file_would_hold(dtype):
+    # Docs 9 and 10 tie on score: trec_eval breaks ties by doc id descending *as text*, and
+    # "9" > "10", so doc 9 (not relevant) ranks first. Compared as numbers, 10 would.
+    qrels = pd.DataFrame({"query_id": [1, 1, 2, 2], "doc_id": [10, 9, 3, 30],
+                          "relevance": [1, 0, 1, 2]})
+    run = pd.DataFrame({"query_id": [1, 1, 1, 2, 2, 7], "doc_id": [10, 9, 100, 30, 3, 5],
+                        "score": [1.0, 1.0, 0.5, 2.0, 2.0, 1.0]})
+    as_type = {"query_id": dtype, "doc_id": dtype}
+    measures = ["P@1", "RR", "AP", "nDCG@2"]
+    numbers = irlib.evaluate(qrels.astype(as_type), run.astype(as_type), measures)
+    text = irlib.evaluate(qrels.astype(str), run.astype(str), measures)
+    pd.testing.assert_frame_equal(numbers.per_query, text.per_query)
+    assert numbers.per_query.loc["1", "P@1"] == 0.0
+    assert numbers.ignored_queries == ("7",) and numbers.per_query.index.tolist() == ["1", "2"]
+
+
+def test_integer_ids_score_as_their_text_on_random_runs():
+    rng = np.random.default_rng(5)
+    n = 20_000                                  # above the remembered-codes threshold
+    run = pd.DataFrame({"query_id": rng.integers(0, 300, n), "doc_id": rng.integers(0, 2_000, n),
+                        "score": rng.integers(0, 40, n) / 4}).drop_duplicates(["query_id", "doc_id"])
+    qrels = run.sample(frac=0.2, random_state=1)[["query_id", "doc_id"]].assign(
+        relevance=lambda f: rng.integers(0, 4, len(f)))
+    qrels = pd.concat([qrels, pd.DataFrame({"query_id": [999], "doc_id": [1], "relevance": [1]})])
+    measures = ["P@10", "R@100", "AP", "nDCG@10", "RR", "bpref", "NumRet"]
+    numbers = irlib.evaluate(qrels, run, measures)
+    text = irlib.evaluate(qrels.astype({"query_id": str, "doc_id": str}),
+                          run.astype({"query_id": str, "doc_id": str}), measures)
+    pd.testing.assert_frame_equal(numbers.per_query, text.per_query)
+    assert numbers.missing_queries == text.missing_queries == ("999",)
