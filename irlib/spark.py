@@ -260,7 +260,7 @@ def evaluate(qrels: DataFrame, run: DataFrame, measures: Iterable, *, complete: 
     The queries are hashed into ``spark.sql.shuffle.partitions`` partitions, and each
     partition, all its queries' rows at once, is scored in one Python worker: raise it when
     a partition does not fit a worker's memory (a partition holds about rows / partitions
-    rows; irlib needs ~100 bytes a row).
+    rows; irlib needs ~150 bytes a row).
 
     Returns
     -------
