@@ -76,9 +76,16 @@ def factorize(ids: pd.Series, *, grouped: bool = False) -> tuple[np.ndarray, pd.
     return codes.astype(np.int32), pd.Index(np.asarray(names, dtype=object))
 
 
+def integer_ids(dtype) -> bool:
+    """Whether a column of this dtype is integers that :func:`factorize` encodes as such:
+    numpy, nullable (``Int64``) or Arrow-backed; not sparse or categorical ones."""
+    return (pd.api.types.is_integer_dtype(dtype)
+            and not isinstance(dtype, (pd.SparseDtype, pd.CategoricalDtype)))
+
+
 def _integer_arrow(ids: pd.Series) -> pa.ChunkedArray | None:
     """An integer id column (numpy, nullable or Arrow-backed, no missing value) as Arrow."""
-    if not len(ids) or not pd.api.types.is_integer_dtype(ids.dtype) or ids.hasnans:
+    if not len(ids) or not integer_ids(ids.dtype) or ids.hasnans:
         return None
     if isinstance(ids.dtype, pd.ArrowDtype):
         return ids.array.__arrow_array__()

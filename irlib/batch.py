@@ -29,7 +29,7 @@ import numpy as np
 import pandas as pd
 
 from irlib._batch_measures import Context
-from irlib._codes import factorize, positions_in
+from irlib._codes import factorize, integer_ids, positions_in
 from irlib._common import GEOMETRIC_FLOOR
 from irlib._judged import judged_ranks, match_judged
 from irlib.measures import MEASURES, Measure
@@ -101,7 +101,7 @@ def _ids(df: pd.DataFrame, column: str, what: str) -> pd.Series:
         return pd.Series(text, index=ids.index, dtype=object)
     if pd.api.types.is_string_dtype(ids.dtype) and ids.dtype != object:
         return ids
-    if pd.api.types.is_integer_dtype(ids.dtype):
+    if integer_ids(ids.dtype):
         return ids          # factorize names the distinct integers by their text
     return ids.astype(str)
 

@@ -204,7 +204,9 @@ def _partition_evaluator(measures: tuple[Measure, ...], names: list[str], comple
 
         def flat(side: str, value: str) -> pd.DataFrame:
             rows = pc.list_flatten(table[side]).combine_chunks()
-            lengths = pc.list_value_length(table[side]).to_numpy(zero_copy_only=False)
+            # a query on one side only has a null list on the other (the outer join)
+            lengths = pc.fill_null(pc.list_value_length(table[side]), 0).to_numpy(
+                zero_copy_only=False)
             owner = pa.array(np.repeat(np.arange(len(lengths)), lengths))
             # integer ids stay integers: irlib names only the distinct ones by their text
             return pa.table({"query_id": pc.take(table["query_id"], owner),
@@ -333,10 +335,8 @@ def evaluate(qrels: DataFrame, run: DataFrame, measures: Iterable, *, complete: 
     def lists(frame: DataFrame, value: str, alias: str) -> DataFrame:
         return frame.groupBy("query_id").agg(
             F.collect_list(F.struct("doc_id", F.col(value).alias("value"))).alias(alias))
-    none = F.array().cast(f"array<struct<doc_id:{doc_target},value:double>>")
     by_query = lists(q, "relevance", "qrels").join(lists(r, "score", "run"), "query_id",
-                                                   "full_outer").select(
-        "query_id", F.coalesce("qrels", none).alias("qrels"), F.coalesce("run", none).alias("run"))
+                                                   "full_outer")
     rows = by_query.mapInArrow(score_partition, schema)
     from pyspark import StorageLevel
     rows = rows.persist(StorageLevel.MEMORY_AND_DISK)

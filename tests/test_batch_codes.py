@@ -70,7 +70,8 @@ def test_remembered_codes_go_with_their_frame():
     assert key not in irlib._codes._remembered
 
 
-@pytest.mark.parametrize("dtype", ["int64", "int32", "uint64", "Int64", "int64[pyarrow]"])
+@pytest.mark.parametrize("dtype", ["int64", "int32", "uint64", "Int64", "int64[pyarrow]",
+                                   "Sparse[int64]"])
 def test_integer_ids_are_the_text_a_file_would_hold(dtype):
     # Docs 9 and 10 tie on score: trec_eval breaks ties by doc id descending *as text*, and
     # "9" > "10", so doc 9 (not relevant) ranks first. Compared as numbers, 10 would.
