@@ -113,9 +113,8 @@ def _raise_duplicate(df: pd.DataFrame, what: str) -> None:
     later = np.flatnonzero(pairs.duplicated().to_numpy())[0]
     q, d = pairs.iloc[later]
     first = np.flatnonzero(((pairs["q"] == q) & (pairs["d"] == d)).to_numpy())[0]
-    raise ValueError(f"{what} has duplicate rows {first} and {later}: query "
-                     f"{df['query_id'].iloc[later]!r}, doc {df['doc_id'].iloc[later]!r} "
-                     "appear more than once")
+    raise ValueError(f"{what} has duplicate rows {first} and {later}: query {q!r}, doc {d!r} "
+                     "appear more than once")       # as text: 7, not np.int64(7)
 
 
 def _segment_rank(values, q, n_queries, key):

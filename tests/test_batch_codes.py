@@ -102,3 +102,9 @@ def test_integer_ids_score_as_their_text_on_random_runs():
                           run.astype({"query_id": str, "doc_id": str}), measures)
     pd.testing.assert_frame_equal(numbers.per_query, text.per_query)
     assert numbers.missing_queries == text.missing_queries == ("999",)
+
+
+def test_a_repeated_integer_id_is_named_as_text():
+    qrels = pd.DataFrame({"query_id": [7, 7], "doc_id": [9, 9], "relevance": [1, 0]})
+    with pytest.raises(ValueError, match=r"qrels has duplicate rows 0 and 1: query '7', doc '9' "):
+        irlib.evaluate(qrels, qrels.rename(columns={"relevance": "score"}), ["P@1"])
