@@ -235,12 +235,14 @@ NEXT_CHANGE_JS = """(ms) => new Promise((done) => {
 })"""
 
 
-def wait_until(page: Page, fn, timeout_ms: int = 10_000, interval_ms: int = 100) -> None:
-    """Retry ``fn`` until it returns truthy (or None without raising AssertionError).
+def wait_until(page: Page, fn, timeout_ms: int = 10_000, interval_ms: int = 100):
+    """Retry ``fn`` until it returns truthy (or None without raising AssertionError), and
+    return what that call returned.
 
     Use it for assertions on what the page shows after a change that may come later.
     ``fn`` is tried again at each change of the page (``NEXT_CHANGE_JS``), and at the
-    latest every ``interval_ms``.
+    latest every ``interval_ms``. Read values from the returned result, not from a second
+    call: the page may be mid-change again by then (a chart laid out anew).
     """
     __tracebackhide__ = True
     deadline = time.monotonic() + timeout_ms / 1000
@@ -248,7 +250,7 @@ def wait_until(page: Page, fn, timeout_ms: int = 10_000, interval_ms: int = 100)
         try:
             result = fn()
             if result is None or result:
-                return
+                return result
             error: AssertionError | None = AssertionError(f"condition still false after {timeout_ms} ms")
         except AssertionError as exc:
             error = exc
