@@ -11,6 +11,7 @@ the position of a file with the same name).
 from __future__ import annotations
 
 import hashlib
+from dataclasses import replace
 
 import streamlit as st
 
@@ -107,9 +108,9 @@ def ingest(slot_id: str, name: str, data: bytes, *, sample: bool = False) -> boo
         return False
     slot = SLOT_BY_ID[position]
     message = check_size(name, len(data))
+    candidate = None                    # the file, once its size is allowed
     if message is None:
-        digest = hashlib.sha256(data).hexdigest()
-        candidate = LoadedFile(name, data, digest)
+        candidate = LoadedFile(name, data, hashlib.sha256(data).hexdigest())
         try:
             if len(data) > 2 << 20:    # big files take a moment: say what is happening
                 with st.spinner(f"Reading {name} ({size_text(len(data))})…", show_time=True):
@@ -126,11 +127,11 @@ def ingest(slot_id: str, name: str, data: bytes, *, sample: bool = False) -> boo
     pending = st.session_state.setdefault("upload_pending", {})
     if message is not None:
         errors[position] = message
-        if slot.reader in READER_ROLES and check_size(name, len(data)) is None:
+        if slot.reader in READER_ROLES and candidate is not None:
             # a recommender file whose columns were not found: keep it for the column picker
-            pending[position] = LoadedFile(name, data, hashlib.sha256(data).hexdigest(), sample)
+            pending[position] = replace(candidate, sample=sample)
         return False
-    files[position] = LoadedFile(name, data, digest, sample or digest in sample_digests())
+    files[position] = replace(candidate, sample=sample or candidate.digest in sample_digests())
     errors.pop(position, None)
     pending.pop(position, None)
     st.session_state["upload_k_pending"] = True        # K may follow the new data
