@@ -64,9 +64,16 @@ def test_a_badge_click_moves_the_curves_in_place(playground):
     chart.scroll_into_view_if_needed()
     recall_at_2 = chart.locator(".scatterlayer .trace").nth(1).locator(".points path").nth(1)
     expect(recall_at_2).to_be_visible()
+    badge = board_card(page, rank=1).locator(".rb-badge")
+    # A chart whose width changed since it was drawn (the page settling after the scroll,
+    # under load) is drawn anew once by plotly.js, on purpose (its layout follows the width):
+    # a click and its undo first, so that the counted click starts from charts at rest.
+    for _ in range(2):
+        badge.click()
+        wait_for_app_run(page)
     before = recall_at_2.get_attribute("transform")
     page.evaluate(COUNT_PLOTLY_JS)
-    board_card(page, rank=1).locator(".rb-badge").click()   # the dog: Recall@2 0.25 -> 0.4
+    badge.click()                                           # the dog: Recall@2 0.25 -> 0.4
     wait_for_app_run(page)
     expect(recall_at_2).not_to_have_attribute("transform", before)
     assert page.evaluate("() => window.__plotlyCalls") == 0     # moved without plotly.js
