@@ -193,6 +193,11 @@ def frontier_steps(judged: pd.DataFrame) -> pd.DataFrame:
 LABEL_ROOM = (284, 240)
 LABEL_FONT = 11
 LABEL_GAP = 2
+#: The smallest marker's diameter (px). plotly.js writes a name below a point from
+#: ``radius / 0.8 + 1`` px, and the name's box starts 0.25 em above its baseline: below a
+#: marker narrower than 14 px the box would cover the marker's rim.
+MIN_MARKER = 16
+MAX_MARKER = 36
 #: How many partial placements place_labels tries (a few ms) before it keeps its best.
 LABEL_SEARCH_STEPS = 3000
 #: Room left around the points, as fractions of the axis's span (more above: the names of
@@ -214,8 +219,9 @@ def figure(judged: pd.DataFrame, *, log_x: bool, budget: float,
     styles = {"frontier": ("on the Pareto frontier", FRONT_COLOR, "circle", 1.0),
               "dominated": ("dominated", DOMINATED_COLOR, "circle", 0.55),
               "over budget": ("over the latency budget", OVER_COLOR, "x", 0.8)}
-    sizes = (10 + 26 * np.sqrt(judged[LATENCY].to_numpy(float) / max_latency)
-             if max_latency > 0 else np.full(len(judged), 14.0))
+    sizes = (MIN_MARKER + (MAX_MARKER - MIN_MARKER)
+             * np.sqrt(judged[LATENCY].to_numpy(float) / max_latency)
+             if max_latency > 0 else np.full(len(judged), float(MIN_MARKER)))
     x_range = axis_range(judged[COST].to_numpy(float), log=log_x, pad=X_PAD)
     y_range = axis_range(judged[MRR].to_numpy(float), log=False, pad=Y_PAD)
     fx = _fractions(judged[COST].to_numpy(float), x_range, log=log_x)
@@ -319,7 +325,7 @@ def place_labels(fx, fy, sizes, names: list[str], statuses: list[str], *,
     [('top center', ('A',)), ('bottom center', ('B',))]
     >>> place_labels([0.5, 0.5], [0.5, 0.5], [14, 14], ["one two", "one two"],
     ...              ["frontier", "frontier"])
-    [('top center', ('one two',)), ('middle left', ('one two',))]
+    [('top left', ('one two',)), ('top right', ('one two',))]
     """
     width, height = room
     px, py = np.asarray(fx, float) * width, (1 - np.asarray(fy, float)) * height  # y down
@@ -337,10 +343,17 @@ def place_labels(fx, fy, sizes, names: list[str], statuses: list[str], *,
         vertical, horizontal = where.split()
         off = radius[i] / 0.8 + 1
         w = max(map(len, lines)) * LABEL_FONT * 0.52     # Source Sans: ~0.48 em a letter
-        h = len(lines) * LABEL_FONT * 1.3
+        # as plotly.js draws it: the first baseline 0.75 em + off below the point (above it
+        # by off and the lines' height), a line 1.3 em below the last, a box from 1 em above
+        # the first baseline to 0.36 em below the last (Drawing.textPointPosition)
+        tall = (len(lines) - 1) * 1.3 + 1
+        baseline = py[i] + LABEL_FONT * 0.75 + {"top": -off - tall * LABEL_FONT,
+                                                "bottom": off,
+                                                "middle": -tall * LABEL_FONT / 2}[vertical]
+        top = baseline - LABEL_FONT
+        h = ((len(lines) - 1) * 1.3 + 1.36) * LABEL_FONT
         left = {"left": px[i] - off - w, "right": px[i] + off, "center": px[i] - w / 2}
-        top = {"top": py[i] - off - h, "bottom": py[i] + off, "middle": py[i] - h / 2}
-        return left[horizontal], top[vertical], left[horizontal] + w, top[vertical] + h
+        return left[horizontal], top, left[horizontal] + w, top + h
 
     def meets(a, b) -> bool:
         return a[0] < b[2] and b[0] < a[2] and a[1] < b[3] and b[1] < a[3]
