@@ -12,7 +12,6 @@ from ui import playground as pg
 from ui import predict
 from ui.board import ranking_board
 from ui.catalog import board_items, load_catalog
-from ui.charts import curves_figure, precision_recall_figure
 from ui.course import lesson_links, through_app_navigation
 from ui.formula import show_explanation, show_pros_cons
 from ui.layout import board_page
@@ -94,15 +93,19 @@ controls[-2].slider("K — results returned (the cut on the board)", 1,
 def live_part(formula) -> None:
     if pg.take_k_from_chart():
         st.rerun(scope="app")             # the K slider above must show the new K too
-    state = pg.current()
+    values = pg.page_state().values()         # one read of each field for the whole run
+    state = pg.current(values)
     judgments = state.current_grades()
     grades = [judgments[i] for i in state.order]
     rel = state.rel if state.mode == "graded" else 1
     k = state.k
 
-    confusion = irlib.confusion_at_k(grades, k, rel=rel)
     tiles, (scores, dcg) = pg.tile_measures(), pg.chart_measures()
     pr_chart = state.chart == "pr"       # the second chart: precision–recall, or DCG against K
+    height = 270 if state.present else 240
+    view = pg.board_view(grades, k=k, rel=rel, gain=state.gain, metric=state.metric,
+                         chart=state.chart, height=height)
+    confusion, curves = view.confusion, view.curves
     charts = [scores, PRECISION_RECALL if pr_chart else dcg]
     # Every state one drag or one judgment away, for the browser to show before this reruns;
     # not while predicting ("Predict first", ui/predict.py): it would give the answer away.
@@ -122,19 +125,10 @@ def live_part(formula) -> None:
 
     if predicting:
         predict.panel(S)
-    curves = irlib.metric_curves(grades, rel=rel, gain=state.gain, measures=tiles)
-    height = 270 if state.present else 240
     # One component draws the caption, the tiles and both charts: they change in the same
     # frame, and every Streamlit element fewer is less for the browser to redo on each drag.
-    live_charts([
-        (pg.chart_title(scores), curves_figure(curves, scores, k, y_title="score at K",
-                                               height=height)),
-        (pg.PR_TITLE, precision_recall_figure(irlib.precision_recall_batch([grades], rel=rel), k,
-                                              height=height)) if pr_chart else
-        (pg.chart_title(dcg), curves_figure(curves, dcg, k, y_title="DCG at K",
-                                            unit_interval=False, dash={"IDCG": "dash"},
-                                            height=height)),
-    ], key=P + "curves", on_click=pg.set_k_from_chart, address=pg.address(),
+    live_charts(
+        view.charts, key=P + "curves", on_click=pg.set_k_from_chart, address=pg.address(values),
         choice=("Second chart", pg.url_state.CHARTS, state.chart), on_choose=pg.set_chart,
         note=pg.confusion_note(k, confusion.tp, confusion.fp, confusion.fn, confusion.tn),
         tiles=[(MEASURES[name].label_at(k), irlib.fmt(curves[name][k - 1])) for name in tiles],
@@ -142,8 +136,7 @@ def live_part(formula) -> None:
         preview=near and near.for_charts(P + "board"), send_code=full_run)
 
     with formula:
-        show_explanation(irlib.explain(state.metric, grades, k, rel=rel, gain=state.gain),
-                         pros_cons=False)
+        show_explanation(view.explanation, pros_cons=False)
 
 
 live = st.container()           # the live part, drawn last: its formula slot must exist first

@@ -28,6 +28,7 @@ import json
 import math
 from collections.abc import Callable, Mapping, Sequence
 from pathlib import Path
+from typing import NamedTuple
 
 import streamlit as st
 
@@ -71,6 +72,18 @@ def event_x(value: object) -> float | None:
     return float(x)
 
 
+class Chart(NamedTuple):
+    """A chart for :func:`live_charts` whose look (:func:`figure_look`) is computed once: a
+    page that keeps its figures per state need not digest them on every rerun."""
+    label: str
+    figure: dict
+    look: str
+
+
+def chart(label: str, figure: dict) -> Chart:
+    return Chart(label, figure, figure_look(figure))
+
+
 def figure_look(figure: Mapping) -> str:
     """A digest of everything in ``figure`` except the points' values (``x`` and ``y``).
 
@@ -91,7 +104,7 @@ def _theme_key() -> str:
     return str(getattr(theme, "type", "") or "")
 
 
-def live_charts(charts: Sequence[tuple[str, dict]], *, key: str,
+def live_charts(charts: Sequence[tuple[str, dict] | Chart], *, key: str,
                 on_click: Callable[[float], None] | None = None,
                 address: str | None = None, tiles: Sequence[tuple[str, str]] = (),
                 note: str = "", footer: str = "", size: str = "normal",
@@ -108,7 +121,7 @@ def live_charts(charts: Sequence[tuple[str, dict]], *, key: str,
     Parameters
     ----------
     charts
-        ``(label, figure)`` pairs. ``label`` says what the chart shows, for screen readers
+        ``(label, figure)`` pairs (or :class:`Chart`). ``label`` says what the chart shows, for screen readers
         (``aria-label``); ``figure`` is ``{"data": [...], "layout": {...}}`` and
         ``layout["height"]`` sets its height (px). A figure whose x is not K adds
         ``"click": "customdata"``: a click then reports the point's ``customdata``.
@@ -169,8 +182,8 @@ def live_charts(charts: Sequence[tuple[str, dict]], *, key: str,
         "irlab_live_chart", js=js, css=css,
         isolate_styles=False,     # plotly.js styles its hover labels globally (document.head)
         key=key, send_code=send_code,
-        data={"charts": [{"label": label, "figure": figure, "look": figure_look(figure)}
-                         for label, figure in charts],
+        data={"charts": [{"label": c[0], "figure": c[1],
+                          "look": c[2] if len(c) > 2 else figure_look(c[1])} for c in charts],
               "src": plotly_url(), "themeKey": _theme_key(),
               "address": address, "note": note, "footer": footer,
               "tileWidth": COMPACT_TILE_WIDTH * (1.5 if size == "large" else 1),

@@ -253,16 +253,23 @@ class PageState:
         return st.tabs(list(labels), key=widget, default=self[name],
                        on_change=lambda: self.set(name, st.session_state[widget]))
 
-    def query(self) -> dict[str, str]:
-        """The whole state as URL parameters."""
-        ss = st.session_state       # one read per field: each costs a lock and a lookup
-        values = [(f, ss.get(self.prefix + f.name, _UNSET)) for f in self.fields]
-        return {f.url_name: f.codec.encode(f.fresh_default() if v is _UNSET else v)
-                for f, v in values}
+    def values(self) -> dict[str, Any]:
+        """Every field's value (its default where the page has not been seeded): one read of
+        the session's state per field, each of which costs a lock and a lookup. A run that
+        needs several fields and the address reads them here once."""
+        ss = st.session_state
+        found = {f.name: ss.get(self.prefix + f.name, _UNSET) for f in self.fields}
+        return {name: self._by_name[name].fresh_default() if v is _UNSET else v
+                for name, v in found.items()}
 
-    def address(self) -> str:
+    def query(self, values: Mapping[str, Any] | None = None) -> dict[str, str]:
+        """The whole state as URL parameters (from :meth:`values`, read now if not given)."""
+        values = self.values() if values is None else values
+        return {f.url_name: f.codec.encode(values[f.name]) for f in self.fields}
+
+    def address(self, values: Mapping[str, Any] | None = None) -> str:
         """The query string of a link that reopens this page as it is now."""
-        return urlencode(self.query())
+        return urlencode(self.query(values))
 
     def keep_address(self) -> None:
         """Keep the browser's address bar at :meth:`address` (see ``ui/address.py``)."""

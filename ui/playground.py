@@ -9,14 +9,21 @@ from __future__ import annotations
 
 import functools
 import random
+from collections.abc import Mapping
+from dataclasses import dataclass
+from typing import Any
 
+import numpy as np
 import streamlit as st
 
+import irlib
 from irlib.measures import MEASURES
+from ui import live_chart, predict
 from ui import page_state as ps
-from ui import predict
 from ui import state as url_state
 from ui.catalog import load_catalog
+from ui.charts import curves_figure, precision_recall_figure
+from ui.live_chart import Chart
 from ui.texts import SCORES
 
 PREFIX = "pg_"
@@ -59,21 +66,23 @@ def init() -> None:
     page_state().start()
 
 
-def current() -> url_state.PlaygroundState:
-    s = page_state()
+def current(values: Mapping[str, Any] | None = None) -> url_state.PlaygroundState:
+    """The playground's state, from ``values`` (``page_state().values()``) if given."""
+    s = page_state().values() if values is None else values
     return url_state.PlaygroundState(
         order=tuple(s["order"]), labels=dict(s["labels"]), grades=dict(s["grades"]),
         mode=s["mode"], k=int(s["k"]), metric=s["metric"], gain=s["gain"], rel=int(s["rel"]),
         present=bool(s["present"]), chart=s["chart"])
 
 
-def address() -> str:
-    """The query string of a link that opens the playground as it is now.
+def address(values: Mapping[str, Any] | None = None) -> str:
+    """The query string of a link that opens the playground as it is now (from ``values``,
+    ``page_state().values()``, if given).
 
     Written by the browser (``ui.live_chart.live_charts(address=...)``), not through
     ``st.query_params`` (see ``ui/address.py``).
     """
-    return page_state().address()
+    return page_state().address(values)
 
 
 def tile_measures() -> list[str]:
@@ -84,6 +93,49 @@ def tile_measures() -> list[str]:
 def chart_measures() -> tuple[list[str], list[str]]:
     """The tiles' curves, split by scale: scores between 0 and 1, then DCG-like sums."""
     return list(SCORES), [n for n in tile_measures() if not MEASURES[n].bounded]
+
+
+@dataclass(frozen=True, eq=False)
+class BoardView:
+    """What the board's state shows beside the board: irlib's numbers for the tiles, the
+    caption and the formula, and the two charts."""
+    confusion: irlib.Confusion
+    curves: dict[str, np.ndarray]          # read-only: shared by every session in the state
+    explanation: irlib.Explanation
+    charts: tuple[Chart, Chart]
+
+
+def board_view(grades, *, k: int, rel: int, gain: str, metric: str, chart: str,
+               height: int) -> BoardView:
+    """The view of a board whose grades in rank order are ``grades``; ``chart`` is what the
+    second chart shows (``"pr"``: the precision–recall graph, else DCG against K), ``height``
+    the charts' height (px).
+
+    Cached per state, like its neighbours' numbers (``ui/preview.py``): a badge clicked twice
+    comes back, and a class's boards pass through the same states; a rerun that finds its
+    state sends what was computed once.
+    """
+    return _board_view(tuple(int(g) for g in grades), k, rel, gain, metric, chart, height)
+
+
+@functools.lru_cache(maxsize=256)
+def _board_view(grades: tuple[int, ...], k: int, rel: int, gain: str, metric: str,
+                chart: str, height: int) -> BoardView:
+    scores, dcg = chart_measures()
+    curves = irlib.metric_curves(grades, rel=rel, gain=gain, measures=tile_measures())
+    for values in curves.values():
+        values.setflags(write=False)
+    first = live_chart.chart(chart_title(scores), curves_figure(
+        curves, scores, k, y_title="score at K", height=height))
+    if chart == "pr":
+        second = live_chart.chart(PR_TITLE, precision_recall_figure(
+            irlib.precision_recall_batch([grades], rel=rel), k, height=height))
+    else:
+        second = live_chart.chart(chart_title(dcg), curves_figure(
+            curves, dcg, k, y_title="DCG at K", unit_interval=False, dash={"IDCG": "dash"},
+            height=height))
+    return BoardView(irlib.confusion_at_k(grades, k, rel=rel), curves,
+                     irlib.explain(metric, grades, k, rel=rel, gain=gain), (first, second))
 
 
 def chart_title(names) -> str:
