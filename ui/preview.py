@@ -118,16 +118,25 @@ def _neighbour_preview(order: tuple[str, ...], current: tuple[int, ...],
     per_chart = [_chart_numbers(chart, curves, pr) for chart in charts]
     # Many neighbours show the same numbers (two cards of one grade swapped): each distinct
     # row is formatted once, and its entry is shared by every key that leads to it.
-    rows = np.concatenate([at_k, cut, *(flat for flat, _ in per_chart)], axis=1)
-    _, first, inverse = np.unique(rows, axis=0, return_index=True, return_inverse=True)
-    values, where = np.unique(at_k, return_inverse=True)        # each number formatted once
-    texts = np.array([irlib.fmt(v) for v in values.tolist()] or [""], dtype=object)
-    texts = texts[where.reshape(at_k.shape)].tolist()
-    cut_rows = cut.tolist()
-    entries = [{"tiles": texts[r], "note": note(k, *cut_rows[r]),
-                "charts": [moved[r] for _, moved in per_chart]} for r in first.tolist()]
+    # (Rows found equal by their bytes in a dict: np.unique(axis=0) on ~90 short rows costs
+    # more than the curves.)
+    rows = np.ascontiguousarray(np.concatenate(
+        [at_k, cut, *(flat for flat, _ in per_chart)], axis=1), dtype=float)
+    first, inverse, seen = [], [], {}
+    for i, row in enumerate(rows):
+        j = seen.setdefault(row.tobytes(), len(first))
+        if j == len(first):
+            first.append(i)
+        inverse.append(j)
+    at_k_rows, cut_rows, texts = at_k.tolist(), cut.tolist(), {}
+    for r in first:                                             # each number formatted once
+        for v in at_k_rows[r]:
+            if v not in texts:
+                texts[v] = irlib.fmt(v)
+    entries = [{"tiles": [texts[v] for v in at_k_rows[r]], "note": note(k, *cut_rows[r]),
+                "charts": [moved[r] for _, moved in per_chart]} for r in first]
     numbers, outcomes = {}, {}
-    for key, entry, tag in zip(near.keys(), inverse.reshape(-1).tolist(), tags):
+    for key, entry, tag in zip(near.keys(), inverse, tags):
         numbers[key] = entries[entry]
         outcomes[key] = tag
     return Preview(signature(order, dict(zip(order, current))), numbers, outcomes)
