@@ -44,9 +44,8 @@ def timeline_figure(how: str, height: int = 255) -> dict:
         layout["shapes"] = [{"type": "line", "x0": cut, "x1": cut, "xref": "x", "y0": 0,
                              "y1": 1, "yref": "paper",
                              "line": {"width": 2, "dash": "dash", "color": TEST_COLOR}}]
-        layout["annotations"] = [{"x": cut, "xref": "x", "y": 0, "yref": "paper",
-                                  "text": f"cut: day {cut:.0f} ", "showarrow": False,
-                                  "xanchor": "right", "yanchor": "bottom"}]
+        # named under the axis, not beside the line: there it lay on the points
+        layout["xaxis"]["title"]["text"] = f"day (dashed: the cut, day {cut:.0f})"
     return {"data": traces, "layout": layout}
 
 
