@@ -240,6 +240,20 @@ def test_run_with_unknown_queries_warns_with_count_and_ids():
     assert "7 queries" in warning and "'zz0'" in warning and "2 more" in warning
 
 
+def test_tied_scores_up_close_say_how_trec_eval_orders_them():
+    """A run whose scores tie: the ranking up close is trec_eval's (doc id breaks the tie),
+    and the page says so, and that the file's rank column is not read."""
+    at = load_samples(page(input="trec"), "trec")
+    assert not [c for c in at.caption if "share their score" in c.value]
+    lines = (SAMPLES / "run_control.txt").read_text().splitlines()
+    tied = "".join(" ".join(line.split()[:4] + ["1.0", "tied"]) + "\n" for line in lines)
+    at.session_state["upload_inject"] = [("run_1", "tied.txt", tied.encode())]
+    at.run()
+    assert not at.exception and not errors(at)
+    (note,) = [c.value for c in at.caption if "share their score" in c.value]
+    assert "ranked by document id" in note and "rank column in the file is not read" in note
+
+
 def test_cp1252_file_is_read_with_a_note_next_to_in_use():
     """Excel's "CSV" on Windows is cp1252: the page reads it and says so by the file."""
     at = page(input="table")

@@ -78,11 +78,37 @@ def query_view(dataset: Dataset, table: pd.DataFrame, settings: Settings, system
         _cards(dataset, ranking, k)
     else:
         _rows(dataset, ranking, k)
+    tie_note = _tie_note(ranking, dataset.kind)
+    if tie_note:
+        st.caption(tie_note)
     label = settings.label(settings.by)
     st.markdown(f"**How {label} is computed for this {dataset.unit}**")   # the label names the gain
     expl = explain_measure(settings.by, ranking["relevance"].to_numpy(), judged, settings.k,
                            settings.gain, settings.rel, ranking["judged"].to_numpy())
     show_explanation(expl)
+
+
+def _tie_note(ranking: pd.DataFrame, kind: str) -> str:
+    """Why a document may not sit at the rank its file gave it: trec_eval's order breaks
+    ties of score by document id (``irlib.compare.per_query_ranking``), and a file's own rank
+    column is not read. Empty when no two scores of this ranking are equal.
+
+    >>> ranking = pd.DataFrame({"score": [3.0, 1.0, 1.0, 0.5]})
+    >>> _tie_note(ranking, "trec")[:60]
+    '2 of these 4 documents share their score with another: equal'
+    >>> _tie_note(ranking.iloc[:2], "trec")
+    ''
+    """
+    if kind == "ratings" or "score" not in ranking.columns:
+        return ""
+    tied = int(ranking["score"].duplicated(keep=False).sum())
+    if not tied:
+        return ""
+    what = "item" if kind == "recsys" else "document"
+    return (f"{tied} of these {len(ranking):,} {what}s share their score with another: "
+            f"equal scores are ranked by {what} id, the last in alphabetical order first, "
+            f"as trec_eval ranks them. A rank column in the file is not read, so a {what} "
+            "may sit at another rank than its file gave it.")
 
 
 def _rows(dataset: Dataset, ranking: pd.DataFrame, k: int) -> None:
