@@ -57,13 +57,18 @@ def lesson_links(path: str) -> None:
     neighbours = [("Previous", pages[i - 1]) if i > 0 else None,
                   ("Next", pages[i + 1]) if i + 1 < len(pages) else None]
     st.divider()
-    columns = st.columns(2)
-    for column, link in zip(columns, neighbours):
-        if link is None:
-            continue
-        word, page = link
-        with column:
-            page_link(page, f"{word}: {page.title}")
+    # A long title wraps: Streamlit cuts a page link's text to one line, without an ellipsis
+    # (its <p> is a block inside the span that would draw one); on a phone that lost the end.
+    st.html("<style>.st-key-lesson_links [data-testid='stPageLink-NavLink'] :is(span, div, p)"
+            " { white-space: normal; overflow: visible; }</style>")
+    with st.container(key="lesson_links"):
+        columns = st.columns(2)
+        for column, link in zip(columns, neighbours):
+            if link is None:
+                continue
+            word, page = link
+            with column:
+                page_link(page, f"{word}: {page.title}")
 
 
 def page_link(page: Lesson, label: str) -> None:

@@ -37,6 +37,16 @@ def test_the_course_list_is_whole_on_a_phone(app_url, open_page):
         assert link.evaluate(CUT_TEXT_JS) == [], link.inner_text()
 
 
+def test_a_lessons_previous_and_next_are_whole_on_a_phone(app_url, open_page):
+    """The longest neighbour's title (Lesson 7's, linked from Lesson 8) wraps, not cut."""
+    page = open_page(app_url + "/upload", **PHONE)
+    link = page.get_by_test_id("stPageLink-NavLink").filter(has_text="Previous: 7.")
+    expect(link).to_be_visible()
+    assert link.evaluate(CUT_TEXT_JS) == [], link.inner_text()
+    box = link.bounding_box()
+    assert box["x"] >= 0 and box["x"] + box["width"] <= 390, box
+
+
 def test_lesson_4s_winners_are_under_k_on_a_phone(app_url, open_page):
     """Moving K on a phone, the table of winners it changes is on the same screen (the
     boards, a screen tall, come after it)."""
