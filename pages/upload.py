@@ -65,7 +65,7 @@ with st.spinner(f"Scoring {n_rows:,} results…", show_time=True):
 include_missing = ui.data_notes(dataset, evaluations)
 systems = list(dataset.runs)
 result = ui.systems_section(dataset, evaluations, settings, include_missing)
-baseline = systems[ui.position("baseline", systems) - 1] if len(systems) > 1 else systems[0]
+baseline = result.baseline if result is not None else systems[0]
 beyond = None
 if dataset.kind == "recsys":
     st.markdown("**Beyond accuracy**: what the lists hold")
@@ -74,9 +74,10 @@ if dataset.kind == "recsys":
 st.subheader(f"3. {dataset.unit.capitalize()} by {dataset.unit}")
 system = systems[0]
 if len(systems) > 1:
+    ui.position("system", systems)       # a valid one, before its picker
     choice = st.selectbox("Scores of", list(range(1, len(systems) + 1)),
                           format_func=lambda i: systems[i - 1], **ui.page_state().bind("system"))
-    system = systems[min(choice, len(systems)) - 1]
+    system = systems[choice - 1]
 table = ui.cached_table(dataset.key, settings, system, include_missing, dataset,
                         evaluations[system])
 ui.table_section(dataset, table, evaluations[system], settings, system, include_missing)

@@ -1,10 +1,11 @@
 """The "Your own judgments" page: every upload flow with the sample files, the comparison's
 numbers against scipy, and bad files that must end in a message, never an exception.
 
-AppTest cannot drive ``st.file_uploader``, so files reach the page through its two seams:
-the "Load the samples" buttons and ``st.session_state["upload_inject"]``, a list of
-``(slot, file name, bytes)`` that the page handles exactly like an upload
-(``ui.upload.files.ingest``). The parsing and table functions are also tested directly.
+Files mostly reach the page through its two seams: the "Load the samples" buttons and
+``st.session_state["upload_inject"]``, a list of ``(slot, file name, bytes)`` that the page
+handles exactly like an upload (``ui.upload.files.ingest``); where the uploader itself matters
+(a file taken out with its ✕) AppTest drives ``st.file_uploader``. The parsing and table
+functions are also tested directly.
 """
 from __future__ import annotations
 
@@ -452,6 +453,27 @@ def test_a_good_file_after_a_bad_one_clears_the_message():
     at.run()
     assert not errors(at) and not at.exception
     assert at.session_state["upload_files"]["run_1"].name == "good.txt"
+
+
+def test_removing_a_refused_upload_takes_its_message_with_it():
+    """The walkthrough: a run with a short line 23 was refused (rightly) and the earlier
+    results kept; after its ✕ in the uploader the red message stayed, in both input kinds."""
+    at = load_samples(page(input="trec"), "trec")
+    before = per_query(at)
+    lines = (SAMPLES / "run_test.txt").read_text().splitlines(keepends=True)
+    lines[22] = " ".join(lines[22].split()[:5]) + "\n"
+    runs = next(u for u in at.file_uploader if u.key.startswith("upload_file_run_"))
+    runs.set_value(("run_broken.txt", "".join(lines).encode(), "text/plain")).run()
+    assert not at.exception, at.exception
+    assert any("run_broken.txt, line 23: expected 6 columns" in e for e in errors(at)), errors(at)
+    pd.testing.assert_frame_equal(per_query(at), before)
+    runs = next(u for u in at.file_uploader if u.key.startswith("upload_file_run_"))
+    runs.set_value(None).run()                           # its ✕
+    assert not at.exception, at.exception
+    assert not errors(at)
+    for kind in ("recsys", "trec"):
+        at.radio(key="upload_input").set_value(kind).run()
+        assert not errors(at), kind
 
 
 def test_removing_runs_down_to_one_ends_the_comparison():

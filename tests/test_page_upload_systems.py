@@ -237,3 +237,55 @@ def test_sample_data_is_labelled_in_the_report_and_the_csvs():
     verdicts = [i.value for i in at.info if "better on" in i.value]
     assert verdicts and all("sample data" in v for v in verdicts)
     assert any("These are sample data" in m.value for m in at.markdown)
+
+
+# --------------------------------------------------------------------------- the two input kinds
+
+def _as_the_browser_sends(at: AppTest, shown: dict[str, str]) -> None:
+    """Run as a browser would: a selectbox sends the label it shows, which changes only when
+    the page sets its value (``set_value``); new options alone leave the old label."""
+    states = at._tree.get_widget_states()
+    for box in at.selectbox:
+        if box.proto.set_value:
+            shown[box.key] = box.proto.raw_value
+        for state in states.widgets:
+            if state.id == box.id and box.key in shown:
+                state.string_value = shown[box.key]
+    at._run(widget_state=states)
+
+
+def _pickers(at: AppTest) -> dict[str, str]:
+    return {s.key: s.format_func(s.value) for s in at.selectbox
+            if s.key in ("upload_baseline", "upload_system")}
+
+
+def test_each_input_kind_keeps_its_systems_and_a_stale_label_never_crashes():
+    """The walkthrough: TREC runs, then the recommender samples, then TREC again and a
+    Remove: the pickers still showed the recommenders' names, and the browser sent one
+    back ('<=' not supported between 'int' and 'str') for the rest of the session."""
+    at = page(input="trec")
+    at.button(key="upload_sample_trec").click().run()
+    at.selectbox(key="upload_baseline").set_value(2).run()
+    at.selectbox(key="upload_system").set_value(3).run()
+    shown = {}
+    _as_the_browser_sends(at, shown)
+    assert _pickers(at) == {"upload_baseline": "test", "upload_system": "rm3"}
+    at.radio(key="upload_input").set_value("recsys")
+    _as_the_browser_sends(at, shown)
+    at.button(key="upload_sample_recsys").click()
+    _as_the_browser_sends(at, shown)
+    assert not at.exception, at.exception
+    # the recommenders' own choices: the defaults, not TREC's positions
+    assert _pickers(at) == {"upload_baseline": "shop_recs_popular",
+                            "upload_system": "shop_recs_popular"}
+    at.radio(key="upload_input").set_value("trec")
+    _as_the_browser_sends(at, shown)
+    assert not at.exception, at.exception
+    at.button(key="upload_remove_run_4").click()
+    _as_the_browser_sends(at, shown)
+    assert not at.exception, at.exception
+    # TREC's own choices are back, in the browser too, and the table compares with them
+    assert _pickers(at) == {"upload_baseline": "test", "upload_system": "rm3"}
+    assert {k: shown[k] for k in ("upload_baseline", "upload_system")} == _pickers(at)
+    table = next(d.value for d in at.dataframe if "system" in d.value.columns)
+    assert table["system"].tolist() == ["test", "control", "rm3"]      # the baseline first

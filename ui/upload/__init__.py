@@ -22,7 +22,6 @@ from ui.upload.compare import comparison_section
 from ui.upload.files import (
                              data_section,
                              dataset_key,
-                             input_kind_picker,
                              new_data_token,
                              parsed_files,
                              process_injected,
@@ -45,6 +44,7 @@ from ui.upload.query import query_view
 from ui.upload.scores import control_test_note, data_notes, table_section
 from ui.upload.settings import (
                              init_state,
+                             input_kind_picker,
                              page_state,
                              relevance_rule,
                              self_judged_guard,

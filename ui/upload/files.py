@@ -2,7 +2,9 @@
 
 Session state: ``upload_files`` maps a slot position ("qrels", "run_1", "run_2", ...) to the
 :class:`~ui.upload.model.LoadedFile` in use, ``upload_errors`` a position to the message of
-the last file that failed there (the position keeps its earlier file), ``upload_names`` a
+the last file that failed there (the position keeps its earlier file), ``upload_error_files``
+a position to the name of the uploaded file its message is about (the message goes when the
+uploader no longer lists that file), ``upload_names`` a
 system file's SHA-256 to the name the user gave it. ``upload_inject`` is a seam for tests
 and scripts: a list of ``(slot, file name, bytes)`` handled exactly like uploads on the next
 run; ``slot`` is a position ("run_2") or a systems slot ("run": the next free position, or
@@ -40,7 +42,7 @@ from ui.upload.model import (
     sample_digests,
     size_text,
 )
-from ui.upload.settings import on_input_change, page_state
+from ui.upload.settings import page_state
 
 FORMAT_HELP = {
     "ratings": "One row per result a person saw, with every rater's grade — the DCG "
@@ -97,14 +99,17 @@ def _position(slot_id: str, name: str) -> str | None:
     return (same or free or [None])[0]
 
 
-def ingest(slot_id: str, name: str, data: bytes, *, sample: bool = False) -> bool:
+def ingest(slot_id: str, name: str, data: bytes, *, sample: bool = False,
+           uploaded: bool = False) -> bool:
     """Parse ``data`` for ``slot_id``; on success it replaces the position's file, on
-    failure the position keeps its file and the message is stored for display. Never raises."""
+    failure the position keeps its file and the message is stored for display (with the
+    file's name when ``uploaded``: the message is about a file the uploader lists). Never
+    raises."""
     files, errors, _ = _state()
     position = _position(slot_id, name)
     if position is None:
-        errors[f"{slot_id}_{MAX_SYSTEMS}"] = (f"{name}: the page compares up to {MAX_SYSTEMS} "
-                                              "systems; remove one to add another.")
+        _refuse(f"{slot_id}_{MAX_SYSTEMS}", f"{name}: the page compares up to {MAX_SYSTEMS} "
+                "systems; remove one to add another.", name if uploaded else None)
         return False
     slot = SLOT_BY_ID[position]
     message = check_size(name, len(data))
@@ -126,18 +131,28 @@ def ingest(slot_id: str, name: str, data: bytes, *, sample: bool = False) -> boo
             message = _unmatched(position, candidate)
     pending = st.session_state.setdefault("upload_pending", {})
     if message is not None:
-        errors[position] = message
+        _refuse(position, message, name if uploaded else None)
         if slot.reader in READER_ROLES and candidate is not None:
             # a recommender file whose columns were not found: keep it for the column picker
             pending[position] = replace(candidate, sample=sample)
         return False
     files[position] = replace(candidate, sample=sample or candidate.digest in sample_digests())
     errors.pop(position, None)
+    st.session_state.setdefault("upload_error_files", {}).pop(position, None)
     pending.pop(position, None)
     st.session_state["upload_k_pending"] = True        # K may follow the new data
     # the scores will change: bring them into view (pages/upload.py, ui/scroll.py)
     st.session_state["upload_new_data"] = st.session_state.get("upload_new_data", 0) + 1
     return True
+
+
+def _refuse(position: str, message: str, uploaded: str | None) -> None:
+    """Keep a refused file's message; ``uploaded``: the uploaded file it is about, whose
+    removal from the uploader takes the message with it (see :func:`_forget_removed`)."""
+    _, errors, _ = _state()
+    errors[position] = message
+    if uploaded is not None:
+        st.session_state.setdefault("upload_error_files", {})[position] = uploaded
 
 
 def _ids_problem(recommendations: LoadedFile, heldout: LoadedFile) -> str | None:
@@ -200,11 +215,11 @@ def _bump_uploaders() -> None:
 def _clear(kind: str) -> None:
     files, errors, _ = _state()
     pending = st.session_state.setdefault("upload_pending", {})
+    about = st.session_state.setdefault("upload_error_files", {})
     for slot in SLOTS[kind]:
         for position in slot.positions():
-            files.pop(position, None)
-            errors.pop(position, None)
-            pending.pop(position, None)
+            for kept in (files, errors, pending, about):
+                kept.pop(position, None)
 
 
 def load_samples(kind: str) -> None:
@@ -261,11 +276,6 @@ def dataset_key(kind: str, names: list[str]) -> tuple:
         if p in files)
 
 
-def input_kind_picker() -> str:
-    return st.radio("What do you have?", list(INPUT_KINDS), format_func=INPUT_KINDS.get,
-                    horizontal=True, on_change=on_input_change, **page_state().bind("input"))
-
-
 def data_section(kind: str) -> None:
     """Uploaders, sample downloads and buttons, the files in use and their messages."""
     files, errors, seen = _state()
@@ -281,7 +291,9 @@ def data_section(kind: str) -> None:
             for item in (uploaded or []) if slot.systems else [uploaded] if uploaded else []:
                 if seen.get((slot.id, item.name)) != item.file_id:
                     seen[(slot.id, item.name)] = item.file_id
-                    ingest(slot.id, item.name, item.getvalue())
+                    ingest(slot.id, item.name, item.getvalue(), uploaded=True)
+            _forget_removed(slot, {item.name for item in uploaded or []} if slot.systems
+                            else {uploaded.name} if uploaded else set())
             # a refused file's message right under the uploader (which still lists it),
             # not below the files in use
             refused = [p for p in slot.positions() if p in errors and p not in files]
@@ -296,6 +308,18 @@ def data_section(kind: str) -> None:
                  help="The DCG notebook takes the median and drops the decimals "
                       "(`.median(axis=1).astype(int)`); so does this page.")
     _samples_row(kind)
+
+
+def _forget_removed(slot: Slot, listed: set[str]) -> None:
+    """The message about an uploaded file goes once the uploader no longer lists it (its ✕,
+    or a Remove or the samples, which empty the uploaders)."""
+    _, errors, _ = _state()
+    about = st.session_state.setdefault("upload_error_files", {})
+    for position in slot.positions():
+        if position in about and about[position] not in listed:
+            del about[position]
+            errors.pop(position, None)
+            st.session_state.setdefault("upload_pending", {}).pop(position, None)
 
 
 def _holds_ratings(slot_id: str) -> bool:

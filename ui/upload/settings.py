@@ -90,10 +90,32 @@ def init_state() -> None:
     state.start(params)
 
 
+# which systems are chosen: the baseline, the one shown per query, the one compared with it
+SYSTEM_FIELDS = ("baseline", "system", "versus")
+
+
 def on_input_change() -> None:
-    """The input picker's callback: the gain follows the input kind while it is automatic."""
-    if st.session_state.get("upload_gain_auto", True):
-        page_state().set("gain", DEFAULT_GAIN[page_state()["input"]])
+    """The input picker's callback: the gain follows the input kind while it is automatic,
+    and each kind keeps its own chosen systems (``upload_systems_of``: kind -> fields), as
+    each keeps its own files."""
+    fields, ss = page_state(), st.session_state
+    kind = fields["input"]
+    if ss.get("upload_gain_auto", True):
+        fields.set("gain", DEFAULT_GAIN[kind])
+    kept = ss.setdefault("upload_systems_of", {})
+    left = ss.get("upload_input_shown")
+    if left is not None and left != kind:
+        kept[left] = {name: fields.get(name) for name in SYSTEM_FIELDS}
+    fields.reset(*SYSTEM_FIELDS)
+    for name, value in kept.get(kind, {}).items():
+        fields.set(name, value)
+
+
+def input_kind_picker() -> str:
+    kind = st.radio("What do you have?", list(INPUT_KINDS), format_func=INPUT_KINDS.get,
+                    horizontal=True, on_change=on_input_change, **page_state().bind("input"))
+    st.session_state["upload_input_shown"] = kind     # the kind left when the picker changes
+    return kind
 
 
 def settings_link(query: str) -> None:

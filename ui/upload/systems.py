@@ -20,11 +20,23 @@ from ui.upload.tables import pairwise_frame, rows_shown, summary_rows, systems_f
 
 
 def position(field: str, names: list[str], default: int = 1) -> int:
-    """A 1-based system position from the page's state, kept within the systems loaded."""
-    value = page_state().get(field)
-    if not 1 <= value <= len(names):
-        page_state().set(field, min(default, len(names)))
-    return page_state()[field]
+    """A 1-based system position from the page's state, kept within the systems loaded.
+
+    Call it before the field's picker is drawn. The picker's browser side keeps the *label*
+    it shows, not the position: once the names change under it (the other input kind's
+    systems, a renamed one) it would send back a label that is no option, which Streamlit
+    hands on as that text. So when the names differ from the ones last offered the position
+    is set again, which redraws the picker's label from these names; a text or a position
+    past the end falls back to ``default``.
+    """
+    fields, offered = page_state(), st.session_state.setdefault("upload_offered", {})
+    value = fields.get(field)
+    if not (isinstance(value, int) and 1 <= value <= len(names)):
+        value = min(default, len(names))
+    if value != fields.get(field) or offered.get(field) != names:
+        fields.set(field, value)
+        offered[field] = list(names)
+    return value
 
 
 def baseline_picker(names: list[str]) -> str:
