@@ -197,3 +197,25 @@ def test_the_report_speaks_of_users_the_rule_and_what_the_lists_hold():
     body = re.sub(r"<script.*?</script>", "", body, flags=re.S)      # plotly's own code
     assert "<th>user_id</th>" in body
     assert "quer" not in body.lower(), re.findall(r".{40}quer.{40}", body.lower())
+
+
+def test_a_few_users_that_differ_are_called_users_in_the_tests_captions():
+    """Two lists over six users: the randomization floor's caption and the tests' help count
+    users, the mode's unit, not queries."""
+    users = [f"u{i}" for i in range(1, 7)]
+    held = "uid,iid\n" + "".join(f"{u},hit\n" for u in users)
+    good = "uid,iid,score\n" + "".join(f"{u},hit,1\n" for u in users)
+    poor = "uid,iid,score\n" + "".join(f"{u},miss,1\n{u},hit,0.5\n" for u in users)
+    at = page(input="recsys", k="10")
+    at.session_state["upload_inject"] = [("heldout", "held.csv", held.encode()),
+                                         ("recs_1", "poor.csv", poor.encode()),
+                                         ("recs_2", "good.csv", good.encode())]
+    at.run()
+    assert not at.exception, at.exception
+    (floor,) = [unescaped(c.value) for c in at.caption if "cannot give a p below" in c.value]
+    assert floor.startswith("With 6 users that differ the randomization test"), floor
+    assert "quer" not in floor and "hold out more users" in floor
+    helps = " ".join(m.help or "" for m in at.metric if "test p" in m.label or "mean" in m.label)
+    assert "6 users that differ" in helps and "quer" not in helps, helps
+    (reading,) = [m.value for m in at.markdown if "**paired**" in m.value]
+    assert "the same users" in reading and "quer" not in reading, reading
