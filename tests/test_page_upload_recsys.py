@@ -96,7 +96,12 @@ def test_columns_that_cannot_be_guessed_are_picked_on_the_page():
     at.session_state["upload_inject"] = [("heldout", "test.csv", data), ("recs", "r.csv", recs)]
     at.run()
     assert not at.exception
-    assert any("test.csv" in unescaped(e.value) for e in at.error)   # no user/item found
+    (error,) = [unescaped(e.value) for e in at.error if "test.csv" in unescaped(e.value)]
+    # no user/item found: the page points to its pickers, not to irlib's columns={...}
+    assert "no column for the user" in error and "the header has: a, b, c" in error
+    assert error.endswith("Pick the user and the item columns below, then “Read with these "
+                          "columns”."), error
+    assert "columns=" not in error
     role = {s.label: s for s in at.selectbox if s.key and "upload_col_heldout" in s.key}
     role["user"].set_value("a")
     role["item"].set_value("b")
