@@ -96,7 +96,12 @@ def test_columns_that_cannot_be_guessed_are_picked_on_the_page():
     at.session_state["upload_inject"] = [("heldout", "test.csv", data), ("recs", "r.csv", recs)]
     at.run()
     assert not at.exception
-    assert any("test.csv" in unescaped(e.value) for e in at.error)   # no user/item found
+    (error,) = [unescaped(e.value) for e in at.error if "test.csv" in unescaped(e.value)]
+    # no user/item found: the page points to its pickers, not to irlib's columns={...}
+    assert "no column for the user" in error and "the header has: a, b, c" in error
+    assert error.endswith("Pick the user and the item columns below, then “Read with these "
+                          "columns”."), error
+    assert "columns=" not in error
     role = {s.label: s for s in at.selectbox if s.key and "upload_col_heldout" in s.key}
     role["user"].set_value("a")
     role["item"].set_value("b")
@@ -192,8 +197,61 @@ def test_the_report_speaks_of_users_the_rule_and_what_the_lists_hold():
     assert "trec_eval -l" not in text and "grade itself" not in text
     assert "Cut-off K = 10 for every measure" in text
     assert "<h2>Beyond accuracy</h2>" in text and "Catalogue coverage" in text and "Novelty" in text
-    assert "<h2>User by user</h2>" in text and "The ten users that moved most" in text
+    assert "<h2>User by user</h2>" in text and "The 10 users that moved most" in text
     body = text.split("<body>")[1].split("<h2>Settings")[0]
     body = re.sub(r"<script.*?</script>", "", body, flags=re.S)      # plotly's own code
     assert "<th>user_id</th>" in body
     assert "quer" not in body.lower(), re.findall(r".{40}quer.{40}", body.lower())
+
+
+def _one_hit_each(n: int) -> dict[str, str]:
+    """Files of ``n`` users who each have "hit" held out: good.csv recommends it first,
+    poor.csv second (every user differs)."""
+    users = [f"u{i}" for i in range(1, n + 1)]
+    return {"held.csv": "uid,iid\n" + "".join(f"{u},hit\n" for u in users),
+            "poor.csv": "uid,iid,score\n" + "".join(f"{u},miss,1\n{u},hit,0.5\n"
+                                                    for u in users),
+            "good.csv": "uid,iid,score\n" + "".join(f"{u},hit,1\n" for u in users)}
+
+
+def test_a_few_users_that_differ_are_called_users_in_the_tests_captions():
+    """Two lists over six users: the randomization floor's caption and the tests' help count
+    users, the mode's unit, not queries."""
+    texts = _one_hit_each(6)
+    at = page(input="recsys", k="10")
+    at.session_state["upload_inject"] = [(slot, name, texts[name].encode()) for slot, name in
+                                         (("heldout", "held.csv"), ("recs_1", "poor.csv"),
+                                          ("recs_2", "good.csv"))]
+    at.run()
+    assert not at.exception, at.exception
+    (floor,) = [unescaped(c.value) for c in at.caption if "cannot give a p below" in c.value]
+    assert floor.startswith("With 6 users that differ the randomization test"), floor
+    assert "quer" not in floor and "hold out more users" in floor
+    helps = " ".join(m.help or "" for m in at.metric if "test p" in m.label or "mean" in m.label)
+    assert "6 users that differ" in helps and "quer" not in helps, helps
+    (reading,) = [m.value for m in at.markdown if "**paired**" in m.value]
+    assert "the same users" in reading and "quer" not in reading, reading
+
+
+def test_the_reports_most_moved_table_says_how_many_it_holds(tmp_path):
+    """Five users: all five are listed, and the head says so (not "the ten")."""
+    from ui import upload as ui
+    from ui.upload.compare import build_pair
+    from ui.upload.model import Parsed
+    from ui.upload.report import report_html
+
+    for name, text in _one_hit_each(5).items():
+        (tmp_path / name).write_text(text)
+    read = {"heldout": ("held.csv", recsys.read_interactions),
+            "recs_1": ("poor.csv", recsys.read_recommendations),
+            "recs_2": ("good.csv", recsys.read_recommendations)}
+    files = {slot: Parsed(name, reader(tmp_path / name), slot * 8, 1)
+             for slot, (name, reader) in read.items()}
+    dataset, missing = ui.build_dataset("recsys", files)
+    assert dataset is not None, missing
+    settings = ui.Settings(("nDCG",), "nDCG", 10, "linear", recsys=True)
+    pair = build_pair(dataset, ui.score(dataset, settings.names), settings, True,
+                      tuple(dataset.runs))
+    text = unescaped(report_html(dataset, settings, True, None, pair).decode())
+    assert "<p>All 5 users, most moved first:</p>" in text
+    assert "The ten" not in text

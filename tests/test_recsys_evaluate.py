@@ -226,6 +226,41 @@ def test_the_popular_baseline_wins_accuracy_by_collapsing(shop):
     assert comparison.table.loc["Gini@10", "most popular"] > comparison.table.loc["Gini@10", "MF"]
 
 
+def _verdict_on_few_items(shown: str) -> str:
+    """The verdict when the winner recommends one item, ``shown``, to everyone (and each user
+    held out) and the rival one different item to each ("hit", "a", "c", "d"): four users, a
+    catalogue of five, "hit" had by all four training users and "a".."d" by one each."""
+    users = ["u1", "u2", "u3", "u4"]
+    train = pd.DataFrame({"user_id": ["t1", "t2", "t3", "t4", "t1", "t2", "t3", "t4"],
+                          "item_id": ["hit"] * 4 + ["a", "b", "c", "d"]})
+    heldout = pd.DataFrame({"user_id": users, "item_id": [shown] * 4})
+    catalogue = ["hit", "a", "b", "c", "d"]
+    rival_items = ["hit", "a", "c", "d"]
+    lists = {"same": {u: [shown] for u in users},
+             "varied": {u: [i] for u, i in zip(users, rival_items)}}
+    found = {n: evaluate_recommendations(lists[n], heldout, k=1, train=train,
+                                         catalogue=catalogue) for n in lists}
+    comparison = compare_recommenders(found["varied"], found["same"], ("varied", "same"))
+    assert comparison.winner == "same" and comparison.collapsed
+    return comparison.sentence
+
+
+def test_a_narrow_winner_is_said_to_win_by_popularity_only_when_its_items_are_popular():
+    # the winner shows an item only one training user had, the rival mostly such items too
+    # but also the hit: one item for everyone, yet a less popular one
+    rare = _verdict_on_few_items("a")
+    assert rare == (
+        "same wins on NDCG@1 (1 vs 0.25) but shows everyone the same few items: its top-1 lists "
+        "cover 20 % of the catalogue against 80 % for varied, yet its recommended items are "
+        "less popular, on average in the training history of 25 % of users against 43.8 % "
+        "for varied's.")
+    assert "collapsing onto popular" not in rare and "more popular" not in rare
+    hit = _verdict_on_few_items("hit")
+    assert hit.startswith("same wins on NDCG@1 (1 vs 0.25) by collapsing onto popular items:")
+    assert hit.endswith("its recommended items are more popular, on average in the training "
+                        "history of 100 % of users against 43.8 % for varied's.")
+
+
 def test_a_winner_that_keeps_its_range_is_not_called_a_collapse(shop):
     mf, _, held, train, _ = shop
     # the same lists, each user's order reversed: the same items, worse ranks

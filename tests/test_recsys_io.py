@@ -12,8 +12,8 @@ import pandas as pd
 import pytest
 
 from irlib import InputError
-from irlib.recsys import (guess_columns, read_header, read_interactions, read_item_categories,
-                          read_recommendations)
+from irlib.recsys import (MissingColumnError, guess_columns, read_header, read_interactions,
+                          read_item_categories, read_recommendations)
 from tests.recsys_data import make_shop, write_shop
 
 shop = functools.cache(make_shop)
@@ -73,6 +73,11 @@ def test_a_missing_column_lists_the_header_and_the_guess():
     assert message.startswith("test.csv, line 1: no column for the item")
     assert "the header has: uid, thing, stars" in message
     assert "user = uid, item = (none), rating = stars, timestamp = (none)" in message
+    assert message.endswith("Name the column, e.g. columns={'item': ...}")   # for code
+    assert err.value.roles == ("item",) and isinstance(err.value, MissingColumnError)
+    assert err.value.problem_at == ("test.csv, line 1: no column for the item (what was "
+                                    "interacted with or recommended); the header has: uid, "
+                                    "thing, stars")
     with pytest.raises(InputError, match=r"there is no column 'product' for the item "
                                          r"\(the header has: uid, iid\)"):
         read_interactions(b"uid,iid\n1,2\n", columns={"item": "product"})

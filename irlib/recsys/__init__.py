@@ -24,7 +24,7 @@ from .beyond import (
                      intra_list_diversity,
                      novelty,
 )
-from .columns import ROLE_HELP, ROLES, guess_columns, read_header
+from .columns import ROLE_HELP, ROLES, MissingColumnError, guess_columns, read_header
 from .compare import COLLAPSE, RecommenderComparison, compare_recommenders
 from .evaluate import (
                      ACCURACY,
@@ -46,4 +46,5 @@ __all__ = [
     "SELF_JUDGED_MEASURES", "BEYOND", "BeyondInfo", "BeyondValue", "beyond_accuracy",
     "explain", "catalogue_coverage", "exposure_gini", "average_popularity", "novelty",
     "intra_list_diversity", "compare_recommenders", "RecommenderComparison", "COLLAPSE",
+    "MissingColumnError",
 ]

@@ -69,6 +69,28 @@ _ALIASES = {
 }
 
 
+class MissingColumnError(InputError):
+    """A file with no column for a required role (``roles``). ``str()`` says what is missing,
+    how the columns were read and how to name one in code (``advice``); a page whose column
+    pickers show the reading says only ``problem_at`` and points to them.
+
+    >>> err = MissingColumnError(["item"], "no column for the item", "the columns read as: "
+    ...                          "user = uid, item = (none)", "Name the column",
+    ...                          source="test.csv", line=1)
+    >>> print(err)
+    test.csv, line 1: no column for the item; the columns read as: user = uid, item = (none). Name the column
+    >>> err.problem_at, err.roles
+    ('test.csv, line 1: no column for the item', ('item',))
+    """
+
+    def __init__(self, roles: Sequence[str], problem: str, reading: str, advice: str, *,
+                 source: str | None = None, line: int | None = None):
+        super().__init__(f"{problem}; {reading}. {advice}", source=source, line=line)
+        self.roles = tuple(roles)
+        self.advice = advice
+        self.problem_at = str(InputError(problem, source=source, line=line))
+
+
 def normalise(name: str) -> str:
     """A header name as the guesses compare it: lower case, letters and digits only.
 
@@ -183,10 +205,10 @@ def resolve_columns(header: Sequence[str], kind: str, columns: Mapping[str, str 
     missing = [r for r in roles["required"] if mapping.get(r) is None]
     if missing:
         what = " and ".join(f"the {r} ({ROLE_HELP[r]})" for r in missing)
-        raise InputError(
-            f"no column for {what}; the header has: {found}; the columns read as: "
-            f"{describe_mapping(mapping)}. Name the column, e.g. "
-            f"columns={{{', '.join(repr(r) + ': ...' for r in missing)}}}",
+        raise MissingColumnError(
+            missing, f"no column for {what}; the header has: {found}",
+            f"the columns read as: {describe_mapping(mapping)}",
+            f"Name the column, e.g. columns={{{', '.join(repr(r) + ': ...' for r in missing)}}}",
             source=source, line=line)
     return {role: column for role, column in mapping.items() if column is not None}
 

@@ -7,8 +7,10 @@ popularity). :func:`compare_recommenders` puts both systems' numbers in one tabl
 one sentence who wins accuracy and whether it did so by collapsing onto popular items.
 
 The rule (:data:`COLLAPSE`): the accuracy winner *collapsed* when its coverage is at most half
-the other's ("showing everyone the same few items"), or its average recommended popularity at
-least 1.5 times the other's ("collapsing onto popular items").
+the other's ("shows everyone the same few items"), or its average recommended popularity at
+least 1.5 times the other's ("collapsing onto popular items"). Only the second says it won by
+popularity: a narrow list can hold items fewer users had (a trending list), and the sentence
+then says its items are less popular.
 """
 from __future__ import annotations
 
@@ -75,8 +77,9 @@ def compare_recommenders(a: RecommenderEvaluation, b: RecommenderEvaluation,
     >>> print(compare_recommenders(e_pop, e_mine, ("popular", "personal")).sentence)
     ... # doctest: +NORMALIZE_WHITESPACE
     popular wins on NDCG@1 (0.75 vs 0.5) by collapsing onto popular items: its top-1 lists
-    cover 33.3 % of the catalogue against 100 % for personal, and its average recommended
-    item is in the training history of 100 % of users against 33.3 %.
+    cover 33.3 % of the catalogue against 100 % for personal, and its recommended items are
+    more popular, on average in the training history of 100 % of users against 33.3 % for
+    personal's.
     """
     by = by or a.by
     if a.k != b.k:
@@ -110,18 +113,40 @@ def compare_recommenders(a: RecommenderEvaluation, b: RecommenderEvaluation,
         facts.append(f"its top-{k} lists cover {_percent(coverage[0])} of the catalogue "
                      f"against {_percent(coverage[1])} for {loser}")
     if popularity is not None:
-        facts.append(f"its average recommended item is in the training history of "
-                     f"{_percent(popularity[0])} of users against {_percent(popularity[1])}")
-    detail = ", and ".join(facts)
+        more = _more_popular(popularity)
+        # few items for everyone need not be popular ones (a trending list shows recent
+        # films few users had): then the popularity goes against the narrowing
+        joint = "yet" if narrow and more is False else "and"
+        facts.append((f"{joint} " if facts else "") + _popularity_fact(popularity, more, loser))
+    detail = ", ".join(facts)
     if popular:
         sentence = f"{head} by collapsing onto popular items: {detail}."
-    elif narrow:         # a few items for everyone, not the most popular ones (e.g. trending)
-        sentence = f"{head} by showing everyone the same few items: {detail}."
+    elif narrow:         # a few items for everyone, not always the most popular ones (trending)
+        sentence = f"{head} but shows everyone the same few items: {detail}."
     elif detail:
         sentence = f"{head} without narrowing its recommendations: {detail}."
     else:
         sentence = f"{head}."
     return RecommenderComparison(table, winner, bool(narrow or popular), sentence, by)
+
+
+def _more_popular(popularity: tuple[float, float]) -> bool | None:
+    """Are the winner's recommended items the more popular ones? None: as popular (the same
+    percentage as shown)."""
+    won, lost = popularity
+    return None if _percent(won) == _percent(lost) else won > lost
+
+
+def _popularity_fact(popularity: tuple[float, float], more: bool | None, loser: str) -> str:
+    """The average recommended popularity of the winner against the loser's, and which way it
+    goes: popularity is the share of training users who had a recommended item, averaged."""
+    won, lost = popularity
+    if more is None:
+        return (f"its recommended items are as popular as {loser}'s, on average in the "
+                f"training history of {_percent(won)} of users")
+    return (f"its recommended items are {'more' if more else 'less'} popular, on average in "
+            f"the training history of {_percent(won)} of users against {_percent(lost)} for "
+            f"{loser}'s")
 
 
 def _pair(winner: RecommenderEvaluation, loser: RecommenderEvaluation, name: str):

@@ -163,3 +163,25 @@ def test_precision_recall_graph_and_picker_follow_the_chosen_query(trec_samples)
         page.get_by_role("option", name="AP", exact=True).click()
     expect(shown).to_have_value(re.compile(rf"^{re.escape(query)}\b.*\(AP"))
     expect(chart.locator(".legendtext").nth(1)).to_contain_text(f"query {query}")
+
+
+def test_the_column_pickers_of_a_narrow_file_column_are_readable_at_1366(start_app, open_page):
+    """A held-out file without a user column, beside a recommendations file: its four column
+    pickers sit in the held-out column (about 180 px at 1366x768). Side by side they were
+    25 px each, their labels one letter a line; they wrap to full-width rows instead."""
+    page = open_page(f"{start_app('app.py').url}/upload", width=1366, height=768,
+                     query="input=recsys")
+    upload(page, 0, str(SAMPLES / "shop_recs_mf.csv"))
+    held = b"buyer,article,stars\n" + b"".join(b"b%d,m%04d,4\n" % (i, i) for i in range(20))
+    upload(page, 1, {"name": "heldout_nouser.csv", "mimeType": "text/csv", "buffer": held})
+    error = page.get_by_test_id("stAlertContentError")
+    expect(error).to_contain_text("Pick the user column below")
+    expect(error).not_to_contain_text("columns=")
+    pickers = page.get_by_test_id("stExpander").filter(
+        has_text="Columns of heldout_nouser.csv").get_by_test_id("stSelectbox")
+    expect(pickers).to_have_count(4)
+    for i in range(4):
+        label = pickers.nth(i).get_by_test_id("stWidgetLabel")
+        box, label_box = pickers.nth(i).bounding_box(), label.bounding_box()
+        assert box["width"] >= 120, (i, box)
+        assert label_box["height"] <= 30, (i, label_box)        # one line, not a letter a line

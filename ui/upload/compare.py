@@ -12,7 +12,7 @@ import streamlit as st
 import irlib
 from irlib.compare import Comparison
 from irlib.randomization import randomization_floor
-from irlib.verdict import Verdict, format_p, t_test_caveat, verdict
+from irlib.verdict import Verdict, format_p, queries, t_test_caveat, verdict
 from ui.downloads import DOWNLOAD_NOTE, csv_bytes
 from ui.print_style import keep_together
 from ui.texts import md_escape
@@ -29,6 +29,10 @@ from ui.upload.tables import (
     differences_csv_frame,
     score_columns,
 )
+
+#: What to do when too few rows differ, in the words of the rows' unit.
+MORE_TO_BE_SURE = {"query": "judge more queries to be sure",
+                   "user": "hold out more users' interactions to be sure"}
 
 
 @dataclass(frozen=True)
@@ -127,17 +131,18 @@ def comparison_section(dataset: Dataset, evaluations: Mapping[str, irlib.Evaluat
                            on_click="ignore", help=DOWNLOAD_NOTE)
         st.caption(DOWNLOAD_NOTE)
     with st.expander("How to read the tests"):
+        unit, units = dataset.unit, dataset.units
         st.markdown(
-            "Both systems answered the same queries, so the comparison is **paired**: only "
-            "each query's difference matters. The **t-test** asks whether the mean "
+            f"Both systems were scored on the same {units}, so the comparison is **paired**: "
+            f"only each {unit}'s difference matters. The **t-test** asks whether the mean "
             "difference is far from 0 given how much the differences vary; the "
-            "**randomization test** flips the sign of each query's difference in every "
-            "possible way (or, with more than 20 queries that differ, in 10,000 random "
+            f"**randomization test** flips the sign of each {unit}'s difference in every "
+            f"possible way (or, with more than 20 {units} that differ, in 10,000 random "
             "ways) and counts how often the mean difference is as large as the real one. "
             "A small p (below 0.05) says the difference is unlikely to be luck of the "
-            "query sample; a large p says *this test set cannot tell*, not that the systems "
-            "are equal. With few queries, only large differences can be told apart from "
-            "chance — judge more queries to be sure.")
+            f"{unit} sample; a large p says *this test set cannot tell*, not that the systems "
+            f"are equal. With few {units}, only large differences can be told apart from "
+            f"chance — {MORE_TO_BE_SURE[unit]}.")
     return pair
 
 
@@ -175,12 +180,12 @@ def _cards(comparison: Comparison, label: str, name_a: str, name_b: str,
         st.metric(f"mean difference in {label}{tag}",
                   "–" if comparison.mean_delta is None else f"{comparison.mean_delta:+.4f}",
                   delta=ci, delta_color="off", delta_arrow="off", border=True, width="stretch",
-                  help=f"Mean of {name_b} − {name_a} over the queries, with a t-based 95% "
-                       "confidence interval: if it excludes 0, the t-test's p is below 0.05.")
+                  help=f"Mean of {name_b} − {name_a} over the {dataset.units}, with a t-based "
+                       "95% confidence interval: if it excludes 0, the t-test's p is below 0.05.")
         st.metric("paired t-test p", "not meaningful" if caveat else format_p(comparison.t_pvalue),
                   border=True, width="stretch",
                   help=(f"Not shown: {caveat}. " if caveat else "") +
-                       "scipy.stats.ttest_rel on the per-query scores: how often a mean "
+                       f"scipy.stats.ttest_rel on the per-{dataset.unit} scores: how often a mean "
                        "difference this large would appear if the systems were equally good "
                        "(assumes roughly normal differences).")
         flips = comparison.randomization
@@ -188,8 +193,8 @@ def _cards(comparison: Comparison, label: str, name_a: str, name_b: str,
         if flips is not None and not flips.exact and not shown.startswith("<"):
             shown += f" ± {flips.margin:.2g}"
         st.metric("randomization test p", shown, border=True, width="stretch",
-                  help="Flips the sign of each query's difference " +
-                       (f"({flips.describe()})" if flips else "") +
+                  help=f"Flips the sign of each {dataset.unit}'s difference " +
+                       (f"({flips.describe(dataset.units)})" if flips else "") +
                        " and counts how often the mean difference is as large; no normality "
                        "assumption.")
     if caveat and n >= 2:
@@ -197,11 +202,12 @@ def _cards(comparison: Comparison, label: str, name_a: str, name_b: str,
     differing = comparison.randomization.n_differing if comparison.randomization else n
     floor = randomization_floor(differing)
     if differing and floor >= 0.01:
-        st.caption(f"With {differing} {'query' if differing == 1 else 'queries'} that differ "
-                   f"the randomization test cannot give a p below 2/2^{differing} = "
-                   f"{format_p(floor)}: only the observed signs and their mirror image are "
-                   "that extreme, so even a system better on every query could be chance. "
-                   "Judge more queries to tell.")
+        differ = "differs" if differing == 1 else "differ"
+        st.caption(f"With {queries(differing, dataset.unit)} that {differ} the randomization "
+                   f"test cannot give a p below 2/2^{differing} = {format_p(floor)}: only the "
+                   "observed signs and their mirror image are that extreme, so even a system "
+                   f"better for every {dataset.unit} could be chance: "
+                   f"{MORE_TO_BE_SURE[dataset.unit]}.")
 
 
 def _comparison_columns(names: tuple[str, str]) -> dict:

@@ -122,6 +122,10 @@ def ingest(slot_id: str, name: str, data: bytes, *, sample: bool = False,
                     _parsed(slot, candidate)
             else:
                 _parsed(slot, candidate)
+        except recsys.MissingColumnError as err:
+            # irlib's advice is code (columns={...}); the page has pickers for it
+            which = f"{' and the '.join(err.roles)} column{'s' if len(err.roles) > 1 else ''}"
+            message = f"{err.problem_at}. Pick the {which} below, then “{READ_WITH_COLUMNS}”."
         except Exception as err:  # noqa: BLE001 - every bad file must end in a message
             message = error_message(name, err)
             if "recommender data" in message:      # irlib.io's hint, in the page's words
@@ -322,6 +326,10 @@ def _forget_removed(slot: Slot, listed: set[str]) -> None:
             st.session_state.setdefault("upload_pending", {}).pop(position, None)
 
 
+#: The column pickers' button, which the message on a file without a needed column names.
+READ_WITH_COLUMNS = "Read with these columns"
+
+
 def _holds_ratings(slot_id: str) -> bool:
     """Whether the slot holds a ratings sheet (then the raters' aggregate matters)."""
     loaded = _state()[0].get(slot_id)
@@ -387,18 +395,20 @@ def column_picker(position: str, loaded: LoadedFile, slot: Slot, *, opened: bool
     roles = recsys.ROLES[kind]
     with st.expander(f"Columns of {md_escape(loaded.name)}", expanded=opened,
                      icon=":material/view_column:"):
-        columns = st.columns(len(roles["required"]) + len(roles["optional"]))
         picked = {}
-        for role, column in zip(roles["required"] + roles["optional"], columns):
+        # a row that wraps: four pickers side by side where there is room, one under the
+        # other in a narrow column (a file's column at 1366 px) or on a phone
+        row = st.container(horizontal=True, gap="small")
+        for role in roles["required"] + roles["optional"]:
             options = ([] if role in roles["required"] else [None]) + list(header)
             current = guess.get(role)
-            with column:
+            with row:
                 picked[role] = st.selectbox(
                     role, options, index=options.index(current) if current in options else 0,
                     format_func=lambda c: "(none)" if c is None else c,
                     key=f"upload_col_{position}_{loaded.digest[:12]}_{role}",
                     help=recsys.ROLE_HELP[role])
-        if st.button("Read with these columns", key=f"upload_col_apply_{position}",
+        if st.button(READ_WITH_COLUMNS, key=f"upload_col_apply_{position}",
                      icon=":material/refresh:"):
             st.session_state["upload_columns"][loaded.digest] = picked
             ingest(position, loaded.name, loaded.data, sample=loaded.sample)

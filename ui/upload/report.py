@@ -21,6 +21,7 @@ import pandas as pd
 from irlib.compare_many import ManyComparison
 from irlib.measures import MEASURES
 from irlib.recsys import ACCURACY
+from irlib.verdict import queries
 from ui.upload.figures import deltas_figure
 from ui.upload.model import BeyondSummary, Dataset, Settings, file_safe, size_text
 from ui.upload.tables import BEYOND_EXPLAINED, RECSYS_NAMES, systems_frame
@@ -66,6 +67,20 @@ def _table(frame: pd.DataFrame) -> str:
         f"<td class='num'>{_e(v)}</td>" if isinstance(v, (int, float)) else f"<td>{_e(v)}</td>"
         for v in row) + "</tr>" for row in frame.itertuples(index=False))
     return f"<table><thead><tr>{head}</tr></thead><tbody>{rows}</tbody></table>"
+
+
+def _most_moved(shown: int, total: int, dataset: Dataset) -> str:
+    """The head of the most-moved table, with the count it holds.
+
+    >>> from types import SimpleNamespace
+    >>> users = SimpleNamespace(unit="user", units="users")
+    >>> _most_moved(10, 200, users), _most_moved(5, 5, users), _most_moved(1, 1, users)
+    ('The 10 users that moved most', 'All 5 users, most moved first', 'The one user')
+    """
+    if shown < total:
+        return f"The {queries(shown, dataset.unit)} that moved most"
+    return f"The one {dataset.unit}" if shown == 1 else \
+        f"All {queries(shown, dataset.unit)}, most moved first"
 
 
 def _settings_lines(settings: Settings, include_missing: bool, result, pair,
@@ -158,7 +173,8 @@ def report_html(dataset: Dataset, settings: Settings, include_missing: bool,
                      "worse, grey: tie.</p>")
         top = pair.frame.reindex(pair.frame["difference"].abs().sort_values(
             ascending=False).index).head(10).rename(columns={"query_id": f"{unit}_id"})
-        parts.append(f"<p>The ten {dataset.units} that moved most:</p>" + _table(top.round(4)))
+        parts.append(f"<p>{_most_moved(len(top), len(pair.frame), dataset)}:</p>"
+                     + _table(top.round(4)))
     parts.append("<h2>The measures</h2><ul>" + "".join(
         f"<li><strong>{_e(settings.label(key))}</strong>: {_e(_description(key, settings))}"
         f"</li>" for key in settings.measures) + "</ul>")
