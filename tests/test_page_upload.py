@@ -486,6 +486,24 @@ def test_removing_runs_down_to_one_ends_the_comparison():
     assert not [m for m in at.metric if m.label == "paired t-test p"]
 
 
+def test_a_chosen_system_stays_chosen_when_a_run_before_it_is_removed():
+    """The samples' runs are control, test, rm3 and dense: with rm3 the baseline and dense
+    shown per query, removing test moves both up with their systems."""
+    at = load_samples(page(input="trec"), "trec")
+    at.session_state["upload_baseline"] = 3
+    at.session_state["upload_system"] = 4
+    at.run()
+    baseline = next(s for s in at.selectbox if s.label.startswith("Baseline"))
+    assert baseline.format_func(baseline.value) == "rm3"
+    at.button(key="upload_remove_run_2").click().run()
+    assert not at.exception
+    baseline = next(s for s in at.selectbox if s.label.startswith("Baseline"))
+    assert baseline.format_func(baseline.value) == "rm3"
+    assert (at.session_state["upload_baseline"], at.session_state["upload_system"]) == (2, 3)
+    at.button(key="upload_remove_run_2").click().run()       # rm3 itself: back to the first
+    assert not at.exception and at.session_state["upload_baseline"] == 1
+
+
 # --------------------------------------------------------------------------- plain helpers
 
 @pytest.mark.parametrize("kind, slot, name, data, message",

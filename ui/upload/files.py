@@ -42,7 +42,7 @@ from ui.upload.model import (
     sample_digests,
     size_text,
 )
-from ui.upload.settings import page_state
+from ui.upload.settings import SYSTEM_FIELDS, page_state
 
 FORMAT_HELP = {
     "ratings": "One row per result a person saw, with every rater's grade — the DCG "
@@ -235,7 +235,9 @@ def load_samples(kind: str) -> None:
 
 
 def _remove(position: str) -> None:
-    """Remove a file; the systems after it move up, so positions stay in load order."""
+    """Remove a file; the systems after it move up, so positions stay in load order, and the
+    chosen baseline, "Scores of" and "Compare with" move up with their systems (a removed
+    one's choice goes back to its default): a choice never lands on another system unseen."""
     files, errors, _ = _state()
     files.pop(position, None)
     errors.pop(position, None)
@@ -244,6 +246,14 @@ def _remove(position: str) -> None:
     if slot.systems:
         kept = [files.pop(p) for p in slot.positions() if p in files]
         files.update(zip(slot.positions(), kept))
+        removed = slot.positions().index(position) + 1
+        fields = page_state()
+        for name in SYSTEM_FIELDS:
+            chosen = fields.get(name)
+            if chosen == removed:
+                fields.reset(name)
+            elif isinstance(chosen, int) and chosen > removed:
+                fields.set(name, chosen - 1)
     _bump_uploaders()
 
 
