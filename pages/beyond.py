@@ -5,6 +5,7 @@ import streamlit as st
 from ui import beyond as by
 from ui.course import lesson_links, through_app_navigation
 from ui.layout import board_page
+from ui.texts import md_escape
 
 through_app_navigation()   # first: a deep link on a fresh server (ui/course.py)
 
@@ -81,10 +82,9 @@ if judged is not None:
     with verdict_side:
         st.markdown("**Verdicts** — a system is dominated when another one costs no more and "
                     "scores at least as well (and is strictly better on one of the two)")
-        st.dataframe(judged[[by.NAME, "Verdict"]], hide_index=True, width="stretch",
-                     key=P + "verdicts",
-                     column_config={by.NAME: st.column_config.TextColumn(width="medium"),
-                                    "Verdict": st.column_config.TextColumn(width="large")})
+        # a static table: its cells wrap (a grid cut "dominated by learned spa…" on a
+        # phone); its cells are Markdown, so the names are escaped to show as typed
+        st.table(judged[[by.NAME, "Verdict"]].map(md_escape), hide_index=True)
     with steps_side:
         st.markdown("**Walking up the frontier**: what each step to a dearer system buys")
         # short headings: all five columns fit half a laptop's page without a sideways scroll
