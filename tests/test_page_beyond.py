@@ -1,8 +1,8 @@
 """The "Beyond accuracy" page through AppTest: the illustrative rows and their frontier, bad
 cells named and left out, the latency budget, and user text kept inert."""
 import base64
-import re
 import json
+import re
 
 import numpy as np
 
