@@ -23,7 +23,6 @@ from ui import page_state as ps
 from ui import state as url_state
 from ui.catalog import load_catalog
 from ui.charts import curves_figure, precision_recall_figure
-from ui.live_chart import Chart
 from ui.texts import SCORES
 
 PREFIX = "pg_"
@@ -102,7 +101,7 @@ class BoardView:
     confusion: irlib.Confusion
     curves: dict[str, np.ndarray]          # read-only: shared by every session in the state
     explanation: irlib.Explanation
-    charts: tuple[Chart, Chart]
+    charts: tuple[live_chart.Chart, live_chart.Chart]
 
 
 def board_view(grades, *, k: int, rel: int, gain: str, metric: str, chart: str,

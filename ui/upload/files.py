@@ -42,7 +42,7 @@ from ui.upload.model import (
     sample_digests,
     size_text,
 )
-from ui.upload.settings import SYSTEM_FIELDS, page_state
+from ui.upload.settings import follow_removed_system, page_state
 
 FORMAT_HELP = {
     "ratings": "One row per result a person saw, with every rater's grade — the DCG "
@@ -246,14 +246,7 @@ def _remove(position: str) -> None:
     if slot.systems:
         kept = [files.pop(p) for p in slot.positions() if p in files]
         files.update(zip(slot.positions(), kept))
-        removed = slot.positions().index(position) + 1
-        fields = page_state()
-        for name in SYSTEM_FIELDS:
-            chosen = fields.get(name)
-            if chosen == removed:
-                fields.reset(name)
-            elif isinstance(chosen, int) and chosen > removed:
-                fields.set(name, chosen - 1)
+        follow_removed_system(slot.positions().index(position) + 1)
     _bump_uploaders()
 
 

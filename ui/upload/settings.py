@@ -111,6 +111,18 @@ def on_input_change() -> None:
         fields.set(name, value)
 
 
+def follow_removed_system(removed: int) -> None:
+    """The chosen systems after the ``removed``-th (1-based) is taken out: the ones after it
+    move up with their systems, a choice of the removed one goes back to its default."""
+    fields = page_state()
+    for name in SYSTEM_FIELDS:
+        chosen = fields.get(name)
+        if chosen == removed:
+            fields.reset(name)
+        elif isinstance(chosen, int) and chosen > removed:
+            fields.set(name, chosen - 1)
+
+
 def input_kind_picker() -> str:
     kind = st.radio("What do you have?", list(INPUT_KINDS), format_func=INPUT_KINDS.get,
                     horizontal=True, on_change=on_input_change, **page_state().bind("input"))
