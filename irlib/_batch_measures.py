@@ -160,10 +160,14 @@ def _interpolated_at(c: Context, m: Measure, level: float):
     start = c.segment_start(q)
     nth = np.arange(len(q)) - start + 1
     precision = nth / rank
-    # the best precision from each hit to its query's end: a running max from the right,
-    # each query lifted above the ones after it so that no max crosses a query boundary
-    lift = 2.0 * (c.n_queries - q)
-    best = (np.maximum.accumulate((precision + lift)[::-1])[::-1] - lift) if len(q) else precision
+    # the best precision from each hit to its query's end: a running max from the right
+    # that never crosses a query boundary. The key is complex, -q + precision·i: numpy
+    # orders complex numbers by real part, then imaginary, so an earlier query always wins
+    # over a later one, and the precision rides along untouched (adding a lift to it and
+    # taking it off again rounded it: 3.9e-11 off at 500,000 queries)
+    key = np.empty(len(q), dtype=complex)
+    key.real, key.imag = -q, precision
+    best = np.maximum.accumulate(key[::-1])[::-1].imag if len(q) else precision
     found = c.per_query_sum(q, None).astype(np.int64)
     needed = np.maximum(relevant_needed(level, c.n_relevant(m.rel), m.rule), 1)
     first = np.concatenate([[0], np.cumsum(found)[:-1]])

@@ -115,3 +115,23 @@ def test_bad_rankings_are_refused_with_the_reason(bad, message):
         precision_recall_batch(bad)
     with pytest.raises(ValueError, match="rel"):
         precision_recall_batch([[0, 1]], rel=0)
+
+
+def test_interpolated_precision_is_exact_whatever_the_number_of_queries():
+    """500,000 queries, each with one relevant document at rank 3: IPrec@0 and the 11-point
+    average of every query are the single query's, to the last bit (a lift of 2·(n − q)
+    added to the precision and taken off again left 0.33333333337213844)."""
+    import pandas as pd
+    n = 500_000
+    measures = ["IPrec@0", "IPrec@0.5", "IPrecAvg"]
+    one = irlib.evaluate(pd.DataFrame({"query_id": [0], "doc_id": [2], "relevance": [1]}),
+                         pd.DataFrame({"query_id": [0, 0, 0], "doc_id": [0, 1, 2],
+                                       "score": [3.0, 2.0, 1.0]}), measures).means
+    assert one["IPrec@0"] == 1 / 3
+    queries = np.arange(n)
+    qrels = pd.DataFrame({"query_id": queries, "doc_id": np.full(n, 2), "relevance": 1})
+    run = pd.DataFrame({"query_id": np.repeat(queries, 3), "doc_id": np.tile([0, 1, 2], n),
+                        "score": np.tile([3.0, 2.0, 1.0], n)})
+    per_query = irlib.evaluate(qrels, run, measures).per_query
+    for name in measures:
+        assert (per_query[name].to_numpy() == one[name]).all(), name
