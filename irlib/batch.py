@@ -78,6 +78,21 @@ def _numeric(df, column, what) -> np.ndarray:
     return values
 
 
+#: From 2**53 on a float no longer holds every integer: it cannot name an id exactly.
+FLOAT_ID_LIMIT = 2.0 ** 53
+
+
+def boolean_ids_message(what: str, column: str) -> str:
+    """Why True/False ids are refused (here and by :func:`irlib.spark.evaluate`)."""
+    return f"{what}: {column} holds True/False, not ids"
+
+
+def large_float_ids_message(what: str, column: str) -> str:
+    """Why float ids of 2**53 or more are refused (here and by :func:`irlib.spark.evaluate`)."""
+    return (f"{what}: {column} holds a float of 2**53 or more, too large to name an id "
+            "exactly; give the ids as integers or text")
+
+
 def _ids(df: pd.DataFrame, column: str, what: str) -> pd.Series:
     """``df[column]`` as text ids, as trec_eval reads them from a file.
 
@@ -92,10 +107,12 @@ def _ids(df: pd.DataFrame, column: str, what: str) -> pd.Series:
         raise ValueError(f"{what} row {i}: {column} is empty")
     kind = pd.api.types.infer_dtype(ids, skipna=False) if ids.dtype == object else None
     if pd.api.types.is_bool_dtype(ids.dtype) or kind == "boolean":
-        raise ValueError(f"{what}: {column} holds True/False, not ids")
+        raise ValueError(boolean_ids_message(what, column))
     if pd.api.types.is_float_dtype(ids.dtype) or kind in ("floating", "mixed-integer-float"):
         numbers = ids.to_numpy(dtype=float)
         integral = np.isfinite(numbers) & (numbers == np.round(numbers))
+        if (np.abs(numbers[integral]) >= FLOAT_ID_LIMIT).any():
+            raise ValueError(large_float_ids_message(what, column))
         text = ids.astype(str).to_numpy(dtype=object)
         text[integral] = numbers[integral].astype(np.int64).astype(str)
         return pd.Series(text, index=ids.index, dtype=object)

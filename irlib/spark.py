@@ -42,7 +42,8 @@ import numpy as np
 import pandas as pd
 
 from irlib._common import GEOMETRIC_FLOOR
-from irlib.batch import check_options
+from irlib.batch import (FLOAT_ID_LIMIT, boolean_ids_message, check_options,
+                         large_float_ids_message)
 from irlib.measures import MEASURES, Measure
 
 if TYPE_CHECKING:                      # pyspark is optional: imported where it is used
@@ -58,6 +59,13 @@ RANK_COLUMNS = ("rank",)
 
 # Where a query's row comes from; the per-query rows carry it until the means are made.
 ANSWERED, MISSING, IGNORED = "answered", "missing", "ignored"
+
+#: ``convention=``: trec_eval's (irlib's own), or Spark ``RankingEvaluator``'s, which has
+#: these measures only: precisionAtK, recallAtK, ndcgAtK, meanAveragePrecisionAtK and
+#: meanAveragePrecision (AP with no K).
+CONVENTIONS = ("trec_eval", "spark")
+SPARK_MEASURES = {"P": "precisionAtK", "R": "recallAtK", "nDCG": "ndcgAtK",
+                  "AP": "meanAveragePrecisionAtK (AP@K) or meanAveragePrecision (AP)"}
 
 
 @dataclass(frozen=True)
@@ -124,17 +132,55 @@ def _id_target(*dtypes) -> str:
     return "long" if all(isinstance(t, integral) for t in dtypes) else "string"
 
 
-def _as_id(column: Column, dtype, target: str) -> Column:
+def _as_id(column: Column, dtype, target: str, refused: str) -> Column:
     """An id column as ``target``; a float id becomes the text a file would hold, as
-    :func:`irlib.evaluate` reads it (``1.0`` -> ``"1"``), so both sides hash alike."""
+    :func:`irlib.evaluate` reads it (``1.0`` -> ``"1"``), so both sides hash alike. A float
+    of 2**53 or more stops the job with ``refused``, irlib.evaluate's message (checked before
+    ``floor``, which overflows a long there)."""
     from pyspark.sql import functions as F
     from pyspark.sql import types as T
     if target == "long":
         return column.cast("long")
     if isinstance(dtype, (T.FloatType, T.DoubleType, T.DecimalType)):
-        return F.when(column == F.floor(column), column.cast("long").cast("string")) \
+        size = F.abs(column.cast("double"))
+        return F.when((size >= FLOAT_ID_LIMIT) & (size < float("inf")),
+                      F.raise_error(F.lit(refused))) \
+            .when(column == F.floor(column), column.cast("long").cast("string")) \
             .otherwise(column.cast("string"))
     return column.cast("string")
+
+
+def _check_convention(convention: str, measures: tuple[Measure, ...]) -> None:
+    if convention not in CONVENTIONS:
+        raise ValueError(f"convention must be one of {', '.join(map(repr, CONVENTIONS))}, "
+                         f"got {convention!r}")
+    for m in measures if convention == "spark" else ():
+        if m.name not in SPARK_MEASURES or (m.k is None and m.name != "AP") or \
+                m.dcg != "log2":
+            raise ValueError(f"convention='spark': RankingEvaluator has no {m}; it has "
+                             "P@K, R@K, nDCG@K (gain 1 per relevant item), AP@K and AP")
+
+
+def _spark_convention(ev, qrels: pd.DataFrame, run: pd.DataFrame, options: dict):
+    """RankingEvaluator's numbers from irlib's kernels: NDCG@K gains 1 for every relevant
+    document (the qrels made 0/1 at the measure's ``rel``: IDCG is min(R, K) gains of 1), and
+    AP@K is divided by min(R, K) instead of R. P@K (over K), R@K and AP (over R) are
+    trec_eval's already."""
+    from irlib.batch import evaluate as evaluate_in_memory
+    per_query = ev.per_query.copy()
+    for m in ev.measures:
+        if m.name == "nDCG":
+            binary = qrels.assign(relevance=(qrels["relevance"] >= m.rel).astype(float))
+            values = evaluate_in_memory(binary, run, [Measure("nDCG", k=m.k)], **options)
+            per_query[str(m)] = values.per_query.iloc[:, 0].reindex(per_query.index)
+        elif m.name == "AP" and m.k is not None:
+            relevant = evaluate_in_memory(qrels, run, [Measure("NumRel", rel=m.rel)],
+                                          **options).per_query.iloc[:, 0]
+            r = relevant.reindex(per_query.index).to_numpy(dtype=float)
+            ap = per_query[str(m)].to_numpy(dtype=float)
+            with np.errstate(invalid="ignore", divide="ignore"):
+                per_query[str(m)] = np.where(r > 0, ap * r / np.minimum(r, m.k), ap)
+    return per_query
 
 
 def _numeric(df: DataFrame, name: str, what: str) -> None:
@@ -167,7 +213,7 @@ def _text(values) -> pd.Series:
 
 
 def _partition_evaluator(measures: tuple[Measure, ...], names: list[str], complete: bool,
-                         depth: int | None, judged_only: bool, schema):
+                         depth: int | None, judged_only: bool, schema, convention: str):
     """The function each Spark task runs on one partition's Arrow batches: judgments and
     results of whole queries, two lists per query."""
     def evaluate_group(qrels: pd.DataFrame, run: pd.DataFrame) -> pd.DataFrame:
@@ -180,9 +226,10 @@ def _partition_evaluator(measures: tuple[Measure, ...], names: list[str], comple
             for name in names:
                 out[name] = np.nan
             return out
-        ev = evaluate_in_memory(qrels, run, measures, complete=complete, depth=depth,
-                                judged_only=judged_only)
-        per_query = ev.per_query
+        options = dict(complete=complete, depth=depth, judged_only=judged_only)
+        ev = evaluate_in_memory(qrels, run, measures, **options)
+        per_query = ev.per_query if convention == "trec_eval" else \
+            _spark_convention(ev, qrels, run, options)
         status = np.where(per_query.index.isin(list(ev.missing_queries)), MISSING, ANSWERED)
         out = pd.DataFrame({"query_id": _text(per_query.index.astype(str)),
                             "status": _text(status)})
@@ -231,7 +278,7 @@ def evaluate(qrels: DataFrame, run: DataFrame, measures: Iterable, *, complete: 
              depth: int | None = None, judged_only: bool = False,
              query_col: str | None = None, doc_col: str | None = None,
              relevance_col: str | None = None, score_col: str | None = None,
-             rank_col: str | None = None) -> SparkEvaluation:
+             rank_col: str | None = None, convention: str = "trec_eval") -> SparkEvaluation:
     """Score every qrels query of ``run`` with each of ``measures``, on Spark.
 
     The numbers are :func:`irlib.evaluate`'s on the same data (its conventions, its kernels),
@@ -258,6 +305,14 @@ def evaluate(qrels: DataFrame, run: DataFrame, measures: Iterable, *, complete: 
         grade, label, rating``; the run's ``score, prediction, sim``, else ``rank``. The
         query and doc names apply to both frames. Ids may be integers or text; a float id
         becomes the text a file would hold (``1.0`` is ``"1"``), as in irlib.evaluate.
+        Refused as irlib.evaluate refuses them: True/False, and floats of 2**53 or more.
+    convention : {"trec_eval", "spark"}
+        ``"trec_eval"`` (default): irlib's numbers, as above. ``"spark"``: those of Spark's
+        own ``RankingEvaluator`` on the same rankings, to see where the two part: nDCG@K
+        gains 1 for every relevant document (grades unused; IDCG is min(R, K) gains of 1)
+        and AP@K is divided by min(R, K); P@K, R@K and AP (no K, over R) are the same in
+        both. Only those measures are accepted. Ties are still broken by doc id descending
+        (RankingEvaluator has no scores: it takes the order you sort its arrays in).
 
     The queries are hashed into ``spark.sql.shuffle.partitions`` partitions, and each
     partition, all its queries' rows at once, is scored in one Python worker: raise it when
@@ -284,6 +339,7 @@ def evaluate(qrels: DataFrame, run: DataFrame, measures: Iterable, *, complete: 
     parsed = tuple(check_options(measures, complete=complete, depth=depth,
                                  judged_only=judged_only))
     names = [str(m) for m in parsed]
+    _check_convention(convention, parsed)
     if len(set(names)) != len(names):
         raise ValueError(f"measures name one measure twice: {', '.join(names)}")
 
@@ -305,18 +361,24 @@ def evaluate(qrels: DataFrame, run: DataFrame, measures: Iterable, *, complete: 
                          "rank_col=...")
     _numeric(qrels, q_rel, "qrels")
     _numeric(run, r_score or r_rank, "run")
+    ids = (("qrels", qrels, q_query), ("qrels", qrels, q_doc), ("run", run, r_query),
+           ("run", run, r_doc))
+    for what, frame, name in ids:              # Spark would read True as the id "true"
+        if isinstance(frame.schema[name].dataType, T.BooleanType):
+            raise ValueError(boolean_ids_message(what, name))
+    refused = [large_float_ids_message(what, name) for what, _, name in ids]
 
     query_target = _id_target(qrels.schema[q_query].dataType, run.schema[r_query].dataType)
     doc_target = _id_target(qrels.schema[q_doc].dataType, run.schema[r_doc].dataType)
     ranking = F.col(r_score).cast("double") if r_score else -F.col(r_rank).cast("double")
-    q = qrels.select(_as_id(F.col(q_query), qrels.schema[q_query].dataType,
-                            query_target).alias("query_id"),
-                     _as_id(F.col(q_doc), qrels.schema[q_doc].dataType,
-                            doc_target).alias("doc_id"),
+    def as_id(frame: DataFrame, name: str, target: str, what: str) -> Column:
+        return _as_id(F.col(name), frame.schema[name].dataType, target,
+                      large_float_ids_message(what, name))
+    q = qrels.select(as_id(qrels, q_query, query_target, "qrels").alias("query_id"),
+                     as_id(qrels, q_doc, doc_target, "qrels").alias("doc_id"),
                      F.col(q_rel).cast("double").alias("relevance"))
-    r = run.select(_as_id(F.col(r_query), run.schema[r_query].dataType,
-                          query_target).alias("query_id"),
-                   _as_id(F.col(r_doc), run.schema[r_doc].dataType, doc_target).alias("doc_id"),
+    r = run.select(as_id(run, r_query, query_target, "run").alias("query_id"),
+                   as_id(run, r_doc, doc_target, "run").alias("doc_id"),
                    ranking.alias("score"))
     schema = T.StructType([T.StructField("query_id", T.StringType(), False),
                            T.StructField("status", T.StringType(), False),
@@ -326,7 +388,7 @@ def evaluate(qrels: DataFrame, run: DataFrame, measures: Iterable, *, complete: 
                               pa.field("status", pa.string(), False),
                               *(pa.field(name, pa.float64()) for name in names)])
     score_partition = _partition_evaluator(parsed, names, bool(complete), depth,
-                                           bool(judged_only), arrow_schema)
+                                           bool(judged_only), arrow_schema, convention)
     # One row per query, its judgments and its results as two lists: the lists are built
     # before the shuffle where a query's rows sit together (as Spark's own aggregations do),
     # so the shuffle moves one row per query and task, not one per result; both sides come
@@ -339,18 +401,24 @@ def evaluate(qrels: DataFrame, run: DataFrame, measures: Iterable, *, complete: 
                                                    "full_outer")
     rows = by_query.mapInArrow(score_partition, schema)
     from pyspark import StorageLevel
-    rows = rows.persist(StorageLevel.MEMORY_AND_DISK)
 
     # One job: it scores every group (filling the cache) and makes the "all" line.
     aggregates = [_aggregate(name, MEASURES[m.name].aggregate).alias(name)
                   for name, m in zip(names, parsed)]
     counts = [F.count(F.when(F.col("status") == s, 1)).alias(s)
               for s in (ANSWERED, MISSING, IGNORED)]
-    try:
+    try:                 # the optimizer may fold a small frame's raise_error at persist
+        rows = rows.persist(StorageLevel.MEMORY_AND_DISK)
         line = rows.agg(*counts, *aggregates).first().asDict()
     except PythonException as error:
         rows.unpersist()
         _reraise_task_error(error)
+    except Exception as error:             # raise_error in _as_id: irlib's own message
+        rows.unpersist()
+        found = [message for message in refused if message in str(error)]
+        if found:
+            raise ValueError(found[0]) from None
+        raise
     n_queries = line[ANSWERED] + line[MISSING]
     if n_queries == 0:
         rows.unpersist()

@@ -113,3 +113,16 @@ def test_irlib_and_the_app_never_import_pyspark():
             "assert 'pyspark' not in sys.modules, 'pyspark imported'")
     subprocess.run([sys.executable, "-c", code], check=True, timeout=120,
                    cwd=str(__import__("pathlib").Path(__file__).resolve().parents[1]))
+
+
+@pytest.mark.parametrize("ids", [[True, False], [1e20, 1.0]], ids=["boolean", "float-1e20"])
+def test_ids_are_refused_alike_in_memory_and_on_spark(spark, ids):
+    """True/False would be read as "true" by Spark, and 1e20 overflowed Spark's long: both
+    are refused with irlib.evaluate's own message."""
+    qrels = pd.DataFrame({"query_id": ids, "doc_id": ["a", "b"], "relevance": [1, 1]})
+    run = pd.DataFrame({"query_id": ids, "doc_id": ["a", "b"], "score": [1.0, 2.0]})
+    with pytest.raises(ValueError, match="True/False|2\\*\\*53") as in_memory:
+        irlib.evaluate(qrels, run, ["AP"])
+    with pytest.raises(ValueError) as on_spark:
+        irlib.spark.evaluate(*spark_frames(spark, qrels, run), ["AP"])
+    assert str(on_spark.value) == str(in_memory.value)

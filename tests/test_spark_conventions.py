@@ -80,3 +80,42 @@ def test_ties_are_the_callers_order_and_ids_must_be_numbers(spark):
                                "prediction array<string>, label array<string>")
     with pytest.raises(Exception, match="array<double>"):
         RankingEvaluator(metricName="ndcgAtK", k=2).evaluate(df)
+
+
+def test_irlib_spark_in_sparks_convention_is_ranking_evaluator(spark):
+    """``irlib.spark.evaluate(..., convention="spark")`` gives RankingEvaluator's five
+    numbers on the same rankings: the arrays a Spark user builds (results sorted by score,
+    then doc id descending as trec_eval; the relevant doc ids, empty for a query without
+    any), one row per query both sides have."""
+    import irlib
+    import irlib.spark
+    from tests.test_parity import random_case
+    qrels, run = random_case(seed=21, n_queries=120)
+    measures = {"P@5": ("precisionAtK", 5), "R@5": ("recallAtK", 5),
+                "nDCG@5": ("ndcgAtK", 5), "AP@5": ("meanAveragePrecisionAtK", 5),
+                "AP": ("meanAveragePrecision", 5)}
+    got = irlib.spark.evaluate(spark.createDataFrame(qrels), spark.createDataFrame(run),
+                               list(measures), convention="spark")
+    code = {doc: float(i) for i, doc in enumerate(sorted(set(qrels.doc_id) | set(run.doc_id)))}
+    ranked = run.sort_values(["query_id", "score", "doc_id"], ascending=[True, False, False])
+    rows = []
+    for query, judged in qrels.groupby("query_id"):
+        results = ranked[ranked.query_id == query]
+        if len(results):
+            rows.append(([code[d] for d in results.doc_id],
+                         [code[d] for d in judged.doc_id[judged.relevance >= 1]]))
+    df = spark.createDataFrame(rows, "prediction array<double>, label array<double>")
+    from pyspark.ml.evaluation import RankingEvaluator
+    for name, (metric, k) in measures.items():
+        assert got.means[name] == pytest.approx(
+            RankingEvaluator(metricName=metric, k=k).evaluate(df), abs=1e-12), name
+    assert got.n_averaged == len(rows)
+    got.unpersist()
+    default = irlib.evaluate(qrels, run, ["nDCG@5", "AP@5"]).means   # graded NDCG, AP over R
+    assert (default != got.means[["nDCG@5", "AP@5"]]).all()
+    with pytest.raises(ValueError, match="RankingEvaluator has no Rprec"):
+        irlib.spark.evaluate(spark.createDataFrame(qrels), spark.createDataFrame(run),
+                             ["Rprec"], convention="spark")
+    with pytest.raises(ValueError, match="convention must be one of"):
+        irlib.spark.evaluate(spark.createDataFrame(qrels), spark.createDataFrame(run),
+                             ["AP"], convention="ranx")
