@@ -153,6 +153,11 @@ def _text(value: float) -> str:
     return "" if value is None or math.isnan(value) else f"{value:.4f}"
 
 
+def run() -> int:
+    """The ``irlib-recsys`` command: :func:`main`, quiet when the reader goes away."""
+    from irlib.__main__ import run as quiet_run
+    return quiet_run(command=main)
+
+
 if __name__ == "__main__":
-    from irlib.__main__ import run
-    sys.exit(run(command=main))
+    sys.exit(run())
