@@ -14,7 +14,7 @@ pytestmark = pytest.mark.browser
 
 #: Bytes a badge click's rerun may send: the board's and the charts' data with their preview
 #: tables (~11 kB), the formula and Streamlit's own messages. With the components' code it was
-#: ~77 kB (benchmarks/bench_classroom.py, the README's Benchmarks).
+#: ~77 kB (benchmarks/bench_classroom.py; git log -- README.md has the measurement).
 MAX_RERUN_BYTES = 40_000
 
 

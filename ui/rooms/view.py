@@ -20,7 +20,7 @@ from ui.rooms.store import RoomStore
 from ui.texts import md_escape
 
 #: Seconds between two polls. A student's poll reads one row and draws nothing unless the
-#: room changed; the teacher's redraws the tally. See README "Class rooms" for the CPU cost.
+#: room changed; the teacher's redraws the tally. See docs/classroom.md, "Class rooms", for the CPU cost.
 STUDENT_POLL_S = 2.0
 TEACHER_POLL_S = 1.0
 CORRECT, OTHER, WAITING = "#009E73", "#999999", "#0072B2"
@@ -108,7 +108,7 @@ def _store(url: str | None, path: str | None, hours: str | None,
 
 
 def store() -> RoomStore:
-    """The rooms' store this deployment configured (see README, "Class rooms")."""
+    """The rooms' store this deployment configured (see docs/classroom.md, "Class rooms")."""
     return _store(os.environ.get("IRLAB_ROOMS_URL"), os.environ.get("IRLAB_ROOMS_DB"),
                   os.environ.get("IRLAB_ROOM_HOURS"), id(RoomStore))
 
