@@ -61,11 +61,10 @@ RANK_COLUMNS = ("rank",)
 ANSWERED, MISSING, IGNORED = "answered", "missing", "ignored"
 
 #: ``convention=``: trec_eval's (irlib's own), or Spark ``RankingEvaluator``'s, which has
-#: these measures only: precisionAtK, recallAtK, ndcgAtK, meanAveragePrecisionAtK and
-#: meanAveragePrecision (AP with no K).
+#: these measures only: precisionAtK (P@K), recallAtK (R@K), ndcgAtK (nDCG@K),
+#: meanAveragePrecisionAtK (AP@K) and meanAveragePrecision (AP, no K).
 CONVENTIONS = ("trec_eval", "spark")
-SPARK_MEASURES = {"P": "precisionAtK", "R": "recallAtK", "nDCG": "ndcgAtK",
-                  "AP": "meanAveragePrecisionAtK (AP@K) or meanAveragePrecision (AP)"}
+SPARK_MEASURES = ("P", "R", "nDCG", "AP")
 
 
 @dataclass(frozen=True)
