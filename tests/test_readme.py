@@ -45,7 +45,8 @@ def test_every_relative_link_resolves(page):
         path, _, anchor = target.partition("#")
         file = (page.parent / path).resolve() if path else page
         if not file.exists():
-            broken.append(f"{target}: no file {file.relative_to(ROOT) if file.is_relative_to(ROOT) else file}")
+            shown = file.relative_to(ROOT) if file.is_relative_to(ROOT) else file
+            broken.append(f"{target}: no file {shown}")
         elif anchor and file.suffix == ".md" and anchor not in anchors(file):
             broken.append(f"{target}: no heading #{anchor} in {file.name}")
     assert not broken, f"{page.relative_to(ROOT)}: " + "; ".join(broken)
