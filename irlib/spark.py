@@ -4,7 +4,7 @@
 as Spark DataFrames and returns the same numbers as :func:`irlib.evaluate` on the same data in
 pandas, with trec_eval's conventions (ranks from score descending, ties by doc id descending;
 IDCG from all judged documents; ``complete`` as ``trec_eval -c``). pyspark is an optional
-dependency (``pip install -r requirements-spark.txt``, plus a Java 17+ runtime): nothing else in
+dependency (``pip install "irlib[spark]"``, plus a Java 17+ runtime): nothing else in
 irlib imports this module, and this module imports pyspark only when called.
 
 How it runs: the qrels and the run are each grouped by query id into one row per query
