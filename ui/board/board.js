@@ -117,6 +117,9 @@ function paintCard(s, id, i) {
   setAttr(card, "aria-label", label);
   setText(p.rank, String(rank));
   setText(p.title, item.title);
+  setAttr(p.title, "title", item.title);          // the whole title, where a card cuts it
+  // No picture (a lecturer's own text results): the title takes the picture's place.
+  if (card.classList.contains("rb-text") === Boolean(item.image)) card.classList.toggle("rb-text", !item.image);
   if (item.image) {
     setAttr(p.img, "src", item.image);
     setAttr(p.img, "alt", item.alt || item.title);
