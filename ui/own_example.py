@@ -17,7 +17,7 @@ import streamlit as st
 from ui import own_data
 from ui import playground as pg
 from ui.downloads import csv_bytes
-from ui.pictures import check_picture
+from ui.pictures import MAX_BYTES, check_picture
 from ui.texts import md_escape
 
 P = pg.PREFIX
@@ -26,6 +26,7 @@ ERROR = P + "own_error"           # the last refused input's message, shown in t
 DRAFT = P + "own_draft"           # (query, rows, version): what the table starts from
 POOL = P + "own_pictures"         # picture name -> checked, re-encoded data URI
 _BOARD = ("order", "labels", "grades")
+MAX_PICTURE_MB = MAX_BYTES // 2**20
 
 
 # --------------------------------------------------------------------------- moving examples
@@ -164,10 +165,12 @@ def panel() -> None:
     message = st.session_state.get(ERROR)
     if message:
         st.error(_error_text(message), icon=":material/block:")
-    st.file_uploader("Pictures for the table (PNG, JPEG, WebP or GIF, at most 5 MB each)",
+    st.file_uploader("Pictures for the table's Picture column",
                      type=["png", "jpg", "jpeg", "webp", "gif"], accept_multiple_files=True,
+                     max_upload_size=MAX_PICTURE_MB,
                      key=P + "own_picture_files", on_change=_add_pictures)
     st.file_uploader("Or load a whole example: CSV or JSON", type=["csv", "json"],
+                     max_upload_size=own_data.MAX_FILE_BYTES // 2**20,
                      key=P + "own_file", on_change=_load_file,
                      help="CSV: a header `title,grade` (optionally `picture`, `query`), then "
                           "one result per line, rank 1 first. JSON: as the template, pictures "

@@ -83,6 +83,9 @@ function paint(s) {
     if (!s.order.includes(id)) { card.remove(); cards.delete(id); }
   }
   const n = s.order.length;
+  // More than eight results (a lecturer's own example): two rows on a wide board (board.css).
+  if (list.classList.contains("rb-many") !== n > 8) list.classList.toggle("rb-many", n > 8);
+  if (list.style.getPropertyValue("--rb-cols") !== String(Math.ceil(n / 2))) list.style.setProperty("--rb-cols", String(Math.ceil(n / 2)));
   const wanted = [];
   s.order.forEach((id, i) => {
     wanted.push(cards.get(id));
