@@ -202,3 +202,32 @@ def test_files_round_trip_and_broken_files_keep_the_board():
 
 def _own(at):
     return at.session_state["pg_ex"]
+
+
+def test_an_example_too_long_for_a_link_says_so_and_the_address_keeps_the_cats():
+    at = _open(run_page("playground"))
+    titles = ["".join(chr(0x4E00 + (i * 7919 + j * 104729) % 20000) for j in range(100))
+              for i in range(12)]
+    csv = "title,grade\r\n" + "".join(f"{t},{i % 5}\r\n" for i, t in enumerate(titles))
+    at.file_uploader(key="pg_own_file").set_value(("long.csv", csv.encode(), "text/csv")).run()
+    assert not at.exception, at.exception
+    assert [i["title"] for i in _board(at)["items"]] == titles
+    assert "Too long for a link" in at.caption[-1].value or any(
+        "Too long for a link" in c.value for c in at.caption)
+    link = address(at)
+    assert "ex" not in link and len(link["order"]) == 8      # the cats' board, as left
+
+
+def test_sources_ideal_and_predict_first_work_on_an_own_example():
+    at = _open(run_page("playground"))
+    _show(at)
+    at.button(key="pg_ideal").click().run()
+    assert _board(at)["order"] == ["1", "2", "3", "5", "6", "4"]   # binary: grade 0 is last
+    at.segmented_control(key="pg_mode").set_value("graded").run()
+    at.button(key="pg_ideal").click().run()
+    assert _board(at)["order"] == ["3", "1", "6", "2", "5", "4"]   # graded: 4, 3, 3, 1, 1, 0
+    at.button(key="pg_reset").click().run()
+    assert _board(at)["order"] == ["1", "2", "3", "4", "5", "6"]
+    at.toggle(key="pg_predict").set_value(True).run()
+    assert not at.exception, at.exception
+    assert len(_board(at)["items"]) == 6 and address(at)["predict"] == "on"
