@@ -231,3 +231,10 @@ def test_sources_ideal_and_predict_first_work_on_an_own_example():
     at.toggle(key="pg_predict").set_value(True).run()
     assert not at.exception, at.exception
     assert len(_board(at)["items"]) == 6 and address(at)["predict"] == "on"
+
+
+def test_a_cut_link_shows_the_cats_and_says_why():
+    text = own_data.to_link(own_data.TEMPLATE)
+    at = run_page("playground", query={"ex": text[:30], "order": "123456"})
+    assert at.title[0].value == CATS_TITLE and len(_board(at)["items"]) == 8
+    assert any("own example could not be read" in i.value for i in at.info)
