@@ -140,6 +140,7 @@ def live_part(formula) -> None:
                   size=size, preview=near and near.for_board(P + "board"),
                   send_images=full_run, send_code=full_run)
 
+    own_example.show_goal(list(state.order), judgments)      # a lecturer's goal, if set
     if predicting:
         predict.panel(S)
     # One component draws the caption, the tiles and both charts: they change in the same

@@ -238,3 +238,21 @@ def test_a_cut_link_shows_the_cats_and_says_why():
     at = run_page("playground", query={"ex": text[:30], "order": "123456"})
     assert at.title[0].value == CATS_TITLE and len(_board(at)["items"]) == 8
     assert any("own example could not be read" in i.value for i in at.info)
+
+
+def test_a_goal_on_the_own_example_is_checked_by_irlib_and_kept_in_the_link():
+    at = _open(run_page("playground", query={"mode": "graded"}))
+    _show(at)
+    assert "best one move can do from your order: NDCG@3 = 0.86." in "\n".join(
+        c.value for c in at.caption)
+    at.button(key="pg_goal_set").click().run()          # the default: NDCG@3 above 0.8, 1 move
+    assert not at.exception, at.exception
+    assert at.info[0].value.startswith("**Goal:** Get NDCG@3 above 0.8 in one move")
+    assert "Not yet: NDCG@3 = 0.762, not above 0.8" in at.info[0].value
+    assert address(at)["goal"] == "nDCG.3.0.8.1"
+    # the best one move: the grade-4 result (rank 3) to the top
+    at.session_state["pg_order"] = ["3", "1", "2", "4", "5", "6"]
+    at.run()
+    assert at.success[0].value.startswith("**Goal:**")
+    assert "Solved: NDCG@3 = 0.865, above 0.8 as asked; 1 move from the start" in \
+        at.success[0].value

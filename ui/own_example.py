@@ -14,7 +14,8 @@ from __future__ import annotations
 import pandas as pd
 import streamlit as st
 
-from ui import own_data
+from irlib.challenges import Board
+from ui import own_data, own_goal
 from ui import playground as pg
 from ui.downloads import csv_bytes
 from ui.pictures import MAX_BYTES, check_picture
@@ -188,6 +189,34 @@ def panel() -> None:
                                icon=":material/save:")
     if example is not None:
         st.caption(link_note(example))
+        s = pg.page_state()
+        start, _ = goal_boards()
+        own_goal.editor(len(example.items), s["goal"], start, rel=_rel(), gain=s["gain"],
+                        on_set=lambda goal: s.set("goal", goal))
+
+
+def _rel() -> int:
+    s = pg.page_state()
+    return int(s["rel"]) if s["mode"] == "graded" else 1
+
+
+def goal_boards(order=None, judgments=None):
+    """(start, board) as irlib's challenges take them: the example's own order and judgments
+    in the board's mode, and the board as shown (``order``/``judgments``, default the state)."""
+    state, start = pg.current(), pg.defaults()
+    top = 1 if state.mode == "binary" else 4
+    first = start.labels if state.mode == "binary" else start.grades
+    return (Board(start.order, first, top),
+            Board(tuple(order or state.order), dict(judgments or state.current_grades()), top))
+
+
+def show_goal(order, judgments) -> None:
+    """The goal's line above the numbers, if the lecturer set one (call in the live part)."""
+    s = pg.page_state()
+    goal = s["goal"] if pg.own_example() is not None else None
+    if goal is not None:
+        start, board = goal_boards(order, judgments)
+        own_goal.show(goal, start, board, rel=_rel(), gain=s["gain"])
 
 
 def _template_csv() -> bytes:

@@ -19,7 +19,7 @@ import streamlit as st
 import irlib
 from irlib.measures import MEASURES
 from ui import live_chart, predict
-from ui import own_data
+from ui import own_data, own_goal
 from ui import page_state as ps
 from ui import state as url_state
 from ui.catalog import load_catalog
@@ -72,7 +72,8 @@ def _page_state(example: own_data.OwnExample | None) -> ps.PageState:
     symbols = None if example is None else own_data.SYMBOLS[:len(ids)]
     own = [] if example is None else [
         ps.Field("ex", example, ps.Codec(own_data.from_link, own_data.to_link,
-                                         "an example made on this page"))]
+                                         "an example made on this page")),
+        ps.Field("goal", None, own_goal.codec(len(ids)))]      # a Practice-style goal
     return ps.PageState(PREFIX, [
         ps.Field("order", start.order, ps.ordering(ids, symbols)),
         ps.Field("labels", start.labels, ps.judgments(ids, 1)),
