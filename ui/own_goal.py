@@ -17,7 +17,7 @@ import irlib
 from irlib.challenges import Board, Condition, Spec, build, moves_between, regrades_between
 from irlib.measures import MEASURES
 from ui import page_state as ps
-from ui.texts import SCORES
+from ui.texts import SCORES, md_escape
 
 #: The measures a goal may name: the playground's 0..1 scores.
 GOAL_METRICS = tuple(SCORES)
@@ -38,8 +38,7 @@ class Goal:
     @property
     def task(self) -> str:
         drags = "one move" if self.moves == 1 else f"at most {self.moves} moves"
-        return (f"Get {self.name} above {irlib.fmt(self.bound)} in {drags}, "
-                "the judgments as given.")
+        return f"Get {self.name} above {irlib.fmt(self.bound)} in {drags}."
 
 
 def codec(n_items: int) -> ps.Codec:
@@ -85,9 +84,10 @@ def best_in_one_move(goal: Goal, start: Board, *, rel: int, gain: str) -> float:
 def show(goal: Goal, start: Board, board: Board, *, rel: int, gain: str) -> None:
     """The goal and its verdict, one line above the numbers."""
     result = check(goal, start, board, rel=rel, gain=gain)
-    text = f"**Goal:** {goal.task} {result.why}"
-    (st.success if result.solved else st.info)(
-        text, icon=":material/flag:" if not result.solved else ":material/check_circle:")
+    # a caption, not an alert box: the tiles and curves stay on a laptop's screen
+    line = f"**Goal:** {md_escape(goal.task)} {md_escape(result.why)}"
+    st.caption(f":green[:material/check_circle: {line}]" if result.solved
+               else f":material/flag: {line}")
 
 
 def editor(n_items: int, current: Goal | None, start: Board, *, rel: int, gain: str,
