@@ -19,7 +19,6 @@ from __future__ import annotations
 
 import base64
 import csv
-import functools
 import hashlib
 import io
 import json
@@ -71,6 +70,7 @@ class OwnExample:
     query: str
     items: tuple[OwnItem, ...]
     key: str = field(init=False, compare=False)
+    _link: str | None = field(init=False, compare=False, repr=False, default=None)
 
     def __post_init__(self):
         text = json.dumps([self.query, [(i.title, i.grade, i.picture) for i in self.items]])
@@ -346,10 +346,12 @@ def to_link(example: OwnExample) -> str:
     return _LINK_VERSION + packed
 
 
-@functools.lru_cache(maxsize=32)
 def link_text(example: OwnExample) -> str:
-    """:func:`to_link`, once per example (every rerun writes the address)."""
-    return to_link(example)
+    """:func:`to_link`, made once per example object (every rerun writes the address); kept
+    on the example, so it lives as long as the session that holds it."""
+    if example._link is None:
+        object.__setattr__(example, "_link", to_link(example))
+    return example._link
 
 
 def fits_link(example: OwnExample) -> bool:

@@ -62,11 +62,25 @@ def item_ids() -> list[str]:
 
 def page_state() -> ps.PageState:
     """The page's fields for the example on the board: the cats, or the lecturer's own (its
-    item ids, K up to its length, and the example itself in the link as ``ex``)."""
-    return _page_state(own_example())
+    item ids, K up to its length, and the example itself in the link as ``ex``).
+
+    An own example's fields are kept in its session only (nothing of it outlives the session
+    on the server); the cats' are made once.
+    """
+    example = own_example()
+    if example is None:
+        return _cats_state()
+    kept = st.session_state.get(PREFIX + "own_state")
+    if kept is None or kept[0] != example.key:
+        kept = st.session_state[PREFIX + "own_state"] = (example.key, _page_state(example))
+    return kept[1]
 
 
-@functools.lru_cache(maxsize=16)
+@functools.cache
+def _cats_state() -> ps.PageState:
+    return _page_state(None)
+
+
 def _page_state(example: own_data.OwnExample | None) -> ps.PageState:
     ids, start = item_ids_of(example), defaults_of(example)
     symbols = None if example is None else own_data.SYMBOLS[:len(ids)]
@@ -133,7 +147,7 @@ def address(values: Mapping[str, Any] | None = None) -> str:
     if example is None or own_data.fits_link(example):
         return page_state().address(values)
     values = dict(page_state().values() if values is None else values)
-    cats = _page_state(None)
+    cats = _cats_state()
     start = defaults_of(None)
     values.update(st.session_state.get(CATS_KEPT) or
                   {"order": start.order, "labels": start.labels, "grades": start.grades})
