@@ -139,3 +139,14 @@ def test_refused_files_say_why_and_keep_the_board(own, tmp_path):
     expect(page.get_by_role("heading", level=1)).to_have_text("Rank the results: “shoes”")
     src = board_card(page, rank=1).locator(".rb-img").get_attribute("src")
     assert src.startswith("data:image/webp;base64,")
+
+
+@pytest.mark.parametrize("scheme", ["light", "dark"])
+def test_the_own_board_and_its_popover_pass_axe(own, scheme):
+    from tests.browser.test_accessibility import serious_violations
+    page = own({**LINK, "goal": "nDCG.3.0.8.1"}, width=1366, height=768, color_scheme=scheme)
+    page.locator(".lc-tile-value").first.wait_for()
+    page.get_by_role("button", name="Own example").click()
+    wait_for_app_run(page)
+    page.get_by_text("A goal for the class").wait_for()
+    assert serious_violations(page) == []

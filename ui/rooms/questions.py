@@ -330,7 +330,7 @@ def one_board_challenges() -> dict:
 
 # Their kinds register here, between the challenge and the teacher's own question.
 from ui.rooms.rec_questions import (  # noqa: E402,F401  (the room page reads them here)
-    NEGATIVES, REC_METRICS, SAMPLED_K, rec_metric_label)
+    LIST_FILMS, NEGATIVES, REC_METRICS, SAMPLED_K, rec_metric_label)
 
 
 # --------------------------------------------------------------------------- written
