@@ -260,3 +260,15 @@ def test_a_goal_on_the_own_example_is_checked_by_irlib_and_kept_in_the_link():
 def goal_line(at) -> str:
     (line,) = [c.value.replace("\\", "") for c in at.caption if "**Goal:**" in c.value]
     return line
+
+
+def test_k_follows_a_shorter_example_and_back():
+    at = _open(run_page("playground", query={"k": "8"}))
+    at.file_uploader(key="pg_own_file").set_value(
+        ("three.csv", b"title,grade\nA,1\nB,0\nC,2\n", "text/csv")).run()
+    assert not at.exception, at.exception
+    assert at.slider(key="pg_k").value == 3 and at.slider(key="pg_k").max == 3
+    at.slider(key="pg_k").set_value(2).run()
+    at.button(key="pg_own_cats").click().run()
+    assert not at.exception and at.slider(key="pg_k").value == 2
+    assert at.slider(key="pg_k").max == 8
