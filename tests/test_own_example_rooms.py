@@ -13,7 +13,8 @@ from ui.rooms import questions as qs
 from ui.rooms.store import check_payload
 
 EXAMPLE = own_data.build_example("GDPR fines for banks", [
-    {"title": "<b>Bank A</b> fined €2m", "grade": 4}, {"title": "[Bank B](http://x) fine", "grade": 0},
+    {"title": "<b>Bank A</b> fined €2m", "grade": 4},
+    {"title": "[Bank B](http://x) fine", "grade": 0},
     {"title": "GDPR text, art. 83", "grade": 2}, {"title": "=1+1 fines overview", "grade": 3},
     {"title": "Bank C appeal", "grade": 1}])
 
@@ -52,6 +53,7 @@ def test_the_teacher_draws_on_the_playgrounds_example_and_its_titles_stay_text(t
     at.button_group(key="room_ask").set_value("compare").run()
     at.toggle(key="room_own").set_value(True).run()
     assert not at.exception, at.exception
-    strip = "\n".join(m.value for m in at.markdown if m.value.startswith('<div class="room-strip">'))
+    strip = "\n".join(m.value for m in at.markdown
+                       if m.value.startswith('<div class="room-strip">'))
     assert "&lt;b&gt;Bank A&lt;/b&gt; fined €2m" in strip and "<b>Bank A" not in strip
     assert "GDPR fines for banks" in "\n".join(c.value for c in at.caption)

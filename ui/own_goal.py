@@ -14,7 +14,8 @@ from dataclasses import dataclass
 import streamlit as st
 
 import irlib
-from irlib.challenges import Board, Condition, Spec, build, moves_between, regrades_between
+from irlib.challenges import (Board, Condition, Result, Spec, build, moves_between,
+                              regrades_between)
 from irlib.measures import MEASURES
 from ui import page_state as ps
 from ui.texts import SCORES, md_escape
@@ -60,7 +61,7 @@ def codec(n_items: int) -> ps.Codec:
                     "metric.K.bound.moves, e.g. nDCG.3.0.8.1")
 
 
-def check(goal: Goal, start: Board, board: Board, *, rel: int, gain: str) -> irlib.challenges.Result:
+def check(goal: Goal, start: Board, board: Board, *, rel: int, gain: str) -> Result:
     """irlib's verdict on ``board`` (Practice's sentences: solved or not, with the numbers)."""
     def rule(boards, starts):
         (b,), (s,) = boards, starts
