@@ -153,11 +153,14 @@ def panel() -> None:
     table = st.data_editor(
         pd.DataFrame(rows, columns=["title", "grade", "picture"]), num_rows="dynamic",
         hide_index=True, key=f"{P}own_table{version}", width="stretch",
+        # the grade first: on a phone the long title column would push it out of view
+        column_order=("grade", "title", "picture"),
         column_config={
             "title": st.column_config.TextColumn("Title", width="large", required=True,
                                                  help=f"At most {own_data.MAX_TITLE} characters"),
             "grade": st.column_config.NumberColumn("Grade", min_value=0, max_value=4, step=1,
-                                                   required=True, help="0 (bad) to 4 (perfect)"),
+                                                   required=True, width="small",
+                                                   help="0 (bad) to 4 (perfect)"),
             "picture": st.column_config.SelectboxColumn(
                 "Picture", options=sorted(_pool()), help="A picture uploaded below"),
         })
