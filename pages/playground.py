@@ -9,7 +9,7 @@ import irlib
 from irlib.dcg import GAIN_FORMULAS
 from irlib.measures import MEASURES
 from ui import playground as pg
-from ui import predict
+from ui import own_example, predict
 from ui.board import ranking_board
 from ui.catalog import board_items, load_catalog
 from ui.course import lesson_links, through_app_navigation
@@ -17,35 +17,51 @@ from ui.formula import show_explanation, show_pros_cons
 from ui.layout import board_page
 from ui.live_chart import live_charts
 from ui.preview import PRECISION_RECALL, neighbour_preview
-from ui.texts import METRIC_TEXT
+from ui.texts import METRIC_TEXT, md_escape
 
 through_app_navigation()   # first: a deep link on a fresh server (ui/course.py)
 
 P = pg.PREFIX
-S = pg.page_state()
 st.session_state[P + "full_run"] = True     # the live part sends pictures and code this time
-pg.init()
+pg.init()                   # first: a link's own example decides the board's fields
+S = pg.page_state()
 state = pg.current()
 # predicting adds a panel above the tiles: smaller cards keep the tiles in view (beside the
 # sidebar; the presenter view's cards stay large, to be read from the back of a room)
 size = "large" if state.present else "small" if S["predict"] else "normal"
 board_page(state.present, steady=not S["predict"])   # predicting: no preview
-catalog = load_catalog()
-query = catalog.queries[pg.BINARY_QUERY if state.mode == "binary" else pg.GRADED_QUERY]
+example = pg.own_example()               # the lecturer's own example, or None: the cats
+if example is None:
+    query = load_catalog().queries[pg.BINARY_QUERY if state.mode == "binary"
+                                   else pg.GRADED_QUERY].text
+    head_title, items, things = f"Rank the cats: “{query}”", board_items(), "pictures"
+else:
+    head_title, items, things = (f"Rank the results: “{md_escape(example.query)}”",
+                                 own_example.board_items(example), "cards")
+if st.session_state.get(P + "own_notice"):
+    st.info(st.session_state.pop(P + "own_notice"), icon=":material/link:")
 
 head = st.columns([5, 6], vertical_alignment="center")
-head[0].title(f"Rank the cats: “{query.text}”", anchor=False)
+head[0].title(head_title, anchor=False)
 with head[1].container(horizontal=True, horizontal_alignment="right", gap="small",
                        vertical_alignment="center"):
     st.button("↺ Sources", key=P + "reset", on_click=pg.reset,
-              help="Back to the article's order and judgments.")
+              help="Back to the article's order and judgments." if example is None else
+                   "Back to your example's order and grades.")
     st.button("★ Ideal", key=P + "ideal", on_click=pg.sort_by_grade, args=(True,),
-              help="Best-judged pictures first.")
+              help=f"Best-judged {things} first.")
     st.button("▼ Worst", key=P + "worst", on_click=pg.sort_by_grade, args=(False,),
-              help="Best-judged pictures last.")
+              help=f"Best-judged {things} last.")
     st.button("⤮ Shuffle", key=P + "shuffle", on_click=pg.shuffle)
+    # drawn only while open: its table and uploaders cost every run of the page otherwise
+    own = st.popover("✎ Own example", key=P + "own_open", on_change="rerun",
+                     help="Your query, results and grades on this board: typed, or from a CSV "
+                          "or JSON file.")
+    if own.open:
+        with own:
+            own_example.panel()
 if not (state.present or S["predict"]):      # predicting: its panel says what to do
-    st.caption("**Drag** the pictures, **click a badge** to judge one: every number follows, "
+    st.caption(f"**Drag** the {things}, **click a badge** to judge one: every number follows, "
                "even while a card is held. Keyboard: **Alt+↑/↓** moves a focused card, "
                + ("**Space** toggles relevant." if state.mode == "binary"
                   else "**0–4** sets its grade."))
@@ -65,7 +81,8 @@ controls[0].segmented_control(
     "Judgments", ["binary", "graded"], **S.bind("mode"), required=True,
     format_func={"binary": "Relevant / not", "graded": "Grades 0–4"}.get,
     help="Binary: the article's 'cat in a box' labels. Graded: the video's grades for "
-         "'white cat in a box'.")
+         "'white cat in a box'." if example is None else
+         "Binary: relevant or not (at first: grade 1 or more). Graded: your grades 0–4.")
 if state.mode == "binary":
     # Disabled, with the reason in place of the label (a disabled widget's own label is
     # drawn too faint to read: WCAG contrast).
@@ -117,12 +134,13 @@ def live_part(formula) -> None:
     # A drag or a badge click reruns only this fragment: the board keeps its pictures, and
     # both components keep their code (ui/component_code.py) from the page's full run.
     full_run = st.session_state.pop(P + "full_run", False)
-    ranking_board(board_items(), order, shown, mode=state.mode, key=P + "board", k=k,
+    ranking_board(items, order, shown, mode=state.mode, key=P + "board", k=k,
                   outcomes=None if (order, shown) != (list(state.order), judgments)
                   else list(confusion.outcomes), on_change=pg.on_board_change,
                   size=size, preview=near and near.for_board(P + "board"),
                   send_images=full_run, send_code=full_run)
 
+    own_example.show_goal(list(state.order), judgments)      # a lecturer's goal, if set
     if predicting:
         predict.panel(S)
     # One component draws the caption, the tiles and both charts: they change in the same
@@ -145,7 +163,7 @@ st.segmented_control("Metric", list(pg.url_state.METRICS), **S.bind("metric"), r
                      format_func=lambda m: METRIC_TEXT[m].label)
 formula = st.container()        # filled by the live part (a fragment writing outside itself)
 show_pros_cons(state.metric)
-if state.metric == "nDCG" and state.mode == "graded":
+if state.metric == "nDCG" and state.mode == "graded" and example is None:
     st.caption("The article later prints NDCG@2 = 0.41: that number comes from its code's "
                "grades [0, 7, 2, 4, 6, 1, 4, 3], not the 0–4 grades of its text (0.39).")
 with live:

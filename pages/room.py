@@ -10,9 +10,11 @@ import secrets
 
 import streamlit as st
 
+from ui import own_data
 from ui import page_state as ps
 from ui.course import through_app_navigation
 from ui.layout import board_page
+from ui.playground import EXAMPLE as PLAYGROUND_EXAMPLE
 from ui.rooms import questions as qs
 from ui.rooms import view
 from ui.rooms.qr import qr_png
@@ -36,7 +38,9 @@ S = ps.PageState(P, [
     ps.Field("ask", qs.SURPRISE, ps.one_of((qs.SURPRISE, *qs.KINDS))),
     ps.Field("source", ANY, ps.one_of((ANY, *qs.SOURCES)), "src"),
     ps.Field("metric", ANY, ps.one_of((ANY, *qs.METRICS))),
-    ps.Field("k", 0, ps.whole_number(0, max(qs.DOCUMENTS.values()))),     # 0: any
+    ps.Field("k", 0, ps.whole_number(0, max(*qs.DOCUMENTS.values(), own_data.MAX_ITEMS))),
+    # on the lecturer's own example from the playground (ui/own_example.py), if there is one
+    ps.Field("own", False, ps.switch()),
     ps.Field("challenge", ANY, ps.one_of((ANY, *qs.one_board_challenges())), "ch"),
     ps.Field("rec_metric", ANY, ps.one_of((ANY, *qs.REC_METRICS["users"])), "rmetric"),
     ps.Field("negatives", 0, ps.one_of((0, *qs.NEGATIVES)), "n"),           # 0: any
@@ -84,9 +88,15 @@ def preview() -> dict:
             "correct": right - 1 if right else None})
     fixed = {"source": S["source"], "metric": S["metric"], "k": S["k"],
              "challenge": S["challenge"], "rec_metric": S["rec_metric"],
-             "negatives": S["negatives"]}
+             "negatives": S["negatives"], "example": own_example()}
     return qs.draw(S["ask"], S["draw"], {name: value for name, value in fixed.items()
                                           if value not in (ANY, 0)})
+
+
+def own_example():
+    """The playground's own example of this session, if the teacher asked for it (else None:
+    the cats)."""
+    return st.session_state.get(PLAYGROUND_EXAMPLE) if S["own"] else None
 
 
 def pose_preview() -> None:
@@ -168,8 +178,14 @@ def choose_options(kind: qs.Kind) -> None:
     def named(name: str, show):
         return lambda value: f"{name}: {show(value)}"
     row = {"label_visibility": "collapsed"}
+    example = st.session_state.get(PLAYGROUND_EXAMPLE)
+    own = "example" in kind.options and example is not None
     with st.container(horizontal=True, gap="small", key=P + "options"):
-        if "source" in kind.options:
+        if own:
+            st.toggle(f"On your example “{view.md_escape(example.query)}”", **S.bind("own"),
+                      help="The example you put on the playground's board, in place of the "
+                           "cats.")
+        if "source" in kind.options and not (own and S["own"]):
             st.selectbox("Rankings", (ANY, *qs.SOURCES), **S.bind("source"), width=250,
                          format_func=named("Rankings", lambda s: qs.SOURCES.get(s, "any")),
                          **row)
@@ -185,8 +201,8 @@ def choose_options(kind: qs.Kind) -> None:
                          format_func=named("Metric", lambda m: qs.rec_metric_label(m, shown_k)
                                            if m in keys else "any"), **row)
         if "k" in kind.options:
-            ks = qs.k_choices(S["source"] if "source" in kind.options and S["source"] != ANY
-                              else None)
+            ks = range(1, len(example.items) + 1) if own and S["own"] else qs.k_choices(
+                S["source"] if "source" in kind.options and S["source"] != ANY else None)
             if S["k"] not in ks:
                 S.set("k", 0)        # e.g. K = 8, then the lecture's six documents
             st.selectbox("K", (0, *ks), **S.bind("k"), width=100,

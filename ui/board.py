@@ -101,7 +101,9 @@ def ranking_board(
     items
         ``[{"id", "title", "image", "alt"}]``. ``title`` may be user text: the
         browser only ever sets it as text, never as HTML. ``image`` is a
-        ``data:`` URI or ``""`` (a letter placeholder is shown).
+        ``data:`` URI or ``""``: a text card, its title in the picture's place
+        (a lecturer's own results, ``ui/own_example.py``). More than eight
+        items take two rows on a wide board.
     order
         Item ids in rank order (rank 1 first). Every item id exactly once.
     grades

@@ -19,6 +19,7 @@ import streamlit as st
 import irlib
 from irlib.measures import MEASURES
 from ui import live_chart, predict
+from ui import own_data, own_goal
 from ui import page_state as ps
 from ui import state as url_state
 from ui.catalog import load_catalog
@@ -26,26 +27,69 @@ from ui.charts import curves_figure, precision_recall_figure
 from ui.texts import SCORES
 
 PREFIX = "pg_"
+EXAMPLE = PREFIX + "ex"                # the lecturer's own example (ui/own_data.py), or None
+CATS_KEPT = PREFIX + "cats_kept"       # the cats' board while an own example is shown
 BINARY_QUERY, GRADED_QUERY = "cat-in-a-box", "white-cat-in-a-box"
 
 
 def defaults() -> url_state.PlaygroundState:
-    """The sources' order and judgments (article: relevant at 2, 4, 5, 7; video: grades 0-4)."""
+    """The board's starting order and judgments (:func:`defaults_of` the example shown)."""
+    return defaults_of(own_example())
+
+
+def defaults_of(example: own_data.OwnExample | None) -> url_state.PlaygroundState:
+    """The sources' order and judgments (article: relevant at 2, 4, 5, 7; video: grades 0-4),
+    or the lecturer's own example's (:mod:`ui.own_data`; its binary labels: grade 1 or more
+    counts as relevant)."""
+    if example is not None:
+        grades = example.grades
+        return url_state.PlaygroundState(order=tuple(example.ids), grades=grades,
+                                         labels={i: int(g >= 1) for i, g in grades.items()})
     catalog = load_catalog()
     binary, graded = catalog.queries[BINARY_QUERY], catalog.queries[GRADED_QUERY]
     return url_state.PlaygroundState(order=tuple(binary.order), labels=dict(binary.grades),
                                      grades=dict(graded.grades))
 
 
+def own_example() -> own_data.OwnExample | None:
+    """The lecturer's own example on the board, or None: the cats."""
+    return st.session_state.get(EXAMPLE)
+
+
 def item_ids() -> list[str]:
-    return list(load_catalog().items)
+    return item_ids_of(own_example())
+
+
+def page_state() -> ps.PageState:
+    """The page's fields for the example on the board: the cats, or the lecturer's own (its
+    item ids, K up to its length, and the example itself in the link as ``ex``).
+
+    An own example's fields are kept in its session only (nothing of it outlives the session
+    on the server); the cats' are made once.
+    """
+    example = own_example()
+    if example is None:
+        return _cats_state()
+    kept = st.session_state.get(PREFIX + "own_state")
+    if kept is None or kept[0] != example.key:
+        kept = st.session_state[PREFIX + "own_state"] = (example.key, _page_state(example))
+    return kept[1]
 
 
 @functools.cache
-def page_state() -> ps.PageState:
-    ids, start = item_ids(), defaults()
+def _cats_state() -> ps.PageState:
+    return _page_state(None)
+
+
+def _page_state(example: own_data.OwnExample | None) -> ps.PageState:
+    ids, start = item_ids_of(example), defaults_of(example)
+    symbols = None if example is None else own_data.SYMBOLS[:len(ids)]
+    own = [] if example is None else [
+        ps.Field("ex", example, ps.Codec(own_data.from_link, own_data.to_link,
+                                         "an example made on this page")),
+        ps.Field("goal", None, own_goal.codec(len(ids)))]      # a Practice-style goal
     return ps.PageState(PREFIX, [
-        ps.Field("order", start.order, ps.ordering(ids)),
+        ps.Field("order", start.order, ps.ordering(ids, symbols)),
         ps.Field("labels", start.labels, ps.judgments(ids, 1)),
         ps.Field("grades", start.grades, ps.judgments(ids, 4)),
         ps.Field("mode", start.mode, ps.one_of(url_state.MODES)),
@@ -57,11 +101,27 @@ def page_state() -> ps.PageState:
         # the presenter view in a link: view=present (or view=learn)
         ps.Field("present", False, ps.switch(on="present", off="learn"), "view"),
         *predict.fields(),                 # predict, then see (ui/predict.py)
+        *own,
     ])
 
 
+def item_ids_of(example: own_data.OwnExample | None) -> list[str]:
+    return example.ids if example is not None else list(load_catalog().items)
+
+
 def init() -> None:
-    """Seed the state on the session's first visit (from the URL), show a bad link's notice."""
+    """Seed the state on the session's first visit (from the URL: an own example first, whose
+    ids the board's fields need), show a bad link's notice."""
+    if EXAMPLE not in st.session_state:
+        example, text = None, st.query_params.get("ex")
+        if text:
+            try:
+                example = own_data.from_link(text)
+            except own_data.ExampleError:
+                st.session_state[PREFIX + "own_notice"] = (
+                    "This link's own example could not be read (the link may have been cut); "
+                    "the cats are shown instead.")
+        st.session_state[EXAMPLE] = example
     page_state().start()
 
 
@@ -79,9 +139,20 @@ def address(values: Mapping[str, Any] | None = None) -> str:
     ``page_state().values()``, if given).
 
     Written by the browser (``ui.live_chart.live_charts(address=...)``), not through
-    ``st.query_params`` (see ``ui/address.py``).
+    ``st.query_params`` (see ``ui/address.py``). An own example too long for a link
+    (:data:`ui.own_data.LINK_LIMIT`) leaves it out: the address then opens the cats as they
+    were left, and the page says to save the example as a file.
     """
-    return page_state().address(values)
+    example = own_example()
+    if example is None or own_data.fits_link(example):
+        return page_state().address(values)
+    values = dict(page_state().values() if values is None else values)
+    cats = _cats_state()
+    start = defaults_of(None)
+    values.update(st.session_state.get(CATS_KEPT) or
+                  {"order": start.order, "labels": start.labels, "grades": start.grades})
+    values["k"] = min(int(values["k"]), len(item_ids_of(None)))
+    return cats.address(values)
 
 
 def tile_measures() -> list[str]:

@@ -83,6 +83,9 @@ function paint(s) {
     if (!s.order.includes(id)) { card.remove(); cards.delete(id); }
   }
   const n = s.order.length;
+  // More than eight results (a lecturer's own example): two rows on a wide board (board.css).
+  if (list.classList.contains("rb-many") !== n > 8) list.classList.toggle("rb-many", n > 8);
+  if (list.style.getPropertyValue("--rb-cols") !== String(Math.ceil(n / 2))) list.style.setProperty("--rb-cols", String(Math.ceil(n / 2)));
   const wanted = [];
   s.order.forEach((id, i) => {
     wanted.push(cards.get(id));
@@ -117,6 +120,9 @@ function paintCard(s, id, i) {
   setAttr(card, "aria-label", label);
   setText(p.rank, String(rank));
   setText(p.title, item.title);
+  setAttr(p.title, "title", item.title);          // the whole title, where a card cuts it
+  // No picture (a lecturer's own text results): the title takes the picture's place.
+  if (card.classList.contains("rb-text") === Boolean(item.image)) card.classList.toggle("rb-text", !item.image);
   if (item.image) {
     setAttr(p.img, "src", item.image);
     setAttr(p.img, "alt", item.alt || item.title);

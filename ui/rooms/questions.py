@@ -144,14 +144,21 @@ def _compare_payload(metric: str, k: int, rankings: dict[str, list[int]], items:
 
 
 @register("compare", "Which ranking is higher, A or B?",
-          "Two orders of the eight cats (or two of the lecture's three rankings) and one "
-          "metric at K; the class picks the higher one.",
-          short="A or B?", options=("source", "metric", "k"))
+          "Two orders of the eight cats (or two of the lecture's three rankings, or of your "
+          "own example) and one metric at K; the class picks the higher one.",
+          short="A or B?", options=("source", "metric", "k", "example"))
 def make_compare(rng: random.Random, params: Mapping) -> dict:
     """Two rankings, one metric at K. ``params``: ``source`` ("cats", "graded", "lecture"),
     ``metric``, ``k``; each drawn when missing (a source with at least K documents). Ties are
-    allowed but drawn less often."""
+    allowed but drawn less often. ``example``: a lecturer's own example
+    (:class:`ui.own_data.OwnExample`), used in place of any source."""
     fixed_k = int(params.get("k") or 0)
+    own = _own(params)
+    if own is not None:
+        order, grades, titles, context = own
+        metric = params.get("metric") or rng.choice(list(METRICS))
+        return _shuffled_pair(rng, metric, min(fixed_k, len(order)) or
+                              rng.randint(2, len(order) - 1), order, grades, titles, context)
     source = params.get("source") or rng.choice(
         [s for s in ("cats", "cats", "graded", "lecture") if DOCUMENTS[s] >= fixed_k])
     metric = params.get("metric") or ("nDCG" if source == "graded" else rng.choice(list(METRICS)))
@@ -168,16 +175,39 @@ def make_compare(rng: random.Random, params: Mapping) -> dict:
     catalog, query = _cats("white-cat-in-a-box" if source == "graded" else "cat-in-a-box")
     titles = {i: item.title for i, item in catalog.items.items()}
     k = min(fixed_k, len(query.order)) or rng.randint(2, len(query.order) - 1)
+    return _shuffled_pair(rng, metric, k, list(query.order), query.grades, titles,
+                          f"The query “{query.text}”, {query.scale} judgments.")
+
+
+def _shuffled_pair(rng: random.Random, metric: str, k: int, ids: list[str],
+                   grades: Mapping[str, int], titles: Mapping[str, str], context: str) -> dict:
+    """Two shuffled orders of ``ids`` as an A-or-B question; a tie only now and then."""
     allow_tie = rng.random() < 0.15
     for _ in range(200):
-        orders = {name: rng.sample(list(query.order), len(query.order)) for name in "AB"}
-        grades = {name: [query.grades[i] for i in order] for name, order in orders.items()}
+        orders = {name: rng.sample(ids, len(ids)) for name in "AB"}
+        ranked = {name: [grades[i] for i in order] for name, order in orders.items()}
         question = _compare_payload(
-            metric, k, grades, {n: _items(o, query.grades, titles) for n, o in orders.items()},
-            f"The query “{query.text}”, {query.scale} judgments.")
+            metric, k, ranked, {n: _items(o, grades, titles) for n, o in orders.items()},
+            context)
         if allow_tie or question["correct"] != SAME:
             return question
     return question
+
+
+def _own(params: Mapping) -> tuple[list[str], dict[str, int], dict[str, str], str] | None:
+    """A lecturer's own example (``params["example"]``) as ids, grades, titles and a context
+    line; None without one. Its titles are the lecturer's text: the room shows them escaped
+    (``ui/rooms/view.py``). Ids are prefixed so that no card takes a cat's or a film's picture."""
+    example = params.get("example")
+    if example is None:
+        return None
+    ids = [f"own-{i}" for i in example.ids]
+    grades = {i: item.grade for i, item in zip(ids, example.items)}
+    titles = {i: item.title for i, item in zip(ids, example.items)}
+    graded = any(g > 1 for g in grades.values())
+    return ids, grades, titles, (f"The query “{example.query}”, "
+                                 + ("grades 0–4 (relevant: 1 or more)." if graded
+                                    else "binary judgments."))
 
 
 # --------------------------------------------------------------------------- predict
@@ -185,23 +215,31 @@ def make_compare(rng: random.Random, params: Mapping) -> dict:
 
 @register("predict", "Predict: up, down or the same?",
           "One move or one judgment on the eight cats; the class predicts which way a metric "
-          "at K goes.", short="Up, down, same?", options=("metric", "k"))
+          "at K goes.", short="Up, down, same?", options=("metric", "k", "example"))
 def make_predict(rng: random.Random, params: Mapping) -> dict:
     """A ranking of the cats, one action (a drag or a judgment) and a metric at K.
 
     ``params``: ``metric``, ``k``, ``direction`` ("up", "down", "same"; drawn when missing, so
     the three answers come up about as often). Every action one step away is scored at once
-    by :func:`irlib.one_move_neighbours` and :func:`irlib.metric_curves_batch`.
+    by :func:`irlib.one_move_neighbours` and :func:`irlib.metric_curves_batch`. ``example``:
+    a lecturer's own example in place of the cats (its grades 0-4, a judgment any grade).
     """
-    catalog, query = _cats()
-    titles = {i: item.title for i, item in catalog.items.items()}
+    own = _own(params)
+    if own is None:
+        catalog, query = _cats()
+        ids, judged, context = list(query.order), query.grades, \
+            f"The query “{query.text}”, binary judgments."
+        titles = {i: item.title for i, item in catalog.items.items()}
+    else:
+        ids, judged, titles, context = own
+    levels = (0, 1) if max(judged.values()) <= 1 else tuple(range(5))
     metric = params.get("metric") or rng.choice(list(METRICS))
-    k = min(int(params.get("k") or 0), len(query.order)) or rng.randint(2, len(query.order) - 1)
+    k = min(int(params.get("k") or 0), len(ids)) or rng.randint(2, len(ids) - 1)
     wanted = params.get("direction") or rng.choice([key for key, _ in DIRECTIONS])
     for _ in range(50):
-        order = rng.sample(list(query.order), len(query.order))
-        grades = [query.grades[i] for i in order]
-        nb = irlib.one_move_neighbours(grades, levels=(0, 1))
+        order = rng.sample(ids, len(ids))
+        grades = [judged[i] for i in order]
+        nb = irlib.one_move_neighbours(grades, levels=levels)
         before = _value(irlib.metric_curves(grades), metric, k)
         after = np.asarray(irlib.metric_curves_batch(nb.grades)[metric])[:, k - 1]
         direction = [SAME if same_value(before, v) else ("up" if v > before else "down")
@@ -214,9 +252,12 @@ def make_predict(rng: random.Random, params: Mapping) -> dict:
     title = titles[order[at]]
     if nb.kinds[row] == "move":
         action = f"Move “{title}” from rank {at + 1} to rank {to + 1}."
-    else:
+    elif levels == (0, 1):
         word = "relevant" if nb.new_grades[row] else "not relevant"
         action = f"Judge “{title}” (rank {at + 1}) {word}."
+    else:
+        action = f"Grade “{title}” (rank {at + 1}) {int(nb.new_grades[row])} instead of " \
+                 f"{grades[at]}."
     shown = metric_label(metric, k)
     value = float(after[row])
     return {
@@ -224,11 +265,11 @@ def make_predict(rng: random.Random, params: Mapping) -> dict:
         "choices": [list(pair) for pair in DIRECTIONS],
         "correct": direction[row],
         "explanation": f"{shown} goes from {irlib.fmt(before)} to {irlib.fmt(value)}.",
-        "context": f"The query “{query.text}”, binary judgments.",
+        "context": context,
         "action": action,
         "change": {"kind": nb.kinds[row], "from": at, "to": to,
                    "grade": int(nb.new_grades[row])},
-        "rankings": [{"label": "Now", "items": _items(order, query.grades, titles)}],
+        "rankings": [{"label": "Now", "items": _items(order, judged, titles)}],
         "k": k,
         "phrases": {"up": "it goes up", "down": "it goes down", SAME: "it stays the same"},
     }
@@ -287,131 +328,9 @@ def one_board_challenges() -> dict:
 
 # --------------------------------------------------------------------------- recommenders
 
-#: The recommenders' metrics a question may name (irlib.reclab.evaluation's keys), per kind:
-#: a sampled question ranks one held-out film, where Recall@K is HitRate@K.
-REC_METRICS = {"users": ("hit", "recall", "ndcg", "mrr"), "sampled": ("hit", "ndcg", "mrr")}
-#: The films in each user's list, and the lesson's K and sample sizes for a sampled question.
-LIST_FILMS = 8
-SAMPLED_K = 10
-NEGATIVES = (5, 10, 20, 50, 100)
-
-
-def rec_metric_label(key: str, k: int) -> str:
-    """``"HitRate@3"``."""
-    from irlib.reclab.evaluation import label
-    return label(key, k)
-
-
-def _rec_metric(rng: random.Random, params: Mapping, kind: str) -> str:
-    """The metric the teacher fixed, if this kind asks it, else one drawn."""
-    fixed = params.get("rec_metric")
-    return fixed if fixed in REC_METRICS[kind] else rng.choice(REC_METRICS[kind])
-
-
-def _film_items(order: Sequence[str], watched) -> list:
-    from ui.films import title
-    return [{"id": i, "title": title(i), "grade": int(i in watched)} for i in order]
-
-
-def _winner(values: Mapping[str, float]) -> str:
-    (a, va), (b, vb) = values.items()
-    return SAME if same_value(va, vb) else (a if va > vb else b)
-
-
-@register("users", "Two users' lists: which scores higher?",
-          "One recommender's top 8 for two users of Lesson 7's film service (✓: watched after "
-          "the cut) and one metric at K; the class picks the list that scores higher.",
-          short="Whose list?", options=("rec_metric", "k"))
-def make_users(rng: random.Random, params: Mapping) -> dict:
-    """Two users' lists from one of the lesson's models (temporal split). ``params``:
-    ``rec_metric`` (HitRate, Recall, NDCG, MRR), ``k``; drawn when missing. Every held-out
-    film of a user counts, listed or not (Recall, NDCG's ideal): the context says how many.
-    The numbers are :func:`irlib.evaluate`'s (:func:`irlib.reclab.evaluation.accuracy`)."""
-    from irlib.reclab.data import generate
-    from irlib.reclab.evaluation import accuracy
-    from irlib.reclab.lesson import HONEST_SPLIT, held_out, top_list
-    from irlib.reclab.models import MODELS, lesson_ranking
-    from irlib.reclab.splits import lesson_split
-
-    key = _rec_metric(rng, params, "users")
-    k = min(int(params.get("k") or 0), LIST_FILMS) or rng.randint(2, LIST_FILMS)
-    held, names = held_out(), generate().names
-    test = lesson_split(HONEST_SPLIT).test
-    allow_tie = rng.random() < 0.15
-    for _ in range(100):
-        model = rng.choice(sorted(MODELS))
-        users = rng.sample(sorted(held), 2)
-        lists = {u: top_list(model, u, LIST_FILMS) for u in users}
-        if not all(held[u] & set(lists[u]) for u in users) or \
-                not any(held[u] & set(lists[u][:k]) for u in users):
-            continue      # a ✓ on each list, one in a top K at least: not 0 against 0
-        per_user = accuracy(test[test["user_id"].isin(users)],
-                            lesson_ranking(HONEST_SPLIT, model).top_k(LIST_FILMS, users), k,
-                            (key,)).per_query.iloc[:, 0]
-        values = {"A": float(per_user[users[0]]), "B": float(per_user[users[1]])}
-        if allow_tie or _winner(values) != SAME:
-            break
-    shown = rec_metric_label(key, k)
-    who = {name: names[u] for name, u in zip("AB", users)}
-    counts = {name: len(held[u]) for name, u in zip("AB", users)}
-    correct = _winner(values)
-    return {
-        "prompt": f"Whose list has the higher {shown}, A or B?",
-        "choices": [["A", f"A: {who['A']}"], ["B", f"B: {who['B']}"], [SAME, "Both the same"]],
-        "correct": correct,
-        "explanation": f"{shown}: A ({who['A']}) {irlib.fmt(values['A'], 3)}, B ({who['B']}) "
-                       f"{irlib.fmt(values['B'], 3)}" + (
-                           " — a tie." if correct == SAME else f" — {who[correct]}'s list is "
-                                                               "higher."),
-        # one line on a laptop's projector (the counts go with each list's name)
-        "context": f"{MODELS[model]}'s top {LIST_FILMS} for each; ✓ = watched after the cut.",
-        "rankings": [{"label": f"{name}: {who[name]} · watched {counts[name]} films after the "
-                               "cut, listed or not",
-                      "items": _film_items(lists[u], held[u])}
-                     for name, u in zip("AB", users)],
-        "k": k,
-        "phrases": {"A": "list A is higher", "B": "list B is higher", SAME: "both are the same"},
-    }
-
-
-@register("sampled", "Sampled metrics: does the winner hold?",
-          "Two recommenders' whole-catalogue numbers from Lesson 7; the class predicts which "
-          "wins when each held-out film is ranked among only N random films.",
-          short="Sampled?", options=("rec_metric", "negatives"))
-def make_sampled(rng: random.Random, params: Mapping) -> dict:
-    """Two of the lesson's models on leave-last-out at K = :data:`SAMPLED_K`: the whole
-    catalogue's numbers are given, the sampled ones asked (Krichene & Rendle 2020).
-    ``params``: ``rec_metric`` (HitRate, NDCG, MRR), ``negatives`` (one of
-    :data:`NEGATIVES`); drawn when missing. The sample is the lesson's (seed 0), so its page
-    shows the same numbers; they come from :mod:`irlib.reclab.sampled` via irlib.evaluate."""
-    from irlib.reclab import lesson
-    from irlib.reclab.models import MODELS
-
-    key = _rec_metric(rng, params, "sampled")
-    n = int(params.get("negatives") or 0) or rng.choice(NEGATIVES)
-    a, b = rng.sample(sorted(MODELS), 2)
-    full = lesson.full_catalogue(key, SAMPLED_K)
-    sampled = lesson.sampled_at(key, SAMPLED_K, 0, n)
-    shown = rec_metric_label(key, SAMPLED_K)
-    whole = {m: float(full[m]) for m in (a, b)}
-    among = {m: float(sampled[m]) for m in (a, b)}
-    correct, before = _winner(among), _winner(whole)
-    low, high = lesson.unwatched_range()
-    turned = ("the same winner" if correct == before else
-              "a tie" if correct == SAME else "the order flips")
-    return {
-        "prompt": f"Ranked among only {n} random films instead, which has the higher {shown}?",
-        "choices": [[a, MODELS[a]], [b, MODELS[b]], [SAME, "The same"]],
-        "correct": correct,
-        "explanation": f"Among {n} random films: {MODELS[a]} {irlib.fmt(among[a], 3)}, "
-                       f"{MODELS[b]} {irlib.fmt(among[b], 3)} — {turned} (the whole catalogue: "
-                       f"{irlib.fmt(whole[a], 3)} and {irlib.fmt(whole[b], 3)}).",
-        "context": f"The whole catalogue: each user's last film held out and ranked among every "
-                   f"film they never watched ({low}–{high}). {shown}: {MODELS[a]} "
-                   f"{irlib.fmt(whole[a], 3)}, {MODELS[b]} {irlib.fmt(whole[b], 3)}.",
-        "phrases": {a: f"{MODELS[a]} is higher", b: f"{MODELS[b]} is higher",
-                    SAME: "both are the same"},
-    }
+# Their kinds register here, between the challenge and the teacher's own question.
+from ui.rooms.rec_questions import (  # noqa: E402,F401  (the room page reads them here)
+    LIST_FILMS, NEGATIVES, REC_METRICS, SAMPLED_K, rec_metric_label)
 
 
 # --------------------------------------------------------------------------- written

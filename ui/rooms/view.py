@@ -46,6 +46,9 @@ STYLE = """<style>
 /* a letter needs no square: lower cards keep two rankings and their answers on one screen */
 .room-card .doc { aspect-ratio: 4 / 3; display: flex; align-items: center; justify-content: center;
   font-size: 1.6rem; font-weight: 700; }
+.room-card .doc.text { display: -webkit-box; -webkit-box-orient: vertical; -webkit-line-clamp: 4;
+  overflow: hidden; overflow-wrap: anywhere; font-size: .75rem; font-weight: 600;
+  aspect-ratio: auto; height: 4.6em; line-height: 1.15; text-align: left; }
 .room-card .rank, .room-card .mark { font-weight: 700; display: block; }
 /* the K cut between two cards, as the lessons' boards draw it (ui/board/board.css) */
 .room-cut { display: flex; flex-direction: column; align-items: center; gap: .2rem;
@@ -74,7 +77,7 @@ STYLE = """<style>
    the kinds, the whole preview and "Ask the class" (a two-line question of two six-card rankings) */
 .st-key-room_preview h3 { font-size: clamp(1.3rem, 1.8vw, 2.2rem); }
 .st-key-room_preview .room-strip .lbl { font-size: 1.15rem; }
-.st-key-room_preview .room-card .doc { aspect-ratio: 2 / 1; }
+.st-key-room_preview .room-card .doc:not(.text) { aspect-ratio: 2 / 1; }
 :is(.st-key-room_stage, .st-key-room_preview) [data-testid="stCaptionContainer"] p {
   font-size: 1.1rem; }
 :is(.st-key-room_stage, .st-key-room_preview) [data-testid="stMarkdownContainer"] p {
@@ -212,7 +215,9 @@ def _card(item: Mapping, rank: int, graded: bool) -> str:
         (film,) = films.film_items([str(item["id"])])
         picture = f'<img src="{film["image"]}" alt="{title}, {html.escape(film["alt"])}">'
     if picture is None:
-        picture = f'<div class="doc" aria-hidden="true">{title}</div>'
+        # a letter (the lecture's documents), or a lecturer's own result title: smaller text
+        text = " text" if len(str(item.get("title", ""))) > 2 else ""
+        picture = f'<div class="doc{text}" aria-hidden="true">{title}</div>'
     # graded boards show every grade (a plain ✓ would hide grade 1); binary ones just ✓
     mark = (f"✓ {item['grade']}" if graded else "✓") if relevant else "✗"
     word = "relevant" if relevant else "not relevant"

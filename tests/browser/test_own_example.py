@@ -1,0 +1,152 @@
+"""A lecturer's own example in a real browser (issue 36): drag and judge text cards on a laptop
+and a phone, the link round trip, and refused files that leave the board as it was."""
+from __future__ import annotations
+
+import io
+import re
+import struct
+import zlib
+from urllib.parse import parse_qs, urlencode, urlsplit
+
+import pytest
+from PIL import Image
+from playwright.sync_api import expect
+
+from tests.browser.helpers import (board_card, board_order, drag_card, touch_drag,
+                                   wait_for_app_run)
+import irlib
+from ui import own_data
+
+pytestmark = pytest.mark.browser
+
+PHONE = dict(width=390, height=844, is_mobile=True, has_touch=True, device_scale_factor=2)
+LINK = {"ex": own_data.to_link(own_data.TEMPLATE), "order": "123456", "mode": "graded",
+        "k": "3", "metric": "nDCG"}
+TITLES = [item.title for item in own_data.TEMPLATE.items]
+
+
+def tile(page, label: str) -> str:
+    metric = page.get_by_test_id("lcTile").filter(
+        has=page.locator(".lc-tile-label").get_by_text(label, exact=True))
+    return metric.locator(".lc-tile-value").inner_text().strip()
+
+
+def ndcg_at_3(grades) -> str:
+    """irlib's NDCG@3 of grades in rank order, as the tile prints it."""
+    return irlib.fmt(irlib.metric_curves(grades, rel=1, gain="linear")["nDCG"][2])
+
+
+def titles(page) -> list[str]:
+    return page.locator(".rb-root .rb-card .rb-title").all_inner_texts()
+
+
+@pytest.fixture
+def own(start_app, open_page):
+    app = start_app("app.py")
+
+    def _open(query: dict = LINK, **size):
+        page = open_page(app.url + "/playground", query=urlencode(query), **size)
+        board_card(page, rank=len(own_data.TEMPLATE.items)).wait_for()
+        return page
+    return _open
+
+
+def test_drag_and_judge_text_cards_and_the_link_reopens_them(own):
+    page = own(width=1366, height=768)
+    expect(page.get_by_role("heading", level=1)).to_have_text(
+        "Rank the results: “red running shoes”")
+    assert titles(page) == TITLES
+    assert board_card(page, rank=1).get_attribute("class").split().count("rb-text") == 1
+    assert tile(page, "NDCG@3") == ndcg_at_3([3, 1, 4, 0, 1, 3]) == "0.76"
+    # the best result (grade 4, rank 3) to the top
+    drag_card(page, board_card(page, rank=3), board_card(page, rank=1))
+    wait_for_app_run(page)
+    assert board_order(page)[:3] == ["3", "1", "2"]
+    assert tile(page, "NDCG@3") == ndcg_at_3([4, 3, 1, 0, 1, 3])
+    # judge the ballet flats (now rank 3) a 0: a badge opens the 0-4 picker
+    card = board_card(page, rank=3)
+    card.locator(".rb-badge").click()
+    card.locator('.rb-grade[data-grade="0"]').click()
+    wait_for_app_run(page)
+    expect(card.locator(".rb-badge")).to_have_text("grade 0")
+    assert tile(page, "NDCG@3") == ndcg_at_3([4, 3, 0, 0, 1, 3])
+    expect(page).to_have_url(re.compile(r"order=312456"))
+    expect(page).to_have_url(re.compile(r"grades=304013"))
+    # the address is the whole example: a new tab opens the same board
+    query = {k: v[0] for k, v in parse_qs(urlsplit(page.url).query).items()}
+    again = own(query, width=1366, height=768)
+    assert titles(again) == [TITLES[2], TITLES[0], TITLES[1], *TITLES[3:]]
+    assert tile(again, "NDCG@3") == ndcg_at_3([4, 3, 0, 0, 1, 3])
+
+
+def test_a_phone_drags_and_judges_a_text_card(own):
+    page = own(**PHONE)
+    touch_drag(page, board_card(page, rank=3), board_card(page, rank=1), hold_ms=400)
+    wait_for_app_run(page)
+    assert board_order(page)[0] == "3"
+    board_card(page, rank=2).locator(".rb-badge").tap()
+    board_card(page, rank=2).locator('.rb-grade[data-grade="4"]').tap()
+    wait_for_app_run(page)
+    assert tile(page, "NDCG@3") == ndcg_at_3([4, 4, 1, 0, 1, 3])
+    box = board_card(page, rank=1).locator(".rb-title").bounding_box()
+    assert box and box["height"] > 40                # the title fills the picture's place
+
+
+def _declared_png(width: int, height: int) -> bytes:
+    def chunk(kind: bytes, data: bytes) -> bytes:
+        return struct.pack(">I", len(data)) + kind + data + struct.pack(
+            ">I", zlib.crc32(kind + data))
+    return (b"\x89PNG\r\n\x1a\n" + chunk(b"IHDR", struct.pack(">IIBBBBB", width, height, 8, 2,
+                                                             0, 0, 0))
+            + chunk(b"IDAT", zlib.compress(b"\0" * 64)) + chunk(b"IEND", b""))
+
+
+def test_refused_files_say_why_and_keep_the_board(own, tmp_path):
+    page = own(width=1366, height=768)
+    page.get_by_role("button", name="Own example").click()
+    wait_for_app_run(page)
+    uploads = page.get_by_test_id("stFileUploaderDropzoneInput")
+    pictures, example = uploads.nth(0), uploads.nth(1)
+    cases = [
+        (example, "broken.json", b'{"query": "x", "results": [', "not valid JSON"),
+        (example, "two.csv", b"title,grade\nA,1\nB,2\n", "2 results: an example needs 3 to 12"),
+        (example, "long.csv", b"title,grade\n" + b"x" * 500 + b",1\nB,2\nC,0\n",
+         "has 500 characters; at most 120"),
+        (example, "same.csv", b"title,grade\nA,1\na,2\nC,0\n", "titles must differ"),
+        (example, "grades.csv", b"title,grade\nA,1\nB,five\nC,9\n", "outside 0 to 4"),
+        (pictures, "notes.png", b"these are my notes", "not a picture"),
+        (pictures, "huge.png", _declared_png(20_000, 20_000), "400 million pixels"),
+    ]
+    for uploader, name, data, message in cases:
+        path = tmp_path / name
+        path.write_bytes(data)
+        uploader.set_input_files(str(path))
+        wait_for_app_run(page)
+        alert = page.get_by_test_id("stAlertContentError")
+        expect(alert).to_contain_text(message)
+        expect(alert).to_contain_text(name)
+        assert titles(page) == TITLES, name
+    # a good picture, then a CSV naming it: the card shows the re-encoded picture
+    buffer = io.BytesIO()
+    Image.new("RGB", (800, 600), (200, 30, 40)).save(buffer, "JPEG")
+    (tmp_path / "shoe.jpg").write_bytes(buffer.getvalue())
+    pictures.set_input_files(str(tmp_path / "shoe.jpg"))
+    wait_for_app_run(page)
+    (tmp_path / "good.csv").write_text("query,title,grade,picture\nshoes,Red shoe,4,shoe.jpg\n"
+                                       ",Blue shoe,1,\n,Sock,0,\n")
+    example.set_input_files(str(tmp_path / "good.csv"))
+    wait_for_app_run(page)
+    expect(page.get_by_role("heading", level=1)).to_have_text("Rank the results: “shoes”")
+    src = board_card(page, rank=1).locator(".rb-img").get_attribute("src")
+    assert src.startswith("data:image/webp;base64,")
+
+
+@pytest.mark.parametrize("scheme", ["light", "dark"])
+def test_the_own_board_and_its_popover_pass_axe(own, scheme):
+    from tests.browser.test_accessibility import serious_violations
+    page = own({**LINK, "goal": "nDCG.3.0.8.1"}, width=1366, height=768, color_scheme=scheme)
+    page.locator(".lc-tile-value").first.wait_for()
+    page.get_by_role("button", name="Own example").click()
+    wait_for_app_run(page)
+    page.get_by_text("A goal for the class").wait_for()
+    assert serious_violations(page) == []
