@@ -102,11 +102,16 @@ def power_at(n: int, delta: float, sd: float, *, alpha: float = 0.05) -> float:
 
 
 def verdict_by_queries(a: pd.Series, b: pd.Series, sizes=None, *, draws: int = 200,
-                       alpha: float = 0.05, seed: int = 0,
-                       n_resamples: int = 2000) -> pd.DataFrame:
+                       alpha: float = 0.05, seed: int = 0, n_resamples: int = 2000,
+                       replace: bool = False) -> pd.DataFrame:
     """How the verdict on ``b`` against ``a`` (per-query scores, paired by query id) changes
-    with fewer queries: for each size, ``draws`` random subsets of the queries (without
-    replacement), each judged by the randomization test the upload page uses.
+    with the number of queries: for each size, ``draws`` random sets of that many queries,
+    each judged by the randomization test the upload page uses.
+
+    ``replace=False`` draws subsets of the queries at hand (sizes up to their number): the
+    verdict on fewer queries. ``replace=True`` draws with replacement (a bootstrap), so sizes
+    may pass the queries at hand: the verdict on more queries like these, the data's own
+    counterpart of :func:`power_at`.
 
     Returns one row per size: ``better`` / ``worse`` (share of subsets where ``b`` is
     significantly better / worse at ``alpha``) and ``no_difference`` (the rest).
@@ -120,6 +125,9 @@ def verdict_by_queries(a: pd.Series, b: pd.Series, sizes=None, *, draws: int = 2
     {'better': 1.0, 'worse': 0.0, 'no_difference': 0.0}
     >>> bool(curve.loc[5, "better"] < 1)     # five queries: often not enough
     True
+    >>> noisy = a + 0.03 + 0.1 * np.sin(np.arange(30) * 2.1)     # a small gain, much noise
+    >>> verdict_by_queries(a, noisy, [6, 30, 90], draws=50, replace=True)["better"].tolist()
+    [0.1, 0.62, 0.98]
     """
     a, b, _ = _aligned(a, b)
     diff = (b - a).to_numpy(dtype=float)
@@ -130,15 +138,16 @@ def verdict_by_queries(a: pd.Series, b: pd.Series, sizes=None, *, draws: int = 2
     if sizes is None:
         sizes = sorted({int(s) for s in np.linspace(2, n, num=min(n - 1, 12)).round()})
     sizes = [int(s) for s in sizes]
-    bad = [s for s in sizes if not 2 <= s <= n]
+    bad = [s for s in sizes if not 2 <= s <= (math.inf if replace else n)]
     if bad:
-        raise ValueError(f"sizes must be between 2 and the {n} queries, got {bad}")
+        raise ValueError(f"sizes must be at least 2{'' if replace else f' and at most the {n} queries'}"
+                         f" (draws {'with' if replace else 'without'} replacement), got {bad}")
     rng = np.random.default_rng(seed)
     rows = {}
     for size in sizes:
         counts = {"better": 0, "worse": 0, "no_difference": 0}
         for draw in range(draws):
-            d = diff[rng.choice(n, size, replace=False)]
+            d = diff[rng.choice(n, size, replace=replace)]
             test = sign_flip_test(d, n_resamples=n_resamples, seed=seed + draw, exact_up_to=12)
             key = ("no_difference" if test.p_value >= alpha or d.sum() == 0
                    else "better" if d.sum() > 0 else "worse")

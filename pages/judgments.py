@@ -28,28 +28,31 @@ st.segmented_control("Part", list(jd.PARTS), **S.bind("part"), required=True,
 
 def raters_part() -> None:
     st.markdown(
-        "The notebook's **disagreement** query: three raters graded four results 0–3 and the "
-        "notebook kept the **median**. Here **you take rater 2's seat** (you start with rater "
-        "2's grades). Change your grades: the median, the mean and a majority vote react "
-        "differently, and NDCG (exponential gain, as the notebook) moves with them.")
+        "The notebook's **disagreement** query: three raters graded four results 0–3 and kept "
+        "the **median**. **You take rater 2's seat**: change your grades and watch the "
+        "median, the mean and a majority vote part ways, and NDCG (the notebook's gain "
+        "2^grade − 1) move with them.")
     yours = list(S["yours"])
-    left, right = st.columns([1, 1], gap="medium")
+    left, right = st.columns([2, 5], gap="medium")
     with left:
-        st.markdown("**Your grades** (0 = not relevant … 3 = perfect)")
         for n, doc in enumerate(jd.DOCS):
             key = f"{P}you_{n}"
-            st.session_state.setdefault(key, yours[n])
             st.session_state[key] = yours[n]
-            st.segmented_control(f"{doc} (rank {n + 1})", list(range(jd.TOP_GRADE + 1)),
-                                 key=key, required=True, on_change=_regrade, args=(n,))
+            st.segmented_control(f"Your grade for {doc} (rank {n + 1})",
+                                 list(range(jd.TOP_GRADE + 1)), key=key, required=True,
+                                 on_change=_regrade, args=(n,))
     with right:
-        st.table(jd.grade_table(yours).set_index("document"))
+        # seven columns on a phone: smaller type and padding, so "majority" is not cut off
+        st.html(f"""<style>@media (max-width: 640px) {{
+.st-key-{P}rater_table [data-testid=stTable] :is(th, td) {{
+  padding: 0.3rem 0.25rem; font-size: 0.78rem; }} }}</style>""")
+        with st.container(key=P + "rater_table"):
+            st.table(jd.rater_table(yours))
         st.markdown(jd.agreement_sentence(yours))
-    st.table(jd.score_table(yours).set_index("judgments"))
-    st.caption("Each rater's NDCG uses that rater's own ideal ranking. Median: the middle of "
-               "the three grades; mean: kept as a fraction; majority: the grade two of three "
-               "gave, else the median. κ treats grades as categories: 2 against 3 counts as "
-               "much as 0 against 3.")
+    st.caption("Each rater's NDCG uses that rater's own ideal ranking. Median: the middle "
+               "grade; mean: kept as a fraction; majority: the grade two of three gave, else "
+               "the median. κ treats grades as categories: 2 against 3 is as much a "
+               "disagreement as 0 against 3.")
 
 
 def _regrade(n: int) -> None:
@@ -111,7 +114,8 @@ def queries_part() -> None:
     st.markdown(
         "Two of the sample TREC runs (24 queries, the files of Lesson 9) compared query by "
         "query. **How many queries** would a paired test need to see this difference, and "
-        "how often would the upload page's verdict hold on fewer queries?")
+        "how often would the upload page's verdict come out the same on fewer, or more, "
+        "queries like these?")
     c1, c2, c3, c4 = st.columns(4, vertical_alignment="bottom")
     c1.selectbox("Baseline", list(jd.RUNS), **S.bind("base"))
     c2.selectbox("New system", list(jd.RUNS), **S.bind("other"))
@@ -133,24 +137,37 @@ def queries_part() -> None:
     need = queries_needed(abs(mean), sd, power=S["power"] / 100)
     now = power_at(n, abs(mean), sd)
     st.markdown(
-        f"Mean difference **{mean:+.4f}**, standard deviation of the per-query differences "
-        f"**{sd:.4f}** over **{n}** queries (effect size {need.effect_size:.2f}). "
-        + need.sentence(label) + f" With the {n} queries at hand its power is "
-        f"**{now:.0%}**.")
-    curve = jd.verdict_curve(label, base, other)
+        f"Over **{n}** queries the per-query differences of {label} have mean "
+        f"**{mean:+.4f}** and standard deviation **{sd:.4f}** (effect size "
+        f"{need.effect_size:.2f}). A paired t-test at α = 0.05 needs **{need.queries:,} "
+        f"queries** to find a difference this size with power {need.power:.0%}; with "
+        f"the {n} at hand its power is **{now:.0%}**.")
+    sizes = tuple(jd.curve_sizes(n, need.queries))
+    curve = jd.verdict_curve(label, base, other, sizes)
     fig = go.Figure()
     for key, name, colour in (("better", f"{other} significantly better", "#009E73"),
                               ("worse", f"{other} significantly worse", "#D55E00"),
                               ("no_difference", "could be chance", "#999999")):
         fig.add_trace(go.Scatter(x=curve.index, y=curve[key], name=name, mode="lines+markers",
                                  line={"color": colour}))
-    fig.update_layout(height=320, margin={"l": 10, "r": 10, "t": 30, "b": 10},
-                      xaxis_title="queries drawn", yaxis_title=f"share of {jd.CURVE_DRAWS} draws",
-                      yaxis={"range": [0, 1], "tickformat": ".0%"},
-                      legend={"orientation": "h", "y": 1.15})
+    for x, text in ((n, f"{n} at hand"), (need.queries, f"{need.queries} needed")):
+        if x <= max(sizes):
+            fig.add_vline(x=x, line={"dash": "dot", "color": "#555555"},
+                          annotation_text=text, annotation_position="top")
+    fig.update_layout(height=270, margin={"l": 10, "r": 10, "t": 40, "b": 10},
+                      xaxis_title="queries", yaxis_title="share of draws",
+                      yaxis={"range": [0, 1.02], "tickformat": ".0%"},
+                      legend={"orientation": "h", "y": -0.3})
     st.plotly_chart(fig, key=P + "curve", config={"displayModeBar": False})
-    st.caption(f"Each point: {jd.CURVE_DRAWS} random subsets of that many queries, each judged by the "
-               "randomization test at α = 0.05, as the upload page judges the whole set.")
+    found = "better" if mean > 0 else "worse"
+    seen = f"with {n} queries in **{curve.loc[n, found]:.0%}** of the draws"
+    if need.queries in curve.index:
+        seen += f", with {need.queries} in **{curve.loc[need.queries, found]:.0%}**"
+    st.markdown(f"Drawn from these queries, *{other} significantly {found}* comes out {seen}: "
+                "the power analysis, seen in the data.")
+    st.caption(f"Each point: {jd.CURVE_DRAWS} random sets of that many queries drawn from "
+               f"these {n} (with replacement), each judged by the randomization test at α = "
+               "0.05, as the upload page judges a comparison.")
 
 
 {"raters": raters_part, "pool": pool_part, "queries": queries_part}[S["part"]]()

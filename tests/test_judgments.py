@@ -211,5 +211,8 @@ def test_fewer_queries_give_the_full_verdict_less_often_on_the_sample_runs():
     verdict = "better" if full.randomization_pvalue < 0.05 else "no_difference"
     assert everything[verdict] == 1.0                # all queries: the page's own verdict
     assert curve.loc[4, verdict] < everything[verdict]
-    with pytest.raises(ValueError, match="sizes must be between 2"):
-        verdict_by_queries(a, b, [1])
+    with pytest.raises(ValueError, match="sizes must be at least 2 and at most the 24 queries"):
+        verdict_by_queries(a, b, [30])
+    # drawn with replacement, more queries like these: the gain is found more often
+    more = verdict_by_queries(a, b, [8, 96], draws=60, replace=True)
+    assert more.loc[96, "better"] > more.loc[8, "better"]

@@ -55,29 +55,21 @@ def rater_names() -> list[str]:
     return ["rater 1", "you", "rater 3"]
 
 
-def grade_table(yours) -> pd.DataFrame:
-    """Each document's grades: the three raters and every way of combining them."""
-    scores = scores_by_rater(ratings(yours), len(DOCS), gain=GAIN)
-    table = pd.DataFrame({"document": DOCS})
-    for name, key in zip(rater_names(), ("rater 1", "rater 2", "rater 3")):
-        table[name] = [int(g) for g in scores.loc[key, "grades"]]
-    for how in COMBINE_RULES:
-        table[how] = [_grade_text(g) for g in scores.loc[how, "grades"]]
-    return table
+def rater_table(yours) -> pd.DataFrame:
+    """One column per rater and per way of combining them: each document's grade, then
+    DCG@4 and NDCG@4 of the ranking under those grades (irlib.raters.scores_by_rater)."""
+    k = len(DOCS)
+    scores = scores_by_rater(ratings(yours), k, gain=GAIN)
+    scores.index = [*rater_names(), *COMBINE_RULES]
+    table = {}
+    for name, row in scores.iterrows():
+        table[name] = [_grade_text(g) for g in row["grades"]] + [
+            f"{row[f'DCG@{k}']:.4f}", f"{row[f'NDCG@{k}']:.4f}"]
+    return pd.DataFrame(table, index=pd.Index([*DOCS, f"DCG@{k}", f"NDCG@{k}"], name="grade"))
 
 
 def _grade_text(g: float) -> str:
     return str(int(g)) if float(g).is_integer() else f"{g:.2f}"
-
-
-def score_table(yours) -> pd.DataFrame:
-    """DCG@4 and NDCG@4 under each rater alone and each combination (irlib.raters)."""
-    scores = scores_by_rater(ratings(yours), len(DOCS), gain=GAIN)
-    scores.index = [*rater_names(), *COMBINE_RULES]
-    k = len(DOCS)
-    return pd.DataFrame({"judgments": scores.index,
-                         f"DCG@{k}": [f"{v:.4f}" for v in scores[f"DCG@{k}"]],
-                         f"NDCG@{k}": [f"{v:.4f}" for v in scores[f"NDCG@{k}"]]})
 
 
 def agreement_sentence(yours) -> str:
@@ -150,6 +142,7 @@ def rule_label(rule: str, measure: str) -> str:
 RUNS = ("control", "test", "rm3", "dense")
 QUERY_MEASURES = ("nDCG@10", "AP", "P@10")
 CURVE_DRAWS = 100
+MAX_CURVE_QUERIES = 200
 
 
 @functools.cache
@@ -161,11 +154,21 @@ def sample_per_query(measure: str) -> pd.DataFrame:
                          for name in RUNS})
 
 
+def curve_sizes(n: int, needed: int) -> list[int]:
+    """Query counts for the verdict curve: from 4 to past both the queries at hand and the
+    number the power analysis asks for (at most :data:`MAX_CURVE_QUERIES`)."""
+    top = min(MAX_CURVE_QUERIES, max(2 * n, round(1.25 * needed)))
+    return sorted({int(s) for s in np.linspace(4, top, 12).round()} | {n}
+                  | ({needed} if needed <= top else set()))
+
+
 @functools.cache
-def verdict_curve(measure: str, base: str, other: str) -> pd.DataFrame:
-    """The verdict on fewer queries (irlib.power), once per pair: 1,200 randomization tests."""
+def verdict_curve(measure: str, base: str, other: str, sizes: tuple[int, ...]) -> pd.DataFrame:
+    """The verdict on as many queries like these (irlib.power, drawn with replacement), once
+    per pair: some 1,300 randomization tests."""
     table = sample_per_query(measure)
-    return verdict_by_queries(table[base], table[other], draws=CURVE_DRAWS)
+    return verdict_by_queries(table[base], table[other], list(sizes), draws=CURVE_DRAWS,
+                              replace=True)
 
 
 @functools.cache
