@@ -1,6 +1,8 @@
 """Lesson 8: where judgments come from. Raters who disagree, documents nobody judged (pooling),
 and how many queries a comparison needs. Every number comes from irlib (raters, pooling,
 power); ui/judgments.py holds the data and the tables."""
+import html
+
 import pandas as pd
 import plotly.graph_objects as go
 import streamlit as st
@@ -10,6 +12,7 @@ from irlib.power import power_at, queries_needed, spread
 from ui import judgments as jd
 from ui.course import lesson_links, through_app_navigation
 from ui.layout import board_page
+from ui.texts import md_escape
 
 through_app_navigation()   # first: a deep link on a fresh server (ui/course.py)
 
@@ -111,42 +114,64 @@ def _frame(columns: dict) -> pd.DataFrame:
 
 
 def queries_part() -> None:
+    upload = jd.uploaded_per_query()
     st.markdown(
-        "Two of the sample TREC runs (24 queries, the files of Lesson 9) compared query by "
-        "query. **How many queries** would a paired test need to see this difference, and "
-        "how often would the upload page's verdict come out the same on fewer, or more, "
-        "queries like these?")
-    c1, c2, c3, c4 = st.columns(4, vertical_alignment="bottom")
-    c1.selectbox("Baseline", list(jd.RUNS), **S.bind("base"))
-    c2.selectbox("New system", list(jd.RUNS), **S.bind("other"))
-    c3.selectbox("Measure", list(jd.QUERY_MEASURES), **S.bind("query_measure"))
+        "Two systems compared query by query: the sample TREC runs (24 queries, the files of "
+        "Lesson 9) or your own upload there. **How many queries** would a paired test need "
+        "to see this difference, and how often would the upload page's verdict come out the "
+        "same on fewer, or more, queries like these?")
+    if S["data"] == "upload" and upload is None:
+        st.info("No upload with two or more systems in this session yet: load your files in "
+                "Lesson 9 (Your own judgments) and come back. The sample runs are shown.",
+                icon=":material/upload_file:")
+    if S["data"] == "upload" and upload is not None:
+        label, table = upload
+    else:
+        label = S["query_measure"]
+        table = jd.sample_per_query(label)
+    systems = list(table.columns)
+    for name, fallback in (("base", systems[0]), ("other", systems[1])):
+        if S[name] not in systems:
+            S.set(name, fallback)
+    c0, c1, c2, c3, c4 = st.columns([3, 2, 2, 2, 3], vertical_alignment="bottom")
+    c0.segmented_control("Data", list(jd.DATA), format_func=jd.DATA.get, **S.bind("data"),
+                         required=True)
+    c1.selectbox("Baseline", systems, **S.bind("base"))
+    c2.selectbox("New system", systems, **S.bind("other"))
+    if S["data"] == "upload" and upload is not None:
+        c3.text_input("Measure", label, disabled=True, help="The measure the upload page "
+                      "compares by; change it there.")
+    else:
+        c3.selectbox("Measure", list(jd.QUERY_MEASURES), **S.bind("query_measure"))
     c4.slider("Power (%)", 50, 99, **S.bind("power"),
               help="The chance of finding the difference when it is real.")
     base, other = S["base"], S["other"]
     if base == other:
-        st.info("Pick two different runs to compare.", icon=":material/info:")
+        st.info("Pick two different systems to compare.", icon=":material/info:")
         return
-    table = jd.sample_per_query(S["query_measure"])
     diff = (table[other] - table[base]).dropna()
+    if len(diff) < 2:
+        st.info("These two systems share fewer than two scored queries.", icon=":material/info:")
+        return
     mean, sd, n = spread(diff)
-    label = S["query_measure"]
     if mean == 0 or sd == 0:
-        st.info("The two runs score the same on every query: there is no difference to "
-                "find.", icon=":material/info:")
+        st.info("The two systems differ by the same amount on every query (or not at all): "
+                "there is no spread for a test to weigh.", icon=":material/info:")
         return
     need = queries_needed(abs(mean), sd, power=S["power"] / 100)
     now = power_at(n, abs(mean), sd)
     st.markdown(
-        f"Over **{n}** queries the per-query differences of {label} have mean "
+        f"Over **{n}** queries the per-query differences of {md_escape(label)} have mean "
         f"**{mean:+.4f}** and standard deviation **{sd:.4f}** (effect size "
         f"{need.effect_size:.2f}). A paired t-test at α = 0.05 needs **{need.queries:,} "
         f"queries** to find a difference this size with power {need.power:.0%}; with "
         f"the {n} at hand its power is **{now:.0%}**.")
     sizes = tuple(jd.curve_sizes(n, need.queries))
-    curve = jd.verdict_curve(label, base, other, sizes)
+    curve = jd.verdict_curve(table, base, other, sizes)
     fig = go.Figure()
-    for key, name, colour in (("better", f"{other} significantly better", "#009E73"),
-                              ("worse", f"{other} significantly worse", "#D55E00"),
+    shown = html.escape(other)             # a system's name may be the learner's text
+    for key, name, colour in (("better", f"{shown} significantly better", "#009E73"),
+                              ("worse", f"{shown} significantly worse", "#D55E00"),
                               ("no_difference", "could be chance", "#999999")):
         fig.add_trace(go.Scatter(x=curve.index, y=curve[key], name=name, mode="lines+markers",
                                  line={"color": colour}))
@@ -163,7 +188,8 @@ def queries_part() -> None:
     seen = f"with {n} queries in **{curve.loc[n, found]:.0%}** of the draws"
     if need.queries in curve.index:
         seen += f", with {need.queries} in **{curve.loc[need.queries, found]:.0%}**"
-    st.markdown(f"Drawn from these queries, *{other} significantly {found}* comes out {seen}: "
+    st.markdown(f"Drawn from these queries, *{md_escape(other)} significantly {found}* comes "
+                f"out {seen}: "
                 "the power analysis, seen in the data.")
     st.caption(f"Each point: {jd.CURVE_DRAWS} random sets of that many queries drawn from "
                f"these {n} (with replacement), each judged by the randomization test at α = "

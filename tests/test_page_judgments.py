@@ -7,6 +7,7 @@ import pytest
 from irlib.power import queries_needed, spread
 from tests.apptest import address, run_page
 from ui import judgments as jd
+from ui.texts import md_escape
 
 P = jd.PREFIX
 
@@ -88,14 +89,14 @@ def test_how_many_queries_from_the_sample_runs():
     assert f"needs **{need.queries:,} queries**" in text(at) and n == 24
     assert len(at.get("plotly_chart")) == 1
     at.selectbox(key=P + "other").set_value("control").run()
-    assert "Pick two different runs" in at.info[0].value
+    assert "Pick two different systems" in at.info[0].value
 
 
 def test_the_link_holds_every_setting_and_a_bad_one_is_named():
     at = run({"part": "pool", "you": "1111", "depth": "4", "pm": "AP", "c": "d1 d6"})
     assert address(at) == {"part": "pool", "you": "1111", "c": "d1 d6", "depth": "4",
-                           "pm": "AP", "cpool": "0", "base": "control", "other": "test",
-                           "qm": "nDCG@10", "power": "80"}
+                           "pm": "AP", "cpool": "0", "data": "sample", "base": "control",
+                           "other": "test", "qm": "nDCG@10", "power": "80"}
     bad = run({"you": "9x"})
     assert "could not be read" in bad.info[0].value
     assert address(bad)["you"] == "2301"
@@ -107,3 +108,30 @@ def test_every_part_ends_with_the_lessons_links(part):
     captions = [c.value for c in at.caption]
     assert "Previous: 7. Recommenders: the same metrics, new traps" in captions
     assert "Next: 9. Your own judgments" in captions
+
+
+def test_the_learners_upload_is_offered_after_lesson_9_scored_it():
+    """The whole app: load the TREC samples in Lesson 9, then part 3 compares those scores
+    (the upload page's measure, its systems) and says how many queries they need."""
+    from streamlit.testing.v1 import AppTest
+
+    from tests.apptest import ROOT
+    at = AppTest.from_file(str(ROOT / "app.py"), default_timeout=120)
+    at.run()
+    at.switch_page("pages/judgments.py").run()
+    at.button_group(key=P + "part").set_value("queries").run()
+    at.button_group(key=P + "data").set_value("upload").run()
+    assert "No upload with two or more systems" in at.info[0].value     # nothing yet
+    at.switch_page("pages/upload.py").run()
+    at.radio(key="upload_input").set_value("trec").run()
+    at.button(key="upload_sample_trec").click().run()
+    assert not at.exception
+    label, table = at.session_state[jd.UPLOAD_KEY]       # what Lesson 9 handed over
+    at.switch_page("pages/judgments.py").run()
+    assert not at.exception and not [i for i in at.info if "No upload" in i.value]
+    assert at.selectbox(key=P + "base").options == list(table.columns)
+    mean, sd, n = spread((table[at.session_state[P + "other"]]
+                          - table[at.session_state[P + "base"]]).dropna())
+    need = queries_needed(abs(mean), sd, power=0.8)
+    assert f"needs **{need.queries:,} queries**" in text(at)
+    assert md_escape(label) in text(at)

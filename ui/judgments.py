@@ -145,6 +145,43 @@ CURVE_DRAWS = 100
 MAX_CURVE_QUERIES = 200
 
 
+#: Where part 3's per-query scores come from.
+DATA = {"sample": "The sample runs", "upload": "Your upload (Lesson 9)"}
+#: The upload page leaves its per-query scores here (this session only): (label, frame).
+UPLOAD_KEY = PREFIX + "upload_scores"
+
+
+def system_codec() -> ps.Codec:
+    """A system's name: the sample's or an upload's (checked against the data when drawn)."""
+    def parse(text: str) -> str:
+        if not 0 < len(text) <= 100:
+            raise ValueError(text)
+        return text
+    return ps.Codec(parse, str, "a system's name")
+
+
+def offer_upload(evaluations, measure: str, label: str, include_missing: bool) -> None:
+    """The upload page's hand-over: every system's per-query ``measure`` (irlib.evaluate, as
+    the page scored them; a query a system did not answer left out unless the page counts it
+    as 0), kept in this session for part 3. Fewer than two systems: nothing."""
+    import streamlit as st
+    if len(evaluations) < 2:
+        st.session_state.pop(UPLOAD_KEY, None)
+        return
+    columns = {}
+    for name, ev in evaluations.items():
+        values = ev.per_query[measure].copy()
+        if not include_missing:
+            values[values.index.isin(list(ev.missing_queries))] = np.nan
+        columns[str(name)] = values
+    st.session_state[UPLOAD_KEY] = (label, pd.DataFrame(columns))
+
+
+def uploaded_per_query() -> tuple[str, pd.DataFrame] | None:
+    import streamlit as st
+    return st.session_state.get(UPLOAD_KEY)
+
+
 @functools.cache
 def sample_per_query(measure: str) -> pd.DataFrame:
     """Each sample run's per-query scores (columns: runs), from the TREC sample files."""
@@ -162,13 +199,19 @@ def curve_sizes(n: int, needed: int) -> list[int]:
                   | ({needed} if needed <= top else set()))
 
 
-@functools.cache
-def verdict_curve(measure: str, base: str, other: str, sizes: tuple[int, ...]) -> pd.DataFrame:
-    """The verdict on as many queries like these (irlib.power, drawn with replacement), once
-    per pair: some 1,300 randomization tests."""
-    table = sample_per_query(measure)
-    return verdict_by_queries(table[base], table[other], list(sizes), draws=CURVE_DRAWS,
-                              replace=True)
+def verdict_curve(table: pd.DataFrame, base: str, other: str,
+                  sizes: tuple[int, ...]) -> pd.DataFrame:
+    """The verdict on as many queries like these (irlib.power, drawn with replacement):
+    some 1,300 randomization tests, so each pair's curve is kept for the session."""
+    import streamlit as st
+    cache = st.session_state.setdefault(PREFIX + "curves", {})
+    key = (tuple(table.index), tuple(table[base]), tuple(table[other]), sizes)
+    if key not in cache:
+        if len(cache) > 8:
+            cache.clear()
+        cache[key] = verdict_by_queries(table[base], table[other], list(sizes),
+                                        draws=CURVE_DRAWS, replace=True)
+    return cache[key]
 
 
 @functools.cache
@@ -180,8 +223,9 @@ def page_state() -> ps.PageState:
         ps.Field("depth", 2, ps.whole_number(1, MAX_DEPTH)),
         ps.Field("pool_measure", "P@5", ps.one_of(POOL_MEASURES), "pm"),
         ps.Field("in_pool", False, ps.switch(), "cpool"),
-        ps.Field("base", "control", ps.one_of(RUNS)),
-        ps.Field("other", "test", ps.one_of(RUNS)),
+        ps.Field("data", "sample", ps.one_of(tuple(DATA))),
+        ps.Field("base", "control", system_codec()),
+        ps.Field("other", "test", system_codec()),
         ps.Field("query_measure", "nDCG@10", ps.one_of(QUERY_MEASURES), "qm"),
         ps.Field("power", 80, ps.whole_number(50, 99)),
     ])
