@@ -80,9 +80,11 @@ def pool_part() -> None:
     st.toggle("C takes part in the pool", **S.bind("in_pool"))
     try:
         new_docs = jd.read_new_system(S["new"])
+        st.session_state[P + "last_good"] = new_docs
     except InputError as err:
-        st.error(f"{err} — the default list is used until it reads.", icon=":material/error:")
-        new_docs = jd.read_new_system(jd.NEW_DEFAULT)
+        new_docs = st.session_state.get(P + "last_good") or jd.read_new_system(jd.NEW_DEFAULT)
+        st.error(f"{md_escape(str(err))}. C keeps its last list: {' '.join(new_docs)}.",
+                 icon=":material/error:")
     depth, measure = int(S["depth"]), S["pool_measure"]
     in_pool = bool(S["in_pool"])
     judged = jd.pool_members(new_docs, depth, in_pool)

@@ -2,6 +2,8 @@
 rater, a system outside the pool, the queries a comparison needs, the link and bad input."""
 from __future__ import annotations
 
+import re
+
 import pytest
 
 from irlib.power import queries_needed, spread
@@ -18,6 +20,11 @@ def run(query=None):
 
 def tables(at) -> list[dict]:
     return [t.value.to_dict("index") for t in at.table]
+
+
+def unescaped(markdown: str) -> str:
+    """What a reader sees of Markdown that escaped the learner's text."""
+    return re.sub(r"\\(.)", r"\1", markdown)
 
 
 def text(at) -> str:
@@ -72,12 +79,16 @@ def test_a_system_outside_the_pool_and_each_rule():
 def test_bad_system_c_says_where_and_keeps_the_page():
     at = run({"part": "pool"})
     at.text_input(key=P + "new").set_value("d7 d8 d7").run()
-    assert "system C, column rank 3: 'd7' is listed twice (ranks 1 and 3)" in at.error[0].value
-    at.text_input(key=P + "new").set_value("d7 x1").run()
-    assert "column rank 2: 'x1' is not one of the documents d1 to d10" in at.error[0].value
-    assert tables(at)[0]["C (not pooled)"]["Judged@5"] == "0.20"    # the default list
+    assert "system C, column rank 3: 'd7' is listed twice (ranks 1 and 3)" in \
+        unescaped(at.error[0].value)
     at.text_input(key=P + "new").set_value("d6, d10").run()
     assert not at.error
+    assert tables(at)[0]["C (not pooled)"]["P@5: every document judged"] == "0.40"
+    at.text_input(key=P + "new").set_value("d7 *x1*").run()
+    error = at.error[0].value
+    assert r"\*x1\*" in error                                       # text, not emphasis
+    assert "column rank 2: '*x1*' is not one of the documents d1 to d10" in unescaped(error)
+    assert "C keeps its last list: d6 d10" in error                  # the earlier good state
     assert tables(at)[0]["C (not pooled)"]["P@5: every document judged"] == "0.40"
 
 
