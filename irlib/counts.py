@@ -9,8 +9,7 @@ from __future__ import annotations
 
 import numpy as np
 
-from irlib._common import (DEFAULT_REL, check_grades, check_k, check_rel, judged_or_shown,
-                           safe_div)
+from irlib._common import DEFAULT_REL, check_grades, check_k, check_rel, judged_or_shown, safe_div
 
 
 def num_queries(grades) -> float:

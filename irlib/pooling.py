@@ -70,8 +70,8 @@ def pool(runs: Mapping[str, pd.DataFrame], depth: int) -> pd.DataFrame:
     sorted by query and document.
 
     >>> runs = run_from_lists({"A": ["d1", "d2", "d3"], "B": ["d3", "d4"]})
-    >>> pool(runs, 2).to_dict("list")
-    {'query_id': ['q', 'q', 'q', 'q'], 'doc_id': ['d1', 'd2', 'd3', 'd4'], 'systems': ['A', 'A', 'B', 'B']}
+    >>> pool(runs, 2)[["doc_id", "systems"]].to_dict("list")
+    {'doc_id': ['d1', 'd2', 'd3', 'd4'], 'systems': ['A', 'A', 'B', 'B']}
     """
     depth = check_k(depth, "depth")
     if not runs:
@@ -112,8 +112,11 @@ def scores_under_pooling(qrels: pd.DataFrame, runs: Mapping[str, pd.DataFrame],
     >>> runs = run_from_lists({"A": ["d1", "d2", "d3"], "B": ["d2", "d1", "d4"],
     ...                        "C": ["d5", "d6", "d1"]})
     >>> t = scores_under_pooling(qrels, runs, ["A", "B"], 2, "P@3", 3)
-    >>> bool(t.loc["C", "pooled"]), t.loc["C"].drop("pooled").astype(float).round(3).to_dict()
-    (False, {'complete': 1.0, 'unjudged_not_relevant': 0.333, 'judged_only': 0.333, 'bpref': 1.0, 'judged_at_k': 0.333})
+    >>> bool(t.loc["C", "pooled"])
+    False
+    >>> t.loc["C"].drop("pooled").astype(float).round(3).to_dict()  # doctest: +NORMALIZE_WHITESPACE
+    {'complete': 1.0, 'unjudged_not_relevant': 0.333, 'judged_only': 0.333, 'bpref': 1.0,
+     'judged_at_k': 0.333}
     """
     depth, k = check_k(depth, "depth"), check_k(k)
     missing = [name for name in pooled if name not in runs]

@@ -1,4 +1,4 @@
-r"""How many queries a comparison needs: the paired t-test's power, and the verdict on fewer queries.
+r"""How many queries a comparison needs: a paired t-test's power, and the verdict on fewer.
 
 A comparison of two systems is a paired test over queries. Its per-query differences have a
 mean :math:`\bar d` and a standard deviation :math:`s_d`; their ratio is the effect size
@@ -140,8 +140,9 @@ def verdict_by_queries(a: pd.Series, b: pd.Series, sizes=None, *, draws: int = 2
     sizes = [int(s) for s in sizes]
     bad = [s for s in sizes if not 2 <= s <= (math.inf if replace else n)]
     if bad:
-        raise ValueError(f"sizes must be at least 2{'' if replace else f' and at most the {n} queries'}"
-                         f" (draws {'with' if replace else 'without'} replacement), got {bad}")
+        most = "" if replace else f" and at most the {n} queries"
+        raise ValueError(f"sizes must be at least 2{most} (draws "
+                         f"{'with' if replace else 'without'} replacement), got {bad}")
     rng = np.random.default_rng(seed)
     rows = {}
     for size in sizes:

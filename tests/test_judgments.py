@@ -45,7 +45,8 @@ def test_the_sample_sheet_is_the_notebooks_and_reads_the_same_median():
 
 
 def test_mean_and_majority_differ_from_the_median():
-    assert combine_ratings(DISAGREEMENT, "mean").tolist() == pytest.approx([7 / 3, 8 / 3, 2 / 3, 2 / 3])
+    assert combine_ratings(DISAGREEMENT, "mean").tolist() == pytest.approx(
+        [7 / 3, 8 / 3, 2 / 3, 2 / 3])
     assert combine_ratings([[0, 3, 3], [0, 1, 2]], "majority").tolist() == [3, 1]
     assert combine_ratings([[0, 3, 3, 1]], "median").tolist() == [1]     # lower middle of four
 
@@ -115,7 +116,8 @@ def test_judged_at_k_in_the_cli_and_with_judged_only(tmp_path, capsys):
     from irlib.__main__ import main
     assert main([str(qrels), str(run), "-m", "Judged@4", "-m", "Judged@2"]) == 0
     out = capsys.readouterr().out
-    assert "Judged@4              \tall\t0.5000" in out and "Judged@2              \tall\t0.5000" in out
+    assert "Judged@4              \tall\t0.5000" in out
+    assert "Judged@2              \tall\t0.5000" in out
     assert main([str(qrels), str(run), "-m", "Judged@2", "-J"]) == 0
     assert "\tall\t1.0000" in capsys.readouterr().out      # -J: only judged results are left
 
@@ -193,7 +195,8 @@ def test_queries_needed_matches_statsmodels_and_a_noncentral_t(delta, sd, power)
 
 
 def test_power_helpers_refuse_bad_input():
-    for bad in (dict(delta=0, sd=1), dict(delta=1, sd=-1), dict(delta=1, sd=1, power=1.2)):
+    for bad in ({"delta": 0, "sd": 1}, {"delta": 1, "sd": -1},
+                {"delta": 1, "sd": 1, "power": 1.2}):
         with pytest.raises(ValueError):
             queries_needed(**bad)
     with pytest.raises(ValueError, match="at least 2"):

@@ -141,7 +141,7 @@ def test_the_learners_upload_is_offered_after_lesson_9_scored_it():
     at.switch_page("pages/judgments.py").run()
     assert not at.exception and not [i for i in at.info if "No upload" in i.value]
     assert at.selectbox(key=P + "base").options == list(table.columns)
-    mean, sd, n = spread((table[at.session_state[P + "other"]]
+    mean, sd, _ = spread((table[at.session_state[P + "other"]]
                           - table[at.session_state[P + "base"]]).dropna())
     need = queries_needed(abs(mean), sd, power=0.8)
     assert f"needs **{need.queries:,} queries**" in text(at)

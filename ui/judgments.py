@@ -18,8 +18,8 @@ import pandas as pd
 import irlib
 from irlib import io as irio
 from irlib._common import InputError
-from irlib.power import verdict_by_queries
 from irlib.pooling import RULES, pool, run_from_lists, scores_under_pooling
+from irlib.power import verdict_by_queries
 from irlib.raters import COMBINE_RULES, agreement, scores_by_rater
 from ui import page_state as ps
 

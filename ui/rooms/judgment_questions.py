@@ -2,6 +2,7 @@
 :func:`ui.rooms.questions.register` like every kind. The numbers are irlib.raters'."""
 from __future__ import annotations
 
+import math
 import random
 from collections.abc import Mapping
 
@@ -33,7 +34,7 @@ def make_raters(rng: random.Random, params: Mapping) -> dict:
                   for keep in rng.sample([0.9, 0.6, 0.3], 3)]
         found = agreement([list(row) for row in zip(*raters)])
         kappas = {key: found.pairs[pair] for key, pair in PAIRS.items()}
-        if not all(k == k for k in kappas.values()):      # NaN: one rater gave one grade
+        if any(math.isnan(k) for k in kappas.values()):   # one rater gave one grade throughout
             continue
         best, *rest = sorted(kappas, key=kappas.get, reverse=True)
         if all(kappas[best] - kappas[other] >= MARGIN for other in rest):
