@@ -186,7 +186,7 @@ MEASURES = {
         per_ranking=ndcg_at_k, curve=curves.ndcg, explain=steps.explain_ndcg,
         kernel=kernels._ndcg, trec_eval="ndcg", trec_eval_cut="ndcg_cut",
         trec_eval_cutoffs=_TREC_CUTOFFS),
-    # trec_eval's summary measures: the CLI, evaluate and Lesson 8; not taught on the boards.
+    # trec_eval's summary measures: the CLI, evaluate and Lesson 9; not taught on the boards.
     "NumQ": MeasureInfo(
         label="queries", title="Number of queries",
         description="How many queries the means are over (trec_eval's num_q).",
