@@ -135,8 +135,9 @@ def queries_part() -> None:
     for name, fallback in (("base", systems[0]), ("other", systems[1])):
         if S[name] not in systems:
             S.set(name, fallback)
-    c0, c1, c2, c3, c4 = st.columns([3, 2, 2, 2, 3], vertical_alignment="bottom")
+    c0, c1, c2, c3, c4 = st.columns([3, 2, 2, 2, 2], vertical_alignment="bottom")
     c0.segmented_control("Data", list(jd.DATA), format_func=jd.DATA.get, **S.bind("data"),
+                         help="Your upload: the systems Lesson 9 scored in this session.",
                          required=True)
     c1.selectbox("Baseline", systems, **S.bind("base"))
     c2.selectbox("New system", systems, **S.bind("other"))

@@ -146,7 +146,7 @@ MAX_CURVE_QUERIES = 200
 
 
 #: Where part 3's per-query scores come from.
-DATA = {"sample": "The sample runs", "upload": "Your upload (Lesson 9)"}
+DATA = {"sample": "Sample runs", "upload": "Your upload"}
 #: The upload page leaves its per-query scores here (this session only): (label, frame).
 UPLOAD_KEY = PREFIX + "upload_scores"
 
