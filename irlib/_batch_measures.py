@@ -139,6 +139,13 @@ def _num_nonrelevant_retrieved(c: Context, m: Measure):
     return c.per_query_sum(c.hit_q[mask], None)
 
 
+def _judged(c: Context, m: Measure):
+    """ir_measures' Judged@K: judged hits in the top K over min(K, results returned)."""
+    judged = (c.hit_grade >= 0) & (c.hit_rank <= (m.k or np.inf))
+    shown = c.retrieved if m.k is None else np.minimum(c.retrieved, m.k)
+    return _ratio(c.per_query_sum(c.hit_q[judged], None), shown)
+
+
 def _bpref(c: Context, m: Measure):
     judged = c.hit_grade >= 0                      # unjudged hits neither help nor hurt
     q, grade = c.hit_q[judged], c.hit_grade[judged]

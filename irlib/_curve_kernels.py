@@ -172,6 +172,11 @@ def bpref(r: Rankings) -> np.ndarray:
     return _constant(r, safe_div(terms.sum(axis=1), r.n_relevant[:, 0]))
 
 
+def judged(r: Rankings) -> np.ndarray:
+    """Every shown result of a grade row is judged: Judged@K is 1 at every K."""
+    return np.ones(r.grades.shape)
+
+
 def eleven_point_average(r: Rankings) -> np.ndarray:
     rows = r.grades if r.pool.shape[0] == len(r.grades) else None
     values = [_eleven_point_average(g, judged=r.pool[i if rows is not None else 0], rel=r.rel)

@@ -19,6 +19,7 @@ from irlib.ap import average_precision, precision_at_ranks, _ap_denominator
 from irlib.binary import (confusion_at_k, f1_at_k, precision_at_k, r_precision, recall_at_k,
                           set_f, set_precision, set_recall, success_at_k)
 from irlib.bpref import bpref, bpref_terms
+from irlib.counts import judged_at_k
 from irlib.dcg import cg_at_k, dcg_at_k, discounts, gain_values, ideal_grades
 from irlib.interpolated import (ELEVEN_LEVELS, check_level, eleven_point_average,
                                  interpolated_precision, precision_at_relevant, relevant_needed)
@@ -266,6 +267,16 @@ def _count(s: Step, metric: str, title: str, value: float, how: str) -> Explanat
 
 def _n_relevant(s: Step) -> int:
     return int(np.count_nonzero(judged_or_shown(s.grades, s.judged) >= s.rel))
+
+
+def explain_judged(s: Step) -> Explanation:
+    shown = min(s.k, len(s.grades))
+    value = judged_at_k(s.grades, s.k)
+    latex = (rf"\text{{Judged@{s.k}}} = \frac{{\text{{judged in the top }} K}}"
+             rf"{{\min(K, \text{{returned}})}} = \frac{{{shown}}}{{{shown}}} = {fmt(value)}"
+             r" \quad \text{(every shown grade is a judgment)}" if shown else
+             rf"\text{{Judged@{s.k}}} = 0 \quad \text{{(nothing returned)}}")
+    return Explanation("Judged", s.k, value, latex, details=s.details)
 
 
 def explain_num_queries(s: Step) -> Explanation:

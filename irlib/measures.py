@@ -186,7 +186,7 @@ MEASURES = {
         per_ranking=ndcg_at_k, curve=curves.ndcg, explain=steps.explain_ndcg,
         kernel=kernels._ndcg, trec_eval="ndcg", trec_eval_cut="ndcg_cut",
         trec_eval_cutoffs=_TREC_CUTOFFS),
-    # trec_eval's summary measures: the CLI, evaluate and Lesson 8; not taught on the boards.
+    # trec_eval's summary measures: the CLI, evaluate and Lesson 9; not taught on the boards.
     "NumQ": MeasureInfo(
         label="queries", title="Number of queries",
         description="How many queries the means are over (trec_eval's num_q).",
@@ -246,6 +246,13 @@ MEASURES = {
         per_ranking=bpref, curve=curves.bpref, explain=steps.explain_gm_bpref,
         kernel=kernels._bpref, tile=False, teach=False, aggregate="gmean",
         trec_eval="gm_bpref", per_query_line=False),
+    "Judged": MeasureInfo(
+        label="Judged", title="Judged share of the top K",
+        description="Share of the top K results that have a judgment (ir_measures' Judged@K): "
+                    "low values warn that unjudged results were counted as not relevant.",
+        family="set", cutoff="optional", params=(), bounded=True, colour="#999999",
+        per_ranking=counts.judged_at_k, curve=curves.judged, explain=steps.explain_judged,
+        kernel=kernels._judged, tile=False, teach=False),
     "IPrec": MeasureInfo(
         label="IPrec", title="Interpolated precision at a recall level",
         description="The best precision reached at this recall (0 to 1) or beyond: a point "

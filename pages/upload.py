@@ -7,6 +7,7 @@ import streamlit as st
 
 from ui import upload as ui
 from ui.course import lesson_links, through_app_navigation
+from ui.judgments import offer_upload
 from ui.layout import board_page
 from ui.scroll import scroll_to_anchor
 from ui.upload.tables import interpolated_measures
@@ -63,6 +64,9 @@ with st.spinner(f"Scoring {n_rows:,} results…", show_time=True):
     evaluations = ui.cached_score(dataset.key, settings.names + tuple(
         interpolated_measures(settings.rel)), dataset)
 include_missing = ui.data_notes(dataset, evaluations)
+# Lesson 8 asks how many queries a comparison needs: of these, in this session only
+offer_upload(evaluations, settings.name(settings.by), settings.label(settings.by),
+             include_missing)
 systems = list(dataset.runs)
 result = ui.systems_section(dataset, evaluations, settings, include_missing)
 baseline = result.baseline if result is not None else systems[0]

@@ -83,6 +83,10 @@ FAILING = {
     "coverage-keeps-hits": lambda c: (c.answer[0],
                                       edit(c.answer[1], move_film("The Glass Stranger", 8)),
                                       c.answer[2]),
+    # one disagreement only: precision changes (the dog up, nothing down)
+    "second-rater": lambda c: start_with(c, 0, judge("dog", 1)),
+    # the median rater's view: only one card lowered, the mean moves too little
+    "outvoted": lambda c: start_with(c, 0, judge("white-cat-box", 0)),
 }
 
 
@@ -153,12 +157,26 @@ BOARD_NUMBERS = {
     "light-user-lifts-map": lambda c, b: [f"MAP@8 = {number(evaluated(c, b, 'AP@8'))}"],
     "coverage-keeps-hits": lambda c, b: [_coverage_text(c, b),
                                          f"HitRate@3 = {number(evaluated(c, b, 'Success@3'))}"],
+    # Lesson 8: the first rater is the start; kappa by scikit-learn, the mean grades by hand
+    "second-rater": lambda c, b: [
+        f"Precision@4 = {number(irlib.precision_at_k(b[0].ranked(), 4))}",
+        "Cohen's κ with the first rater = "
+        + number(_sklearn_kappa(c.start[0].ranked(), b[0].ranked()))],
+    "outvoted": lambda c, b: [
+        "NDCG@5 of the mean grades = " + number(irlib.ndcg_at_k(
+            [(2 * s + y) / 3 for s, y in zip(c.start[0].ranked(), b[0].ranked())], 5)),
+        f"NDCG@5 of the median grades = {number(irlib.ndcg_at_k(c.start[0].ranked(), 5))}"],
 }
+
+
+def _sklearn_kappa(a, b) -> float:
+    from sklearn.metrics import cohen_kappa_score
+    return float(cohen_kappa_score(a, b)) if a != b else 1.0
 
 
 def test_the_course_has_challenges_across_its_lessons():
     assert len(CHALLENGES) >= 15
-    assert {c.lesson for c in CHALLENGES.values()} == {1, 2, 3, 4, 5, 7}
+    assert {c.lesson for c in CHALLENGES.values()} == {1, 2, 3, 4, 5, 7, 8}
     assert set(FAILING) == set(CHALLENGES) == set(NUMBERS) | set(BOARD_NUMBERS)
     lessons = [c.lesson for c in CHALLENGES.values()]
     assert lessons == sorted(lessons)

@@ -41,6 +41,11 @@ CHANGES = {
                     at.slider(key="rec_negatives").set_value(20).run()),
         lambda at: at.button_group(key="rec_trap").value == "sampled"
         and at.slider(key="rec_negatives").value == 20),
+    "pages/judgments.py": (
+        lambda at: (at.button_group(key="jd_part").set_value("pool").run(),
+                    at.slider(key="jd_depth").set_value(4).run()),
+        lambda at: at.button_group(key="jd_part").value == "pool"
+        and at.slider(key="jd_depth").value == 4),
     "pages/upload.py": (
         lambda at: at.radio(key="upload_input").set_value("trec").run(),
         lambda at: at.radio(key="upload_input").value == "trec"),

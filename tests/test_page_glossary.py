@@ -20,6 +20,7 @@ COURSE_WORDS = [
     "R-precision", "bpref", "interpolated precision", "-c", "-l", "paired test", "p-value",
     "confidence interval", "randomization test", "multiple comparisons", "Holm",
     "coverage", "popularity", "novelty", "Pareto", "offline", "online",
+    "kappa", "Fleiss", "pooling", "-J", "Judged@K", "power", "unjudged",
 ]
 
 

@@ -200,16 +200,22 @@ def test_after_a_solve_the_way_on():
     assert "Next lesson: 6. Beyond accuracy" in captions(at)
     assert at.button(key=PREFIX + "next").label == \
         "Next challenge: " + CHALLENGES["hit-blind-to-order"].title
-    # the course's last challenge: what the learner did
+    # the recommenders' last challenge: the next lesson, then Lesson 8's challenges
     c = CHALLENGES["coverage-keeps-hits"]
     learner_makes(at, c.id, c.answer)
-    assert "Next lesson: 8. Your own judgments" in captions(at)
+    assert "Next lesson: 8. Where judgments come from" in captions(at)
+    assert at.button(key=PREFIX + "next").label == \
+        "Next challenge: " + CHALLENGES["second-rater"].title
+    # the course's last challenge: what the learner did
+    c = CHALLENGES["outvoted"]
+    learner_makes(at, c.id, c.answer)
+    assert "Next lesson: 9. Your own judgments" in captions(at)
     assert at.button(key=PREFIX + "next").label == \
         "Next challenge: " + CHALLENGES["recall-not-precision"].title   # wraps round
     summary = plain(" ".join(m.value for m in at.markdown))
     n = len(CHALLENGES)
-    assert (f"That was the last challenge. You have: ✓ **5 of {n} solved** · ◐ 0 answer seen · "
-            f"{n - 5} left.") in summary
+    assert (f"That was the last challenge. You have: ✓ **6 of {n} solved** · ◐ 0 answer seen · "
+            f"{n - 6} left.") in summary
 
 
 def test_the_hint_follows_the_board():

@@ -134,4 +134,4 @@ def test_the_lesson_ends_with_previous_and_next():
     at = run()
     captions = [c.value for c in at.caption]
     assert "Previous: 6. Beyond accuracy" in captions
-    assert "Next: 8. Your own judgments" in captions
+    assert "Next: 8. Where judgments come from" in captions

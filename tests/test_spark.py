@@ -17,7 +17,8 @@ from irlib.trec_names import expand_measures
 from tests.test_parity import random_case
 
 # every run measure of the registry: trec_eval's all_trec, plus those it does not print
-MEASURES = ["all_trec", "F1@5", "DCG@5", "nDCG(dcg='exp-log2')@10", "P(rel=2)@5", "AP(rel=2)"]
+MEASURES = ["all_trec", "F1@5", "DCG@5", "nDCG(dcg='exp-log2')@10", "P(rel=2)@5", "AP(rel=2)",
+            "Judged@5", "Judged"]
 
 
 def spark_frames(spark, qrels: pd.DataFrame, run: pd.DataFrame):

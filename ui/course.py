@@ -36,9 +36,12 @@ LESSONS = [
            ":material/movie:",
            "Users as queries, later views as judgments: the split, sampled metrics, "
            "popularity and averaging over users.", "recommenders", "Recommenders"),
-    Lesson("pages/upload.py", "8. Your own judgments", ":material/upload_file:",
+    Lesson("pages/judgments.py", "8. Where judgments come from", ":material/groups:",
+           "Raters who disagree, documents nobody judged, and how many queries a "
+           "comparison needs.", "judgments", "Judgments"),
+    Lesson("pages/upload.py", "9. Your own judgments", ":material/upload_file:",
            "Upload ratings or TREC files, find the weak queries, compare two systems.", "upload"),
-    Lesson("pages/practice.py", "9. Practice", ":material/task_alt:",
+    Lesson("pages/practice.py", "10. Practice", ":material/task_alt:",
            "Challenges on the lessons' boards, checked at every move, with hints and answers.",
            "practice"),
 ]

@@ -79,7 +79,23 @@ def terms() -> tuple[Term, ...]:
              ("qrels", "relevance judgment", "label", "ground truth"), "pages/upload.py"),
         Term("unjudged", "Unjudged result", judged,
              "A result nobody judged. Most measures count it as not relevant; bpref leaves "
-             "it out.", ("unjudged document", "incomplete judgments"), "pages/upload.py"),
+             "it out.", ("unjudged document", "incomplete judgments"), "pages/judgments.py"),
+        Term("rater-agreement", "Rater agreement (Cohen's and Fleiss' κ)", judged,
+             "How often raters give the same grade, beyond what chance alone would give: "
+             "κ = 1 is complete agreement, 0 no better than chance. Cohen's κ compares two "
+             "raters, Fleiss' κ three or more.",
+             ("kappa", "κ", "inter-rater agreement", "inter-annotator agreement",
+              "Krippendorff's alpha", "disagreement", "median of raters"),
+             "pages/judgments.py"),
+        Term("pooling", "Pooling (pool depth)", judged,
+             "How test collections are judged: the top k results of every participating "
+             "system are pooled and judged, the rest stay unjudged. A later system that finds "
+             "other documents meets unjudged ones.", ("pool", "pool depth", "TREC pool"),
+             "pages/judgments.py"),
+        Term("condensed-list", "Judged-only (condensed) list (trec_eval's -J)", judged,
+             "Drop the unjudged results from a ranking before scoring, so the judged ones move "
+             "up: an unjudged result then neither helps nor hurts.",
+             ("-J", "condensed list", "judged only"), "pages/judgments.py"),
         Term("run", "Run", judged,
              "One system's ranked results for every test query, as a file (TREC's format: "
              "query, document, rank, score, tag). One run per system or version.",
@@ -131,7 +147,9 @@ def terms() -> tuple[Term, ...]:
         _measure("ndcg", "nDCG", also=("nDCG", "normalized DCG"), lesson="pages/ndcg.py"),
         _measure("r-precision", "Rprec", also=("Rprec", "R-precision"),
                  lesson="pages/upload.py"),
-        _measure("bpref", "Bpref", lesson="pages/upload.py"),
+        _measure("bpref", "Bpref", lesson="pages/judgments.py"),
+        _measure("judged-at-k", "Judged", also=("judged share", "Judged@K", "judgment rate"),
+                 lesson="pages/judgments.py"),
         _measure("interpolated-precision", "IPrec",
                  also=("iprec_at_recall", "precision-recall curve", "PR curve"),
                  lesson="pages/upload.py"),
@@ -184,6 +202,12 @@ def terms() -> tuple[Term, ...]:
              "unlikely explanation; it says nothing about how large or important the "
              "difference is.", ("p", "significance", "statistically significant"),
              "pages/upload.py"),
+        Term("power", "Power and the number of queries", compare,
+             "The chance that a test finds a difference that is really there. It grows with "
+             "the number of queries and with the size of the difference against the spread "
+             "of the per-query differences; with too few queries a real gain reads as chance.",
+             ("statistical power", "sample size", "how many queries", "effect size"),
+             "pages/judgments.py"),
         Term("confidence-interval", "Confidence interval", compare,
              "A range of plausible values for the true mean difference (95 %: the method "
              "catches the true value 95 times out of 100). If it includes 0, the data cannot "

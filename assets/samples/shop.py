@@ -1,5 +1,5 @@
 """A shop's recommender data, made the way a recommender engineer would hold it (issue 24):
-the "Recommendations + held-out interactions" samples of Lesson 8, and the tests' data.
+the "Recommendations + held-out interactions" samples of Lesson 9, and the tests' data.
 
 200 users x 500 items with popularity-skewed interactions (Zipf-like item appeal times a
 user's taste), a per-user random 20 % held out with 1-5 star ratings, and two systems'

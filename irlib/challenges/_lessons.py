@@ -5,7 +5,8 @@ Sources (the boards the lessons show; ``ui/practice.py`` builds them from the ca
 ``query1``-``query3`` (lesson 2, the article's three queries), ``ranking1``-``ranking3``
 (lesson 4, the lecture's three rankings of six documents A-F, relevant A, B and C). Lesson 5
 reuses ``cats`` with the libraries' conventions (irlib.conventions). Lesson 7's challenges are
-on users' film lists (``films-<name>``, :mod:`irlib.challenges._recommenders`).
+on users' film lists (``films-<name>``, :mod:`irlib.challenges._recommenders`); Lesson
+8's make the learner a rater on ``cats`` and ``white-cats`` (:mod:`irlib.challenges._judgments`).
 """
 from __future__ import annotations
 
@@ -13,6 +14,7 @@ from irlib.ap import average_precision, mean_average_precision
 from irlib.binary import f1_at_k, precision_at_k, recall_at_k
 from irlib.challenges import Spec, judge, move
 from irlib.challenges._board import Condition, moves_between, number, regrades_between
+from irlib.challenges._judgments import SPECS as JUDGMENT_SPECS
 from irlib.challenges._recommenders import SPECS as RECOMMENDER_SPECS
 from irlib.conventions import score_under
 from irlib.dcg import ndcg_at_k
@@ -355,4 +357,5 @@ SPECS = [
          "Put all four relevant cats in the top four: every library then divides by 4 and "
          "finds precision 1 at each of them.", k=4),
     *RECOMMENDER_SPECS,
+    *JUDGMENT_SPECS,
 ]

@@ -363,3 +363,6 @@ def make_text(rng: random.Random, params: Mapping) -> dict:
         "correct": None if correct is None else f"c{int(correct) + 1}",
         "explanation": "",
     }
+
+
+from ui.rooms import judgment_questions  # noqa: F401  Lesson 8's kinds register themselves
