@@ -220,7 +220,7 @@ def test_a_forged_teacher_link_is_refused(rooms, open_page):
     url, _ = rooms
     teacher, code = open_room(open_page, url)
     forged = open_page(f"{url}/room?room={code}&key=not-the-teachers-key", width=1366, height=768)
-    expect(forged.get_by_text("This teacher link is not valid")).to_be_visible()
+    expect(forged.get_by_text("This teacher link opens no room")).to_be_visible()
     expect(forged.get_by_role("button", name="Reveal the answer")).to_have_count(0)
     expect(teacher.get_by_role("button", name="Reveal the answer")).to_be_visible()
 

@@ -52,7 +52,7 @@ def address_key(address: str | None) -> str:
     >>> address_key("2001:db8:1:2:aaaa::1")
     '2001:db8:1:2::/64'
     """
-    if not address:
+    if not address or not isinstance(address, str):      # (a test harness gives a mock)
         return "local"
     try:
         ip = ipaddress.ip_address(address.strip())

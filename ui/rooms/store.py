@@ -319,9 +319,13 @@ class RoomStore:
         other join counts against the address and the server, and, when the code opens no
         room, as a guess of both; once either has used its guesses every join from there is
         refused before the code is looked up. See :mod:`ui.rooms.limits`."""
-        code = normalise_code(code)
-        self.sweep()
         client = self._client(address)
+        try:
+            code = normalise_code(code)
+        except RoomError:
+            self._limit("join", client)          # a malformed code counts as a try too
+            raise
+        self.sweep()
         with self.db.transaction() as run:
             outcome = self._join(run, code, voter, client)
         if outcome[0] == "rate":

@@ -116,13 +116,6 @@ def store() -> RoomStore:
                   os.environ.get("IRLAB_ROOM_HOURS"), id(RoomStore))
 
 
-def session_id() -> str:
-    """This browser session's id: what rate limits count against."""
-    from streamlit.runtime.scriptrunner import get_script_run_ctx
-    ctx = get_script_run_ctx()
-    return ctx.session_id if ctx else "no-session"
-
-
 def client_address() -> str:
     """The client a limit counts (:func:`ui.rooms.limits.address_key`): the address of this
     session's connection. Behind the balancer (``deploy/run_class.py``) that connection comes
