@@ -38,7 +38,7 @@ from collections.abc import Callable, Mapping
 from pathlib import Path
 
 from ui.rooms._db import Backend, connect
-from ui.rooms.limits import LIMITS, MAX_MEMBERS, MAX_WAITING, Counter, scaled
+from ui.rooms.limits import LIMITS, MAX_MEMBERS, MAX_WAITING, Counter, address_key, scaled
 from ui.rooms.payload import MAX_CHOICE, MAX_CHOICES, MAX_PROMPT, check_payload
 from ui.rooms.room_error import MESSAGES, RoomError
 
@@ -149,7 +149,7 @@ class RoomStore:
 
     @staticmethod
     def _client(address: str) -> list[tuple[str, str]]:
-        return [("address", address), ("server", "")]
+        return [("address", address_key(address)), ("server", "")]
 
     def _hours(self) -> str:
         return f"{self.lifetime_s / 3600:g}"

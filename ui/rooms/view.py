@@ -123,7 +123,8 @@ def client_address() -> str:
     ``X-Forwarded-For`` the balancer sets; it trusts that header only from the addresses in
     ``FORWARDED_ALLOW_IPS`` (default 127.0.0.1 and ::1: the balancer), never from a student.
     Streamlit reports no address for a connection from this machine: ``"local"``."""
-    return address_key(st.context.ip_address)
+    address = st.context.ip_address
+    return address_key(address if isinstance(address, str) else None)
 
 
 def repeated_in_link(*names: str) -> list[str]:
