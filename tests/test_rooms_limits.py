@@ -51,7 +51,12 @@ def test_a_new_student_id_each_time_does_not_reset_the_address_limit(store, cloc
     assert store.join(code, first, "203.0.113.7").code == code
     store.join(code, fresh(), "203.0.113.8")             # another address is not held up
     clock.now += 61
-    store.join(code, fresh(), "203.0.113.7")
+    # a minute later the address may join again, but one room admits 3 students from one
+    # address: a fourth waits at the door, where the teacher sees it
+    fourth = fresh()
+    store.join(code, fourth, "203.0.113.7")
+    assert store.membership(code, fourth) == "waiting"
+    assert (store.room(code).members, store.room(code).waiting) == (4, 1)
 
 
 def test_an_ipv6_phone_cannot_hop_addresses_in_its_own_block(store):

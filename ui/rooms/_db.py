@@ -36,6 +36,7 @@ CREATE TABLE IF NOT EXISTS members (
     voter TEXT NOT NULL,
     joined_at DOUBLE PRECISION NOT NULL,
     admitted INTEGER NOT NULL DEFAULT 1,
+    client TEXT,
     UNIQUE (room, voter)
 );
 CREATE TABLE IF NOT EXISTS answers (
@@ -62,7 +63,8 @@ CREATE INDEX IF NOT EXISTS questions_by_room ON questions (room);
 #: before gets them on the first start (rooms live hours, but the file stays).
 ADDED = (("rooms", "class_size", "INTEGER"),
          ("rooms", "locked", "INTEGER NOT NULL DEFAULT 0"),
-         ("members", "admitted", "INTEGER NOT NULL DEFAULT 1"))
+         ("members", "admitted", "INTEGER NOT NULL DEFAULT 1"),
+         ("members", "client", "TEXT"))
 #: The tables holding a room's text and its students' ids (what "deleted means gone" covers).
 ROOM_TABLES = ("rooms", "questions", "members", "answers")
 

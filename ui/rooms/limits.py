@@ -16,6 +16,9 @@ guess         20 in 10 minutes        —                        300 in 10 minut
 open          5 in 10 minutes         —                        30 in 10 minutes
 ============  ======================  =======================  ==========================
 
+Beyond these, one room admits at most :data:`PER_ADDRESS_IN_ROOM` students from one address
+for its whole life: the next ones from there wait for the teacher, who sees them waiting.
+
 A *guess* is a code that opened nothing: a join with a code that is no open room, or a
 teacher link whose key is wrong (or whose room is gone). While an address or the server has
 used its guesses, every such attempt is refused *before* the code is looked up, so the refusal
@@ -34,6 +37,9 @@ LIMITS: dict[tuple[str, str], tuple[int, float]] = {
     ("address", "guess"): (20, 600), ("server", "guess"): (300, 600),
     ("address", "open"): (5, 600), ("server", "open"): (30, 600),
 }
+#: Students one address may bring into one room before the next ones wait for the teacher
+#: (two friends on one phone's hotspot, say); scaled like the per-address limits.
+PER_ADDRESS_IN_ROOM = 3
 #: Students a room lets wait for the teacher (over the class size, or locked) at once.
 MAX_WAITING = 30
 #: Students a room admits at most, whatever its class size (a lecture hall's worth).

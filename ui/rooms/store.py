@@ -38,7 +38,8 @@ from collections.abc import Callable, Mapping
 from pathlib import Path
 
 from ui.rooms._db import Backend, connect
-from ui.rooms.limits import LIMITS, MAX_MEMBERS, MAX_WAITING, Counter, address_key, scaled
+from ui.rooms.limits import (LIMITS, MAX_MEMBERS, MAX_WAITING, PER_ADDRESS_IN_ROOM, Counter,
+                             address_key, scaled)
 from ui.rooms.payload import MAX_CHOICE, MAX_CHOICES, MAX_PROMPT, check_payload
 from ui.rooms.room_error import MESSAGES, RoomError
 
@@ -118,12 +119,14 @@ class RoomStore:
     """
 
     def __init__(self, db: Backend, *, clock: Callable[[], float] = time.time,
-                 lifetime_s: float = LIFETIME_S, limits: Mapping = LIMITS):
+                 lifetime_s: float = LIFETIME_S, limits: Mapping = LIMITS,
+                 per_address_in_room: int = PER_ADDRESS_IN_ROOM):
         self.db = db
         self.clock = clock
         self.lifetime_s = lifetime_s
         self.limits = dict(limits)
         self.counter = Counter(self.limits, lambda: self.clock())
+        self.per_address_in_room = per_address_in_room
 
     @classmethod
     def from_env(cls, env: Mapping[str, str] = os.environ, **kwargs) -> RoomStore:
@@ -133,6 +136,7 @@ class RoomStore:
         address)."""
         factor = float(env.get("IRLAB_ROOMS_PER_ADDRESS") or 1)
         kwargs.setdefault("limits", scaled(LIMITS, factor))
+        kwargs.setdefault("per_address_in_room", max(1, round(PER_ADDRESS_IN_ROOM * factor)))
         return cls(connect(env.get("IRLAB_ROOMS_URL"), env.get("IRLAB_ROOMS_DB") or DEFAULT_DB),
                    **kwargs)
 
@@ -358,11 +362,17 @@ class RoomStore:
         (admitted, waiting), = run(
             "SELECT COUNT(*) FILTER (WHERE admitted = 1), COUNT(*) FILTER (WHERE admitted = 0) "
             "FROM members WHERE room = ?", (code,))
-        admit = not locked and (admitted or 0) < min(class_size or MAX_MEMBERS, MAX_MEMBERS)
+        # the room knows a student's address only as a hash salted with its code (the
+        # address itself is nowhere in it), deleted with the room
+        client_hash = _hash(f"{code}|{client[0][1]}")
+        (same_client,), = run("SELECT COUNT(*) FROM members WHERE room = ? AND client = ?",
+                              (code, client_hash))
+        admit = (not locked and same_client < self.per_address_in_room
+                 and (admitted or 0) < min(class_size or MAX_MEMBERS, MAX_MEMBERS))
         if not admit and (waiting or 0) >= MAX_WAITING:
             return ("full", None)
-        run("INSERT INTO members (room, voter, joined_at, admitted) VALUES (?, ?, ?, ?)",
-            (code, voter, now, int(admit)))
+        run("INSERT INTO members (room, voter, joined_at, admitted, client) "
+            "VALUES (?, ?, ?, ?, ?)", (code, voter, now, int(admit), client_hash))
         return ("in" if admit else "waiting", None)
 
     def membership(self, code: str, voter: str) -> str | None:

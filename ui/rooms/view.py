@@ -286,8 +286,9 @@ def answers_strip(question: Mapping) -> None:
     """The answers as the phones offer them (the teacher's preview), as text."""
     chips = "".join(f'<span class="choice">{shown.html_text(text)}</span>'
                     for _, text in question.get("choices", []))
-    st.markdown(f'<p class="room-choices"><span class="lbl">On the phones:</span>{chips}</p>',
-                unsafe_allow_html=True)
+    # st.html, not st.markdown: Markdown would still read the text inside the HTML
+    # (":material/warning:" came out altered); st.html shows the escaped text as it is
+    st.html(f'<p class="room-choices"><span class="lbl">On the phones:</span>{chips}</p>')
 
 
 def tally_figure(question: Mapping, counts: Mapping[str, int], revealed: bool,
