@@ -154,6 +154,7 @@ def test_beyond_the_class_size_students_wait_and_joined_never_exceeds_who_was_le
     voters = [fresh() for _ in range(4)]
     for n, voter in enumerate(voters):
         store.join(code, voter, f"192.0.2.{n}")
+        clock.now += 1                                    # "let one in" takes the first
     assert [store.membership(code, v) for v in voters] == ["in", "in", "waiting", "waiting"]
     room = store.room(code)
     assert (room.members, room.waiting, room.class_size) == (2, 2, 2)
