@@ -226,7 +226,10 @@ def main() -> None:
               f"= {teacher_cpu / idle * 100:.1f}% of a core, "
               f"~{teacher_cpu / teacher_polls * 1000:.1f} ms per tally redraw")
 
-        students = [Student(ws_url, code) for _ in range(n)]
+        # each student has its own address, as the balancer forwards it: the limits count
+        # per address (ui/rooms/limits.py), and a class is not one address
+        students = [Student(ws_url, code, {"X-Forwarded-For": f"10.2.{i // 250}.{i % 250 + 1}"})
+                    for i in range(n)]
         cpu0, t0 = cpu_seconds([pid]), time.monotonic()
 
         async def join_all():

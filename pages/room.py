@@ -181,8 +181,9 @@ def door_queue() -> None:
             st.markdown(f"**{waiting} waiting** to be let in")
             st.button("Let one in", key=P + "admit_one", on_click=act,
                       args=(lambda: db.admission(room.code, S["key"], admit=1),))
-            st.button(f"Let all {waiting} in", key=P + "admit_all", on_click=act,
-                      args=(lambda: db.admission(room.code, S["key"], admit=waiting),))
+            if waiting > 1:
+                st.button(f"Let all {waiting} in", key=P + "admit_all", on_click=act,
+                          args=(lambda: db.admission(room.code, S["key"], admit=waiting),))
 
 
 def door() -> None:
