@@ -9,7 +9,7 @@ gives), ``--connections`` at a time, from one address (loopback), for ``--second
 ``--most`` sessions (a bounded loop, on this machine only). Half its sessions join room A with
 its real code, half guess codes. Meanwhile class B (``--students`` sessions, each with its own
 address, as the balancer forwards it in ``X-Forwarded-For``) keeps polling its room and answers
-a question posed during the flood.
+a question posed during the flood (over ``--spread`` seconds, as a class answers).
 
 Reported: how many of the prankster's sessions got into room A (the per-address limit: 10 a
 minute) and what room A's projector would count; class B's poll round trips and its answer
@@ -94,6 +94,8 @@ def main() -> None:
     parser.add_argument("--seconds", type=float, default=20.0, help="how long the flood lasts")
     parser.add_argument("--connections", type=int, default=6, help="the flood's sessions at once")
     parser.add_argument("--most", type=int, default=400, help="the flood's sessions at most")
+    parser.add_argument("--spread", type=float, default=6.0,
+                        help="seconds over which class B's students answer")
     args = parser.parse_args()
     from tests.browser.helpers import streamlit_app
     from ui.rooms.store import RoomStore
@@ -126,12 +128,14 @@ def main() -> None:
             store.pose(code_b, secret_b, question("Room B: still usable?"))
             await asyncio.gather(*(s.until(lambda s: "Yes" in s.buttons, 60) for s in students))
 
-            async def one(s):
+            async def one(n, s):
+                # students answer over --spread seconds, as a class does (not all in one ms)
+                await asyncio.sleep(n * args.spread / len(students))
                 start = time.monotonic()
                 await s.answer("Yes")
                 await s.until(lambda s: s.shows("Your answer"), 60)
                 confirmations.append(time.monotonic() - start)
-            await asyncio.gather(*(one(s) for s in students))
+            await asyncio.gather(*(one(n, s) for n, s in enumerate(students)))
 
         polls_before = [len(s.poll_seconds) for s in students]
         t0 = time.monotonic()
