@@ -225,3 +225,13 @@ def test_an_ended_rooms_text_and_voter_ids_leave_the_database_files(target, cloc
     assert [m for m in MARKERS if m.encode() in after] == []
     assert reason(functools.partial(store.room, code)) == ("closed" if end == "close"
                                                            else "expired")
+
+
+def test_the_docs_state_the_limits_the_code_applies():
+    docs = (Path(__file__).resolve().parents[1] / "docs" / "rooms-security.md").read_text()
+    for row in rl.table_rows():
+        assert row in docs, row
+    prose = " ".join(docs.split())
+    assert f"at most **{rl.PER_ADDRESS_IN_ROOM} students from one address**" in prose
+    assert f"{rl.MAX_WAITING} students can wait at once" in prose
+    assert f"at most {rl.MAX_MEMBERS})" in prose

@@ -71,6 +71,26 @@ def address_key(address: str | None) -> str:
     return str(ip)
 
 
+def describe(rule: tuple[int, float] | None) -> str:
+    """A limit in words, as docs/rooms-security.md's table gives it.
+
+    >>> describe((10, 60)), describe((20, 600)), describe(None)
+    ('10 a minute', '20 in 10 minutes', '—')
+    """
+    if rule is None:
+        return "—"
+    most, per = rule
+    return f"{most} a minute" if per == 60 else f"{most} in {per / 60:g} minutes"
+
+
+def table_rows(limits: dict = LIMITS) -> list[str]:
+    """The limits as the rows of a Markdown table: action | per address | per room | server."""
+    actions = dict.fromkeys(action for _, action in limits)
+    return [f"| {action} | " + " | ".join(describe(limits.get((scope, action)))
+                                           for scope in ("address", "room", "server")) + " |"
+            for action in actions]
+
+
 def scaled(limits: dict, per_address: float = 1.0) -> dict:
     """``limits`` with every per-address count multiplied by ``per_address`` (a deployment
     whose students all share one public address raises it; ``IRLAB_ROOMS_PER_ADDRESS``).
