@@ -301,7 +301,7 @@ def choose() -> None:
             check_payload(question)
         except RoomError as problem:
             st.caption(f":material/edit_note: Not ready yet: "
-                       f"{view.md_escape(str(problem.details['problem']))}.")
+                       f"{shown.markdown(problem.details['problem'])}.")
     with st.container(horizontal=True, gap="small", vertical_alignment="center"):
         # no type="primary": white on the dark theme's primary is 2.9:1 (axe, test_rooms.py)
         st.button("Ask the class", icon=":material/send:", key=P + "pose",

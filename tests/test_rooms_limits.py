@@ -1,7 +1,8 @@
 """One student, one vote, as far as an anonymous room can promise it: the limits per client
 address, per room and per server (whatever the browser keeps: a new student id each time is
 the attack), the teacher's door (class size, lock, let in), no oracle of live codes, and deleted
-rows gone from the database's files. On SQLite and PostgreSQL (fixtures of test_rooms_store)."""
+rows gone from the database's files, and the docs' numbers. On SQLite and PostgreSQL (fixtures of
+test_rooms_store)."""
 from __future__ import annotations
 
 import functools
@@ -207,7 +208,8 @@ def database_bytes(target, store) -> bytes:  # noqa: F811
 
 
 @pytest.mark.parametrize("end", ["close", "expire"])
-def test_an_ended_rooms_text_and_voter_ids_leave_the_database_files(target, clock, end):  # noqa: F811
+def test_an_ended_rooms_text_and_voter_ids_leave_the_database_files(
+        target, clock, end):  # noqa: F811
     store = RoomStore(connect(*target), clock=clock)
     code, secret = store.open_room("192.0.2.1")
     question = store.pose(code, secret, {**QUESTION, "prompt": MARKERS[0] + "?",
@@ -235,3 +237,19 @@ def test_the_docs_state_the_limits_the_code_applies():
     assert f"at most **{rl.PER_ADDRESS_IN_ROOM} students from one address**" in prose
     assert f"{rl.MAX_WAITING} students can wait at once" in prose
     assert f"at most {rl.MAX_MEMBERS})" in prose
+
+
+def test_every_place_shows_a_teachers_text_through_one_helper():
+    """ui/rooms/shown.py is the one way a question's text reaches the screen (the browser
+    test checks what it draws): no page escapes that text another way."""
+    import inspect
+
+    from ui.rooms import view
+    root = Path(__file__).resolve().parents[1]
+    for page in ("pages/join.py", "pages/room.py"):
+        source = (root / page).read_text()
+        assert "md_escape" not in source and "html.escape" not in source, page
+        assert "shown." in source, page
+    for function in (view.question_text, view.answers_strip, view.tally_figure):
+        source = inspect.getsource(function)
+        assert "shown." in source and "md_escape" not in source, function.__name__

@@ -479,7 +479,8 @@ def test_a_teachers_hostile_text_is_shown_as_typed_on_preview_projector_and_phon
     nothing_rendered(stage)
     ticks = teacher.locator(".ytick text")
     wait_until(teacher, lambda: ticks.count() == len(answers_typed))
-    assert sorted(shown_text(ticks.nth(i), svg=True) for i in range(ticks.count())) == sorted(answers_typed)
+    labels = [shown_text(ticks.nth(i), svg=True) for i in range(ticks.count())]
+    assert sorted(labels) == sorted(answers_typed)
 
     phone = open_page(f"{url}/join?code={code}", **PHONE)
     expect(answers(phone)).to_have_count(len(answers_typed))

@@ -19,7 +19,6 @@ from ui import films
 from ui.catalog import image_data_uri, load_catalog
 from ui.rooms import shown
 from ui.rooms.store import RoomStore
-from ui.texts import md_escape
 
 #: Seconds between two polls. A student's poll reads one row and draws nothing unless the
 #: room changed; the teacher's redraws the tally. See README "Class rooms" for the CPU cost.
