@@ -253,3 +253,22 @@ def test_every_place_shows_a_teachers_text_through_one_helper():
     for function in (view.question_text, view.answers_strip, view.tally_figure):
         source = inspect.getsource(function)
         assert "shown." in source and "md_escape" not in source, function.__name__
+
+
+def test_a_database_from_before_gets_the_new_columns(tmp_path):
+    import sqlite3
+    path = tmp_path / "old.sqlite3"
+    with sqlite3.connect(path) as conn:          # the first release's two changed tables
+        conn.executescript("""
+            CREATE TABLE rooms (code TEXT PRIMARY KEY, secret_hash TEXT NOT NULL,
+                created_at DOUBLE PRECISION NOT NULL, expires_at DOUBLE PRECISION NOT NULL,
+                current_question BIGINT);
+            CREATE TABLE members (room TEXT NOT NULL REFERENCES rooms(code) ON DELETE CASCADE,
+                voter TEXT NOT NULL, joined_at DOUBLE PRECISION NOT NULL, UNIQUE (room, voter));
+        """)
+    store = RoomStore(connect(None, path))
+    code, secret = store.open_room("192.0.2.1")
+    store.admission(code, secret, class_size=1)
+    store.join(code, fresh(), "192.0.2.2")
+    store.join(code, fresh(), "192.0.2.3")
+    assert (store.room(code).members, store.room(code).waiting) == (1, 1)
