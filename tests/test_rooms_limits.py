@@ -272,3 +272,14 @@ def test_a_database_from_before_gets_the_new_columns(tmp_path):
     store.join(code, fresh(), "192.0.2.2")
     store.join(code, fresh(), "192.0.2.3")
     assert (store.room(code).members, store.room(code).waiting) == (1, 1)
+
+
+def test_a_class_behind_one_address_raises_the_per_address_numbers(tmp_path):
+    db = str(tmp_path / "rooms.sqlite3")
+    store = RoomStore.from_env({"IRLAB_ROOMS_DB": db, "IRLAB_ROOMS_PER_ADDRESS": "20"})
+    assert store.limits[("address", "join")] == (200, 60)
+    assert store.limits[("room", "join")] == rl.LIMITS[("room", "join")]
+    assert store.per_address_in_room == 60
+    for bad in ("x", "0", "-1"):
+        with pytest.raises(ValueError, match="IRLAB_ROOMS_PER_ADDRESS must be a positive"):
+            RoomStore.from_env({"IRLAB_ROOMS_DB": db, "IRLAB_ROOMS_PER_ADDRESS": bad})

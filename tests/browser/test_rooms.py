@@ -402,6 +402,7 @@ def test_a_closed_room_says_so_after_the_code_changed_under_a_running_server(tmp
     with pytest.MonkeyPatch.context() as mp:
         mp.setenv("IRLAB_ROOMS_DB", str(tmp_path / "rooms.sqlite3"))
         mp.delenv("IRLAB_ROOMS_URL", raising=False)
+        mp.setenv("IRLAB_ROOMS_PER_ADDRESS", "20")    # the bystander's many empty joins
         with streamlit_app("app.py", root=copy,
                            extra_args=["--server.fileWatcherType", "poll"]) as app:
             teacher, code = open_room(open_page, app.url)

@@ -134,7 +134,14 @@ class RoomStore:
         ``IRLAB_ROOMS_DB`` (an SQLite file; default :data:`DEFAULT_DB`);
         ``IRLAB_ROOMS_PER_ADDRESS`` multiplies the per-address limits (a class behind one
         address)."""
-        factor = float(env.get("IRLAB_ROOMS_PER_ADDRESS") or 1)
+        text = env.get("IRLAB_ROOMS_PER_ADDRESS") or "1"
+        try:
+            factor = float(text)
+        except ValueError:
+            factor = 0
+        if not 0 < factor < 1e6:
+            raise ValueError(f"IRLAB_ROOMS_PER_ADDRESS must be a positive number, such as 20 "
+                             f"(got {text!r})")
         kwargs.setdefault("limits", scaled(LIMITS, factor))
         kwargs.setdefault("per_address_in_room", max(1, round(PER_ADDRESS_IN_ROOM * factor)))
         return cls(connect(env.get("IRLAB_ROOMS_URL"), env.get("IRLAB_ROOMS_DB") or DEFAULT_DB),

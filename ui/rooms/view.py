@@ -98,12 +98,13 @@ STYLE = """<style>
 
 @st.cache_resource(show_spinner=False)
 def _store(url: str | None, path: str | None, hours: str | None,
-           store_class: int) -> RoomStore:
+           store_class: int, per_address: str | None = None) -> RoomStore:
     # ``store_class``: the id of the RoomStore class in use. When Streamlit re-imports edited modules on a
     # running server, a store kept from before would raise the old RoomError class, which
     # the pages' ``except RoomError`` no longer catches (a traceback on students' phones).
     del store_class                  # only a part of the cache key
-    env = {k: v for k, v in (("IRLAB_ROOMS_URL", url), ("IRLAB_ROOMS_DB", path)) if v}
+    env = {k: v for k, v in (("IRLAB_ROOMS_URL", url), ("IRLAB_ROOMS_DB", path),
+                             ("IRLAB_ROOMS_PER_ADDRESS", per_address)) if v}
     kwargs = {"lifetime_s": float(hours) * 3600} if hours else {}
     return RoomStore.from_env(env, **kwargs)
 
@@ -111,7 +112,8 @@ def _store(url: str | None, path: str | None, hours: str | None,
 def store() -> RoomStore:
     """The rooms' store this deployment configured (see README, "Class rooms")."""
     return _store(os.environ.get("IRLAB_ROOMS_URL"), os.environ.get("IRLAB_ROOMS_DB"),
-                  os.environ.get("IRLAB_ROOM_HOURS"), id(RoomStore))
+                  os.environ.get("IRLAB_ROOM_HOURS"), id(RoomStore),
+                  os.environ.get("IRLAB_ROOMS_PER_ADDRESS"))
 
 
 def client_address() -> str | None:
