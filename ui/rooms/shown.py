@@ -13,8 +13,10 @@ the three places show the same characters:
   invisible and only reorder what is around them) and its whitespace folded;
 * :func:`markdown` — that text for Streamlit Markdown: every Markdown, LaTeX and HTML special
   character backslash-escaped (:func:`ui.texts.md_escape`) and a WORD JOINER (U+2060, zero
-  width) after each ``:``, because Streamlit finds ``:material/…:`` icons, ``:emoji:`` and
-  ``:red[…]`` colours *after* the escapes are read (an escaped ``\\:`` still made an icon);
+  width) after each ``:`` that touches the next character, because Streamlit finds
+  ``:material/…:`` icons, ``:emoji:`` and ``:red[…]`` colours *after* the escapes are read (an
+  escaped ``\\:`` still made an icon); a ``:`` before a space ("A: Tess") needs none, and
+  stays as typed for a screen reader and a copy;
 * :func:`html_text` — that text for HTML and Plotly labels (``html.escape``).
 """
 from __future__ import annotations
@@ -26,6 +28,8 @@ from ui.texts import md_escape
 
 #: ALM, LRM, RLM; the embeddings and overrides LRE..RLO; the isolates LRI..PDI.
 BIDI_CONTROLS = re.compile("[\u061c\u200e\u200f\u202a-\u202e\u2066-\u2069]")
+#: A colon that could open a directive: one followed by anything but a space.
+DIRECTIVE_COLON = re.compile(r":(?=\S)")
 WORD_JOINER = "\u2060"
 
 
@@ -44,9 +48,11 @@ def markdown(text: object) -> str:
     """``text`` made literal inside Streamlit Markdown (a heading, a caption, a button label).
 
     >>> markdown("**b** :material/warning: $x$")
-    '\\\\*\\\\*b\\\\*\\\\* \\\\:\\u2060material/warning\\\\:\\u2060 \\\\$x\\\\$'
+    '\\\\*\\\\*b\\\\*\\\\* \\\\:\\u2060material/warning\\\\: \\\\$x\\\\$'
+    >>> markdown("A: Tess")
+    'A\\\\: Tess'
     """
-    return md_escape(typed(text)).replace(":", ":" + WORD_JOINER)
+    return DIRECTIVE_COLON.sub(":" + WORD_JOINER, md_escape(typed(text)))
 
 
 def html_text(text: object) -> str:
