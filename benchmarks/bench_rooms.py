@@ -49,13 +49,18 @@ FINISHED = (ForwardMsg.FINISHED_SUCCESSFULLY, ForwardMsg.FINISHED_FRAGMENT_RUN_S
 class Student:
     """One Streamlit session on the join page, driven over the websocket."""
 
-    def __init__(self, ws_url: str, code: str):
+    def __init__(self, ws_url: str, code: str, headers: dict | None = None):
         self.ws_url, self.code = ws_url, code
+        # e.g. {"X-Forwarded-For": "10.1.0.7"}: a student behind the balancer, whose address
+        # the server takes from that header when the connection comes from 127.0.0.1
+        self.headers = headers
         self.voter = secrets.token_hex(16)         # what voter.js keeps in localStorage
         self.page_hash = ""
         self.buttons: dict[str, str] = {}          # label -> widget id, of the last full run
         self.texts: list[str] = []                 # alerts and markdown of the last full run
         self.polls = 0
+        self.poll_seconds: list[float] = []        # each poll: sent -> its run finished
+        self._poll_sent: float | None = None
         self.full_runs = 0
         self.changed = asyncio.Event()             # a full run finished
         self.busy = False                          # a full run of ours is under way
@@ -64,7 +69,7 @@ class Student:
     async def start(self) -> None:
         # No client pings: a browser sends none either (the server pings, the client answers).
         self.ws = await websockets.connect(self.ws_url, subprotocols=["streamlit"], max_size=None,
-                                           ping_interval=None)
+                                           ping_interval=None, additional_headers=self.headers)
         self._reader = asyncio.create_task(self._read())
         await self._rerun(query=f"code={self.code}")
 
@@ -94,6 +99,7 @@ class Student:
             # poll must not overtake a click's rerun: the server would take the empty states.
             if not self.busy:
                 self.polls += 1
+                self._poll_sent = time.monotonic()
                 await self._rerun(fragment=fragment)
 
     async def _read(self) -> None:
@@ -129,6 +135,9 @@ class Student:
                     self.changed.set()
                 if msg.script_finished != ForwardMsg.FINISHED_FRAGMENT_RUN_SUCCESSFULLY:
                     buttons, texts = {}, []
+                elif self._poll_sent is not None:
+                    self.poll_seconds.append(time.monotonic() - self._poll_sent)
+                    self._poll_sent = None
 
     async def until(self, predicate, timeout: float = 60) -> None:
         deadline = time.monotonic() + timeout
@@ -217,7 +226,10 @@ def main() -> None:
               f"= {teacher_cpu / idle * 100:.1f}% of a core, "
               f"~{teacher_cpu / teacher_polls * 1000:.1f} ms per tally redraw")
 
-        students = [Student(ws_url, code) for _ in range(n)]
+        # each student has its own address, as the balancer forwards it: the limits count
+        # per address (ui/rooms/limits.py), and a class is not one address
+        students = [Student(ws_url, code, {"X-Forwarded-For": f"10.2.{i // 250}.{i % 250 + 1}"})
+                    for i in range(n)]
         cpu0, t0 = cpu_seconds([pid]), time.monotonic()
 
         async def join_all():

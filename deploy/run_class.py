@@ -50,6 +50,12 @@ defaults
 
 frontend class
     bind {bind}:{port}
+    # The class rooms count limits per client address (ui/rooms/limits.py). The app processes
+    # see every connection come from 127.0.0.1, so HAProxy tells them the client's address in
+    # X-Forwarded-For, which they trust from 127.0.0.1 only (FORWARDED_ALLOW_IPS below). A
+    # header a client sent is dropped first: a student cannot pick the address counted.
+    http-request del-header X-Forwarded-For
+    option forwardfor
     default_backend streamlit
 
 backend streamlit
@@ -152,7 +158,9 @@ def main(argv: list[str] | None = None) -> int:
     try:
         for i, app_port in enumerate(app_ports, start=1):
             # Streamlit takes the secret only from a file or the environment, not a flag.
-            env = {**os.environ, "STREAMLIT_SERVER_COOKIE_SECRET": cookie_secret}
+            env = {**os.environ, "STREAMLIT_SERVER_COOKIE_SECRET": cookie_secret,
+                   # the server (uvicorn) takes X-Forwarded-For from the balancer only
+                   "FORWARDED_ALLOW_IPS": "127.0.0.1"}
             child = subprocess.Popen(app_command(app_port, args.streamlit_args), cwd=ROOT,
                                      env=env, stdin=subprocess.DEVNULL)
             children.append(child)

@@ -7,7 +7,7 @@ import streamlit as st
 
 from ui import page_state as ps
 from ui.course import through_app_navigation
-from ui.rooms import view, voter
+from ui.rooms import shown, view, voter
 from ui.rooms.store import RoomError
 
 through_app_navigation()   # first: a deep link on a fresh server (ui/course.py)
@@ -29,7 +29,7 @@ me = voter.browser_voter(P + "voter", ME)
 
 def join(code: str) -> None:
     try:
-        room = db.join(code, ss[ME], view.session_id())
+        room = db.join(code, ss[ME], view.client_address())
     except RoomError as error:
         ss[P + "message"] = error
         return
@@ -44,7 +44,7 @@ def leave() -> None:
 
 def answer(question: int, choice: str) -> None:
     try:
-        db.answer(ss[JOINED], ss[ME], question, choice, view.session_id())
+        db.answer(ss[JOINED], ss[ME], question, choice, view.client_address())
     except RoomError as error:
         ss[P + "message"] = error
 
@@ -60,7 +60,7 @@ if me and WAITING in ss:
 message = ss.pop(P + "message", None)
 if JOINED not in ss and WAITING in ss:
     st.title("Join a class")
-    st.info(f"Joining room **{view.md_escape(ss[WAITING])}**…", icon=":material/hourglass_top:")
+    st.info(f"Joining room **{shown.markdown(ss[WAITING])}**…", icon=":material/hourglass_top:")
     S.keep_address()
     st.stop()
 if JOINED not in ss:
@@ -82,6 +82,26 @@ try:
 except RoomError as error:
     view.refuse("Join a class", error, "Join another room", leave, S)
 
+if db.membership(room.code, ss[ME]) != "in":
+    # over the class size, or the room is locked: the teacher lets students in
+    st.title("Join a class")
+    st.info(f"Room **{room.code}** is full or locked: you are waiting for your teacher to "
+            "let you in. This page goes on by itself.", icon=":material/hourglass_top:")
+
+    @st.fragment(run_every=view.STUDENT_POLL_S)
+    def wait_for_the_teacher() -> None:
+        try:
+            if db.membership(room.code, ss[ME]) == "in":
+                st.rerun()
+            db.status(room.code)
+        except RoomError:
+            st.rerun()
+
+    wait_for_the_teacher()
+    st.button("Leave the room", key=P + "leave_queue", on_click=leave, type="tertiary")
+    S.keep_address()
+    st.stop()
+
 current = room.current
 st.caption(f"Room **{room.code}** · {room.members} joined · answers are anonymous")
 if message:
@@ -95,13 +115,13 @@ else:
     view.rankings(current.payload)
     mine = db.my_answer(current.id, ss[ME])
     # the student's answer as a sentence reads it: "Your answer: it stays the same."
-    yours = mine and f"**{view.md_escape(view.said(current.payload, mine))}**"
+    yours = mine and f"**{shown.markdown(view.said(current.payload, mine))}**"
     right = current.payload.get("correct")
     if current.revealed:
         if right is None:
             st.info("A poll: there is no right answer.", icon=":material/ballot:")
         else:
-            words = view.md_escape(view.choice_label(current.payload, right))
+            words = shown.markdown(view.choice_label(current.payload, right))
             st.success(f"Right answer: **{words}**", icon=":material/check_circle:")
             if mine is not None:
                 if mine == right:
@@ -109,7 +129,7 @@ else:
                 else:
                     st.markdown(f"Your answer: {yours}.")
             if current.payload.get("explanation"):
-                st.markdown(view.md_escape(current.payload["explanation"]))
+                st.markdown(shown.markdown(current.payload["explanation"]))
     elif mine is not None:
         st.success(f"Your answer: {yours}. Waiting for the reveal…",
                    icon=":material/how_to_vote:")
@@ -118,7 +138,8 @@ else:
         pairs = len(current.choices) >= 4 and max(len(t) for _, t in current.choices) <= 12
         with st.container(key=P + "answers"), st.container(key=P + "pairs" if pairs else None):
             for key, text in current.choices:
-                st.button(text, key=f"{P}choice_{current.id}_{key}", width="stretch",
+                st.button(shown.markdown(text), key=f"{P}choice_{current.id}_{key}",
+                          width="stretch",
                           on_click=answer, args=(current.id, key))
 seen = (current.id if current else None, current.revealed if current else False)
 

@@ -16,8 +16,9 @@ from ui.course import through_app_navigation
 from ui.layout import board_page
 from ui.playground import EXAMPLE as PLAYGROUND_EXAMPLE
 from ui.rooms import questions as qs
-from ui.rooms import view
+from ui.rooms import shown, view
 from ui.rooms.qr import qr_png
+from ui.rooms.limits import MAX_MEMBERS
 from ui.rooms.store import MAX_CHOICE, MAX_CHOICES, MAX_PROMPT, RoomError, check_payload
 
 through_app_navigation()   # first: a deep link on a fresh server (ui/course.py)
@@ -50,7 +51,15 @@ S = ps.PageState(P, [
     ps.Field("choices", "", view.text_codec(4 * MAX_CHOICES * MAX_CHOICE), "a"),
     ps.Field("correct", 0, ps.whole_number(0, 4 * MAX_CHOICES), "right"),  # 0: none, a poll
 ])
+# A teacher link must give its key once: one that gives it twice is refused (whichever
+# of the two a reader or a filter looked at, it was not necessarily the one used).
+repeated = P + "key" not in st.session_state and view.repeated_in_link("room", "key")
 S.start()
+if repeated:
+    S.reset("code", "key")
+    st.session_state[P + "message"] = (
+        f"This teacher link gives {' and '.join(f'`{n}=`' for n in repeated)} more than "
+        "once, so it is refused. Use the link shown when the room was opened.")
 view.style()
 db = view.store()
 
@@ -64,7 +73,7 @@ def act(do) -> None:
 
 
 def open_room() -> None:
-    code, secret = db.open_room(view.session_id())
+    code, secret = db.open_room(view.client_address())
     S.set("code", code)
     S.set("key", secret)
 
@@ -130,7 +139,7 @@ if not S["code"]:
     st.stop()
 
 try:
-    room = db.teacher(S["code"], S["key"])
+    room = db.teacher(S["code"], S["key"], view.client_address())
 except RoomError as error:
     view.refuse("Run a class room", error, "Open a new room", leave, S)
 
@@ -161,6 +170,7 @@ def live_tally() -> None:
     if question != (current.id if current else None) or \
             (current is not None and revealed != current.revealed):
         st.rerun()
+    door_queue()
     if current is None:
         st.markdown(f"#### {members} joined")
         return
@@ -170,6 +180,40 @@ def live_tally() -> None:
     st.plotly_chart(view.tally_figure(current.payload, counts, current.revealed,
                                       height=240),
                     key=P + "tally", config={"displayModeBar": False, "staticPlot": True})
+
+
+def door_queue() -> None:
+    """Students waiting at the door (over the class size, or the room locked): how many, and
+    one button to let them all in. A number much larger than the latecomers is a prankster."""
+    waiting = db.room(room.code).waiting
+    if waiting:
+        with st.container(horizontal=True, gap="small", vertical_alignment="center"):
+            st.markdown(f"**{waiting} waiting** to be let in")
+            st.button("Let one in", key=P + "admit_one", on_click=act,
+                      args=(lambda: db.admission(room.code, S["key"], admit=1),))
+            if waiting > 1:
+                st.button(f"Let all {waiting} in", key=P + "admit_all", on_click=act,
+                          args=(lambda: db.admission(room.code, S["key"], admit=waiting),))
+
+
+def door() -> None:
+    """The class size and the lock. Beyond the size, or while locked, a join waits for the
+    teacher (``door_queue``): the tally never counts more students than the teacher let in."""
+    def size_changed() -> None:
+        act(lambda: db.admission(room.code, S["key"],
+                                 class_size=st.session_state[P + "size"] or None))
+
+    def lock_changed() -> None:
+        act(lambda: db.admission(room.code, S["key"], locked=st.session_state[P + "lock"]))
+    label = (f"Door: {room.members} in" + (f", at most {room.class_size}"
+                                           if room.class_size else "")
+             + (" · locked" if room.locked else ""))
+    with st.popover(label, icon=":material/group:"):
+        st.number_input("Class size (0: no limit)", 0, MAX_MEMBERS, room.class_size or 0,
+                        key=P + "size", on_change=size_changed,
+                        help="Students beyond it wait until you let them in.")
+        st.toggle("Lock the room: newcomers wait for me", room.locked, key=P + "lock",
+                  on_change=lock_changed)
 
 
 def choose_options(kind: qs.Kind) -> None:
@@ -239,10 +283,11 @@ def right_answer(question: dict, answers: list[str] | None) -> None:
                     icon=":material/lock:"):
         if answers is not None:
             st.selectbox("The right answer", range(len(answers) + 1), **S.bind("correct"),
-                         format_func=lambda n: answers[n - 1] if n else "none (a poll)")
+                         format_func=lambda n: shown.typed(answers[n - 1]) if n
+                         else "none (a poll)")
         elif marked:
-            st.markdown(f"**{view.md_escape(view.choice_label(question, question['correct']))}**"
-                        f". {view.md_escape(question.get('explanation', ''))}")
+            st.markdown(f"**{shown.markdown(view.choice_label(question, question['correct']))}**"
+                        f". {shown.markdown(question.get('explanation', ''))}")
 
 
 def choose() -> None:
@@ -272,7 +317,7 @@ def choose() -> None:
             check_payload(question)
         except RoomError as problem:
             st.caption(f":material/edit_note: Not ready yet: "
-                       f"{view.md_escape(str(problem.details['problem']))}.")
+                       f"{shown.markdown(problem.details['problem'])}.")
     with st.container(horizontal=True, gap="small", vertical_alignment="center"):
         # no type="primary": white on the dark theme's primary is 2.9:1 (axe, test_rooms.py)
         st.button("Ask the class", icon=":material/send:", key=P + "pose",
@@ -293,9 +338,9 @@ def posed() -> None:
     right_answer_key = current.payload.get("correct")
     if current.revealed:
         if right_answer_key:
-            words = view.md_escape(view.choice_label(current.payload, right_answer_key))
+            words = shown.markdown(view.choice_label(current.payload, right_answer_key))
             st.success(f"Right answer: **{words}**. "
-                       f"{view.md_escape(current.payload.get('explanation', ''))}",
+                       f"{shown.markdown(current.payload.get('explanation', ''))}",
                        icon=":material/check_circle:")
         else:
             st.info("A poll: no right answer.", icon=":material/ballot:")
@@ -319,7 +364,10 @@ with right:
         with st.container(key=P + "stage"):
             posed()
 
-with st.popover("Close the room", icon=":material/door_front:"):
+with st.container(horizontal=True, gap="small"):
+    door()
+    close_box = st.popover("Close the room", icon=":material/door_front:")
+with close_box:
     st.markdown("Closing deletes the room, its questions and every answer now. "
                 "Students see that the room has closed.")
     st.button("Close it now", key=P + "close",

@@ -10,6 +10,7 @@ import sqlite3
 import pytest
 
 from tests.apptest import address, run_page
+from ui.rooms.shown import markdown
 
 
 @pytest.fixture(autouse=True)
@@ -167,7 +168,7 @@ def test_a_forged_or_missing_teacher_key_is_refused():
     _, code, key = teacher_with_question()
     for query in ({"room": code, "key": key[:-2] + "xx"}, {"room": code}):
         forged = run_page("room", query=query)
-        assert "teacher link is not valid" in texts(forged, "error")
+        assert "teacher link opens no room" in texts(forged, "error")
         assert not [b for b in forged.button if b.key == "room_reveal"]
 
 
@@ -190,7 +191,8 @@ def test_a_teachers_own_question_is_shown_as_text():
     (prompt,) = [m for m in s.markdown if "onerror" in m.value]
     assert prompt.value == r"### Is \<img src\=x onerror\=alert\(1\)\> \*fine\*?"
     assert not prompt.proto.allow_html
-    assert [b.label for b in answer_buttons(s)] == ["Yes", "**No**"]   # button labels are text
+    # button labels are Markdown: escaped like the question (tests/browser: shown as typed)
+    assert [b.label for b in answer_buttons(s)] == ["Yes", r"\*\*No\*\*"]
 
 
 def test_a_students_join_survives_a_trip_to_a_lesson():
@@ -281,7 +283,7 @@ def previewed(teacher) -> tuple[dict, list[str]]:
     import html
     import re
     box = teacher.get_by_key("room_preview")
-    strip = next(m.value for m in box.markdown if 'class="room-choices"' in m.value)
+    strip = next(m.value for m in box.html if 'class="room-choices"' in m.value)   # st.html
     return drawn(box), [html.unescape(t) for t in re.findall(r'<span class="choice">(.*?)</span>',
                                                              strip)]
 
@@ -311,7 +313,8 @@ def test_the_lecturer_previews_redraws_and_poses_and_the_phone_shows_exactly_the
     phone = student(code)
     assert {**drawn(phone.get_by_key("join_question")),
             "rankings": drawn(phone)["rankings"]} == second
-    assert [b.label for b in answer_buttons(phone)] == choices
+    # as typed (ui/rooms/shown.py)
+    assert [b.label for b in answer_buttons(phone)] == [markdown(c) for c in choices]
     assert drawn(at.get_by_key("room_stage")) == second          # and the projector too
 
 
@@ -409,13 +412,12 @@ def test_a_recommender_question_is_previewed_posed_and_shown_on_the_phone_as_pre
     phone = student(code)
     assert {**drawn(phone.get_by_key("join_question")),
             "rankings": drawn(phone)["rankings"]} == question
-    assert [b.label for b in answer_buttons(phone)] == choices
+    assert [b.label for b in answer_buttons(phone)] == [markdown(c) for c in choices]
     answer_buttons(phone)[0].click().run()
     at.button(key="room_reveal").click().run()
-    from ui.texts import md_escape
-    right = md_escape(dict(expected["choices"])[expected["correct"]])
+    right = markdown(dict(expected["choices"])[expected["correct"]])
     assert f"Right answer: **{right}**" in texts(at, "success")
-    assert md_escape(expected["explanation"]) in texts(at, "success")
+    assert markdown(expected["explanation"]) in texts(at, "success")
     phone.run()
     assert f"Right answer: **{right}**" in texts(phone, "success")
     assert texts(at, "error") == "" and texts(phone, "error") == ""

@@ -35,6 +35,7 @@ def settle(page) -> None:
 def main(out: Path) -> list[Path]:
     out.mkdir(parents=True, exist_ok=True)
     os.environ["IRLAB_ROOMS_DB"] = str(Path(tempfile.mkdtemp()) / "rooms.sqlite3")
+    os.environ["IRLAB_ROOMS_PER_ADDRESS"] = "20"    # every browser here is one address
     written = []
 
     def shot(page, name):

@@ -38,6 +38,10 @@ def rooms(tmp_path_factory):
     with pytest.MonkeyPatch.context() as mp:
         mp.setenv("IRLAB_ROOMS_DB", str(db))
         mp.delenv("IRLAB_ROOMS_URL", raising=False)
+        # every browser here is one client (loopback), opening a room and joining in each
+        # test: the per-address limits as for a class behind one address (the limits
+        # themselves: tests/test_rooms_limits.py, tests/browser/test_rooms_flood.py)
+        mp.setenv("IRLAB_ROOMS_PER_ADDRESS", "20")
         with streamlit_app("app.py") as app:
             yield app.url, db
 
@@ -220,7 +224,7 @@ def test_a_forged_teacher_link_is_refused(rooms, open_page):
     url, _ = rooms
     teacher, code = open_room(open_page, url)
     forged = open_page(f"{url}/room?room={code}&key=not-the-teachers-key", width=1366, height=768)
-    expect(forged.get_by_text("This teacher link is not valid")).to_be_visible()
+    expect(forged.get_by_text("This teacher link opens no room")).to_be_visible()
     expect(forged.get_by_role("button", name="Reveal the answer")).to_have_count(0)
     expect(teacher.get_by_role("button", name="Reveal the answer")).to_be_visible()
 
@@ -398,6 +402,7 @@ def test_a_closed_room_says_so_after_the_code_changed_under_a_running_server(tmp
     with pytest.MonkeyPatch.context() as mp:
         mp.setenv("IRLAB_ROOMS_DB", str(tmp_path / "rooms.sqlite3"))
         mp.delenv("IRLAB_ROOMS_URL", raising=False)
+        mp.setenv("IRLAB_ROOMS_PER_ADDRESS", "20")    # the bystander's many empty joins
         with streamlit_app("app.py", root=copy,
                            extra_args=["--server.fileWatcherType", "poll"]) as app:
             teacher, code = open_room(open_page, app.url)
@@ -419,3 +424,101 @@ def test_a_closed_room_says_so_after_the_code_changed_under_a_running_server(tmp
             student = open_page(f"{app.url}/join?code={code}", **PHONE)
             expect(student.get_by_text(f"Your teacher has closed room {code}")).to_be_visible()
             expect(student.get_by_test_id("stException")).to_have_count(0)
+
+
+#: What a teacher (or anyone who can type into the teacher's form) might type: Markdown, an
+#: icon, a formula with a link, an image from any host, HTML, and a right-to-left override.
+HOSTILE_PROMPT = ("**bold** :material/warning: $\\href{http://evil.test/f}{x}$ "
+                  "![t](http://evil.test/a.png) <img src=x onerror=alert(1)> def \u202eexe.cba?")
+HOSTILE_ANSWERS = ["**A** :material/warning:", "![t](http://evil.test/b.png)",
+                   "$\\href{http://evil.test/g}{y}$ [l](http://evil.test)", "\u202eexe.cba C"]
+
+
+def typed(text: str) -> str:
+    """What the screen must say: the text as typed, its bidi controls dropped."""
+    return " ".join(text.replace("\u202e", "").split())
+
+
+def shown_text(locator, svg: bool = False) -> str:
+    # the WORD JOINER after each ":" (ui/rooms/shown.py) is there, and invisible
+    text = locator.text_content() if svg else locator.inner_text()
+    return " ".join(text.replace("\u2060", "").split())
+
+
+def nothing_rendered(locator) -> None:
+    """No image, link, icon, formula or bold made from the teacher's text in ``locator``."""
+    # (a heading's own "#" anchor is Streamlit's, not the text's)
+    for selector in ("img", "a[href]:not([href^='#'])", "[role=img]", ".katex", "strong", "b"):
+        assert locator.locator(selector).count() == 0, selector
+
+
+def test_a_teachers_hostile_text_is_shown_as_typed_on_preview_projector_and_phone(
+        rooms, open_page):
+    url, _ = rooms
+    teacher = open_page(url + "/room", width=1366, height=768)
+    teacher.get_by_role("button", name="Open a room").click()
+    code = teacher.locator(".room-code").inner_text().strip()
+    choose(teacher, "Your own")
+    teacher.get_by_role("textbox", name="Question").fill(HOSTILE_PROMPT)
+    teacher.get_by_role("textbox", name="Answers, one a line (2 to 6)").fill(
+        "\n".join(HOSTILE_ANSWERS))
+    teacher.get_by_role("textbox", name="Question").click()
+    wait_for_app_run(teacher)
+    prompt, answers_typed = typed(HOSTILE_PROMPT), [typed(a) for a in HOSTILE_ANSWERS]
+
+    preview = teacher.locator(".st-key-room_preview")
+    heading = preview.locator("h3")
+    assert shown_text(heading) == prompt
+    nothing_rendered(heading)
+    chips = preview.locator(".room-choices .choice")
+    assert [shown_text(chips.nth(i)) for i in range(chips.count())] == answers_typed
+    nothing_rendered(preview.locator(".room-choices"))
+
+    ask(teacher)
+    stage = teacher.locator(".st-key-room_stage")
+    assert shown_text(stage.locator("h3")) == prompt                 # the projector
+    nothing_rendered(stage)
+    ticks = teacher.locator(".ytick text")
+    wait_until(teacher, lambda: ticks.count() == len(answers_typed))
+    labels = [shown_text(ticks.nth(i), svg=True) for i in range(ticks.count())]
+    assert sorted(labels) == sorted(answers_typed)
+
+    phone = open_page(f"{url}/join?code={code}", **PHONE)
+    expect(answers(phone)).to_have_count(len(answers_typed))
+    question = phone.locator(".st-key-join_question")
+    assert shown_text(question.locator("h3")) == prompt
+    nothing_rendered(question)
+    assert [shown_text(answers(phone).nth(i)) for i in range(len(answers_typed))] == answers_typed
+    nothing_rendered(phone.locator(".st-key-join_answers"))
+    # nothing from the text was fetched: no element anywhere points at the other host
+    for page in (teacher, phone):
+        assert "evil.test" not in page.evaluate(
+            "() => [...document.querySelectorAll('[src],[href]')]"
+            ".map(e => e.getAttribute('src') || e.getAttribute('href')).join(' ')")
+
+
+def test_the_door_a_repeated_key_and_a_student_beyond_the_class_size(rooms, open_page):
+    url, _ = rooms
+    teacher, code = open_room(open_page, url)
+    key = re.search(r"key=([^&]+)", teacher.url).group(1)
+    # a teacher link that gives its key twice is refused, whichever of the two is right
+    twice = open_page(f"{url}/room?room={code}&key=forged&key={key}")
+    expect(twice.get_by_text("more than once, so it is refused")).to_be_visible()
+    assert key not in twice.url and "forged" not in twice.url      # the address drops both
+    # the class size: one; a second student waits for the teacher
+    teacher.get_by_role("button", name=re.compile("^Door")).click()
+    size = teacher.get_by_role("spinbutton", name=re.compile("Class size"))
+    size.fill("1")
+    with expect_app_run(teacher):
+        size.press("Enter")
+    teacher.keyboard.press("Escape")
+    first = open_page(f"{url}/join?code={code}", **PHONE)
+    expect(answers(first)).to_have_count(3)
+    second = open_page(f"{url}/join?code={code}", **PHONE)
+    expect(second.get_by_text("waiting for your teacher to let you in")).to_be_visible()
+    expect(answers(second)).to_have_count(0)
+    expect(teacher.get_by_text("1 waiting")).to_be_visible(timeout=POLL_TIMEOUT_MS)
+    expect(teacher.get_by_text("0 answered · 1 joined")).to_be_visible()
+    teacher.get_by_role("button", name="Let one in").click()
+    expect(answers(second)).to_have_count(3, timeout=POLL_TIMEOUT_MS)   # by itself
+    expect(teacher.get_by_text("0 answered · 2 joined")).to_be_visible(timeout=POLL_TIMEOUT_MS)

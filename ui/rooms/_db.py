@@ -20,7 +20,9 @@ CREATE TABLE IF NOT EXISTS rooms (
     secret_hash TEXT NOT NULL,
     created_at DOUBLE PRECISION NOT NULL,
     expires_at DOUBLE PRECISION NOT NULL,
-    current_question BIGINT
+    current_question BIGINT,
+    class_size INTEGER,
+    locked INTEGER NOT NULL DEFAULT 0
 );
 CREATE TABLE IF NOT EXISTS questions (
     id {id},
@@ -33,6 +35,8 @@ CREATE TABLE IF NOT EXISTS members (
     room TEXT NOT NULL REFERENCES rooms(code) ON DELETE CASCADE,
     voter TEXT NOT NULL,
     joined_at DOUBLE PRECISION NOT NULL,
+    admitted INTEGER NOT NULL DEFAULT 1,
+    client TEXT,
     UNIQUE (room, voter)
 );
 CREATE TABLE IF NOT EXISTS answers (
@@ -55,6 +59,14 @@ CREATE TABLE IF NOT EXISTS hits (
 CREATE INDEX IF NOT EXISTS hits_by_who ON hits (who, action, at);
 CREATE INDEX IF NOT EXISTS questions_by_room ON questions (room);
 """
+#: Columns added since the first release: (table, column, its definition). A database made
+#: before gets them on the first start (rooms live hours, but the file stays).
+ADDED = (("rooms", "class_size", "INTEGER"),
+         ("rooms", "locked", "INTEGER NOT NULL DEFAULT 0"),
+         ("members", "admitted", "INTEGER NOT NULL DEFAULT 1"),
+         ("members", "client", "TEXT"))
+#: The tables holding a room's text and its students' ids (what "deleted means gone" covers).
+ROOM_TABLES = ("rooms", "questions", "members", "answers")
 
 
 class Backend:
@@ -92,6 +104,15 @@ class Backend:
         with self.transaction() as run:
             return run(sql, params)
 
+    def scrub(self) -> None:
+        """After a delete: make the deleted rows' bytes leave the database's files."""
+        raise NotImplementedError
+
+    def _add_columns(self, run, present) -> None:
+        for table, column, definition in ADDED:
+            if column not in present(table):
+                run(f"ALTER TABLE {table} ADD COLUMN {column} {definition}")
+
 
 class SQLite(Backend):
     """One file shared by every app process on the machine: WAL mode, a busy timeout.
@@ -112,6 +133,8 @@ class SQLite(Backend):
             for statement in SCHEMA.format(id="INTEGER PRIMARY KEY").split(";"):
                 if statement.strip():
                     run(statement)
+            self._add_columns(run, lambda table: {
+                name for name, in run("SELECT name FROM pragma_table_info(?)", (table,))})
 
     def _open(self) -> sqlite3.Connection:
         conn = sqlite3.connect(self.path, timeout=self.busy_ms / 1000,
@@ -120,6 +143,8 @@ class SQLite(Backend):
         conn.execute("PRAGMA journal_mode = WAL")
         conn.execute("PRAGMA synchronous = NORMAL")     # WAL: durable at checkpoints
         conn.execute("PRAGMA foreign_keys = ON")
+        # a deleted row's bytes are overwritten with zeros, not left in a free page
+        conn.execute("PRAGMA secure_delete = ON")
         return conn
 
     @contextlib.contextmanager
@@ -132,6 +157,19 @@ class SQLite(Backend):
                 conn.execute("ROLLBACK")
                 raise
             conn.execute("COMMIT")
+
+    def scrub(self, tries: int = 20) -> None:
+        """Copy the write-ahead log into the file and empty it (``wal_checkpoint(TRUNCATE)``):
+        with ``secure_delete`` the file then holds zeros where the rows were, and the log,
+        which still held the rows as they were written, is cut to nothing. Another process's
+        read in progress can make the checkpoint busy: it is tried again (a read is short)."""
+        import time
+        with self._borrowed() as conn:
+            for _ in range(tries):
+                busy, _, _ = conn.execute("PRAGMA wal_checkpoint(TRUNCATE)").fetchone()
+                if not busy:
+                    return
+                time.sleep(0.05)
 
     def query(self, sql: str, params: Sequence = ()) -> list[tuple]:
         # A plain read needs no write lock: in autocommit mode it is its own snapshot.
@@ -160,6 +198,9 @@ class Postgres(Backend):
                     id="BIGINT GENERATED ALWAYS AS IDENTITY PRIMARY KEY").split(";"):
                 if statement.strip():
                     run(statement)
+            self._add_columns(run, lambda table: {name for name, in run(
+                "SELECT column_name FROM information_schema.columns WHERE table_name = ?",
+                (table,))})
 
     def _open(self):
         return self._psycopg.connect(self.url, autocommit=True)
@@ -172,6 +213,16 @@ class Postgres(Backend):
                 return cursor.fetchall() if cursor.description else []
             with conn.transaction():
                 yield run
+
+    def scrub(self) -> None:
+        """``VACUUM FULL`` of the room tables: PostgreSQL rewrites them into new files and
+        deletes the old ones, so a deleted row is in none of the tables' files (a plain
+        ``VACUUM`` only marks its space free). It locks those tables for the moment it
+        takes (milliseconds: rooms are small). What it cannot reach: PostgreSQL's own
+        write-ahead log (``pg_wal``) keeps the rows until the server recycles that segment
+        after a checkpoint, which needs a superuser (see docs/rooms-security.md)."""
+        with self._borrowed() as conn:
+            conn.execute("VACUUM FULL " + ", ".join(ROOM_TABLES))
 
 
 def connect(url: str | None, path: str | Path) -> Backend:

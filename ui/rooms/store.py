@@ -13,8 +13,15 @@ Safety, each rule enforced here rather than by the pages:
   link carries; the database keeps only its SHA-256, compared in constant time;
 * one answer per student per question is a UNIQUE constraint; the answer must be one of the
   question's choices, for the room's current question, before the reveal;
-* joins, answers and room openings are rate-limited per session (counted in the database, so a
-  limit holds whatever process serves the session);
+* joins, answers, code guesses and room openings are limited per client address, per room and
+  per server (:mod:`ui.rooms.limits`; counted in the database, so a limit holds across reloads,
+  new sessions and every app process);
+* a student answers only once admitted: the teacher may set a class size and lock the room,
+  and joins beyond wait for the teacher (so "joined" and "answered" never exceed who was let in);
+* a teacher link without the right key gets one answer whether its code is live, unknown or
+  ended (no oracle of live codes), and counts as a guess;
+* a room that ends leaves no bytes behind: SQLite overwrites deleted rows (``secure_delete``)
+  and empties its log; PostgreSQL rewrites the tables (:meth:`Backend.scrub`);
 * rooms expire :data:`LIFETIME_S` after opening and are deleted with every question and answer
   (a sweep on every open and join); only the code and why it ended stay a day, to say so.
 """
@@ -31,6 +38,13 @@ from collections.abc import Callable, Mapping
 from pathlib import Path
 
 from ui.rooms._db import Backend, connect
+from ui.rooms.limits import (LIMITS, MAX_MEMBERS, MAX_WAITING, PER_ADDRESS_IN_ROOM, Counter,
+                             address_key, scaled)
+from ui.rooms.payload import MAX_CHOICE, MAX_CHOICES, MAX_PROMPT, check_payload
+from ui.rooms.room_error import MESSAGES, RoomError
+
+__all__ = ["MAX_CHOICE", "MAX_CHOICES", "MAX_PROMPT", "MESSAGES", "LIMITS", "Room",
+           "RoomError", "RoomStore", "check_payload", "new_code", "normalise_code"]
 
 #: Unambiguous on a projector and a phone keyboard: no 0/O, 1/I/L.
 ALPHABET = "23456789ABCDEFGHJKMNPQRSTUVWXYZ"
@@ -38,38 +52,8 @@ CODE_LENGTH = 6
 SECRET_BYTES = 24                       # 192 bits
 LIFETIME_S = 4 * 3600                   # a lecture and then some
 TOMBSTONE_S = 24 * 3600                 # how long "this room has ended" can still be said
-#: action -> (how many, per seconds), per session
-LIMITS = {"join": (10, 60), "answer": (20, 60), "open": (5, 600)}
-MAX_PROMPT, MAX_CHOICE, MAX_CHOICES = 300, 80, 6
 DEFAULT_DB = Path(os.environ.get("XDG_DATA_HOME") or Path.home() / ".local" / "share") \
     / "irlab" / "rooms.sqlite3"
-
-
-class RoomError(Exception):
-    """A refused request, with ``reason`` (a key of :data:`MESSAGES`) and a sentence to show."""
-
-    def __init__(self, reason: str, **details):
-        self.reason = reason
-        self.details = details
-        super().__init__(MESSAGES[reason].format(**details))
-
-
-MESSAGES = {
-    "bad_code": "A room code has 6 characters, letters and digits (no 0, 1, I, L or O). "
-                "Check the code on the projector.",
-    "unknown": "There is no room with the code {code}. Check the code on the projector.",
-    "expired": "Room {code} has expired (rooms last {hours} hours) and its answers are deleted. "
-               "Ask your teacher for a new code.",
-    "closed": "Your teacher has closed room {code}. Thank you for taking part!",
-    "forbidden": "This teacher link is not valid: its key is missing or wrong for this room. "
-                 "Only the link shown when the room was opened can run it — students cannot.",
-    "duplicate": "You have already answered this question: one answer per question.",
-    "invalid": "That is not one of this question's answers.",
-    "stale": "This question is closed: the teacher has revealed the answer or moved on.",
-    "no_question": "There is no question to answer yet.",
-    "rate": "Too many tries in a short time. Wait {wait} seconds, then try again.",
-    "bad_question": "This question cannot be posed: {problem}.",
-}
 
 
 @dataclasses.dataclass(frozen=True)
@@ -89,8 +73,11 @@ class Room:
     """A room as a student or the teacher sees it: no secret, no answers, only counts."""
     code: str
     expires_at: float
-    members: int
+    members: int                       # students admitted
     current: Posed | None
+    waiting: int = 0                   # students waiting for the teacher to let them in
+    class_size: int | None = None      # None: no limit but MAX_MEMBERS
+    locked: bool = False
 
 
 def new_code() -> str:
@@ -111,7 +98,7 @@ def normalise_code(text: str) -> str:
     >>> normalise_code("ab0k7q")
     Traceback (most recent call last):
     ...
-    ui.rooms.store.RoomError: A room code has 6 characters, letters and digits (no 0, 1, I, L or O). Check the code on the projector.
+    ui.rooms.room_error.RoomError: A room code has 6 characters, letters and digits (no 0, 1, I, L or O). Check the code on the projector.
     """
     code = "".join(str(text or "").split()).replace("-", "").upper()
     if len(code) != CODE_LENGTH or not set(code) <= set(ALPHABET):
@@ -123,70 +110,60 @@ def _hash(secret: str) -> str:
     return hashlib.sha256(secret.encode("utf-8")).hexdigest()
 
 
-def check_payload(payload: Mapping) -> dict:
-    """The question as the store keeps it, after the checks every question must pass."""
-    def refuse(problem):
-        raise RoomError("bad_question", problem=problem)
-    prompt = payload.get("prompt")
-    if not isinstance(prompt, str) or not prompt.strip():
-        refuse("the question has no text")
-    if len(prompt) > MAX_PROMPT:
-        refuse(f"the question is longer than {MAX_PROMPT} characters")
-    choices = payload.get("choices")
-    if not isinstance(choices, (list, tuple)) or not 2 <= len(choices) <= MAX_CHOICES:
-        refuse(f"a question needs 2 to {MAX_CHOICES} answers")
-    keys = []
-    for pair in choices:
-        if (not isinstance(pair, (list, tuple)) or len(pair) != 2
-                or not all(isinstance(x, str) and x.strip() for x in pair)):
-            refuse("every answer needs a key and a text")
-        if len(pair[1]) > MAX_CHOICE:
-            refuse(f"an answer is longer than {MAX_CHOICE} characters")
-        keys.append(pair[0])
-    if len(set(keys)) != len(keys) or len({label.strip().casefold() for _, label in choices}) \
-            != len(keys):
-        refuse("two answers are the same")
-    correct = payload.get("correct")
-    if correct is not None and correct not in keys:
-        refuse("the right answer is not one of the answers")
-    return json.loads(json.dumps(dict(payload)))     # plain JSON, a copy
-
-
 class RoomStore:
     """Rooms, questions and answers in one database (see the module's docstring for the rules).
 
-    ``clock`` is the time in seconds (tests move it to expire rooms); ``who`` arguments name
-    the session a rate limit counts against; ``voter`` names a student across reruns.
+    ``clock`` is the time in seconds (tests move it to expire rooms); ``address`` arguments
+    name the client a limit counts against (:func:`ui.rooms.limits.address_key`); ``voter``
+    names a student across reruns.
     """
 
     def __init__(self, db: Backend, *, clock: Callable[[], float] = time.time,
-                 lifetime_s: float = LIFETIME_S, limits: Mapping = LIMITS):
+                 lifetime_s: float = LIFETIME_S, limits: Mapping = LIMITS,
+                 per_address_in_room: int = PER_ADDRESS_IN_ROOM):
         self.db = db
         self.clock = clock
         self.lifetime_s = lifetime_s
         self.limits = dict(limits)
+        self.counter = Counter(self.limits, lambda: self.clock())
+        self.per_address_in_room = per_address_in_room
 
     @classmethod
     def from_env(cls, env: Mapping[str, str] = os.environ, **kwargs) -> RoomStore:
         """The store a deployment configured: ``IRLAB_ROOMS_URL`` (PostgreSQL) or
-        ``IRLAB_ROOMS_DB`` (an SQLite file; default :data:`DEFAULT_DB`)."""
+        ``IRLAB_ROOMS_DB`` (an SQLite file; default :data:`DEFAULT_DB`);
+        ``IRLAB_ROOMS_PER_ADDRESS`` multiplies the per-address limits (a class behind one
+        address)."""
+        text = env.get("IRLAB_ROOMS_PER_ADDRESS") or "1"
+        try:
+            factor = float(text)
+        except ValueError:
+            factor = 0
+        if not 0 < factor < 1e6:
+            raise ValueError(f"IRLAB_ROOMS_PER_ADDRESS must be a positive number, such as 20 "
+                             f"(got {text!r})")
+        kwargs.setdefault("limits", scaled(LIMITS, factor))
+        kwargs.setdefault("per_address_in_room", max(1, round(PER_ADDRESS_IN_ROOM * factor)))
         return cls(connect(env.get("IRLAB_ROOMS_URL"), env.get("IRLAB_ROOMS_DB") or DEFAULT_DB),
                    **kwargs)
 
     # ------------------------------------------------------------------ limits and expiry
 
-    def _limit(self, who: str, action: str) -> None:
-        """Count one ``action`` of session ``who``; refuse it past the limit."""
-        most, per = self.limits[action]
-        now = self.clock()
+    def _limit(self, action: str, scopes) -> None:
+        """Count one ``action`` against each of ``scopes``; refuse it (counting nothing) when
+        any has used its limit."""
         with self.db.transaction() as run:
-            (count, oldest), = run("SELECT COUNT(*), MIN(at) FROM hits "
-                                   "WHERE who = ? AND action = ? AND at > ?",
-                                   (who, action, now - per))
-            if count >= most:
-                wait = max(1, int(oldest + per - now + 0.999))
+            wait = self.counter.over(run, action, scopes)
+            if wait is not None:
                 raise RoomError("rate", wait=wait)
-            run("INSERT INTO hits (who, action, at) VALUES (?, ?, ?)", (who, action, now))
+            self.counter.count(run, action, scopes)
+
+    @staticmethod
+    def _client(address: str) -> list[tuple[str, str]]:
+        return [("address", address_key(address)), ("server", "")]
+
+    def _hours(self) -> str:
+        return f"{self.lifetime_s / 3600:g}"
 
     def sweep(self) -> int:
         """Delete expired rooms (with their questions and answers), old tombstones and old
@@ -197,7 +174,9 @@ class RoomStore:
             for code in gone:
                 self._end(run, code, "expired", now)
             run("DELETE FROM ended WHERE ended_at < ?", (now - TOMBSTONE_S,))
-            run("DELETE FROM hits WHERE at < ?", (now - max(p for _, p in self.limits.values()),))
+            run("DELETE FROM hits WHERE at < ?", (now - self.counter.window(),))
+        if gone:
+            self.db.scrub()
         return len(gone)
 
     @staticmethod
@@ -213,9 +192,9 @@ class RoomStore:
 
     # ------------------------------------------------------------------ teacher
 
-    def open_room(self, who: str) -> tuple[str, str]:
+    def open_room(self, address: str) -> tuple[str, str]:
         """A new room: its code (for students) and its secret (for the teacher's link only)."""
-        self._limit(who, "open")
+        self._limit("open", self._client(address))
         self.sweep()
         secret = secrets.token_urlsafe(SECRET_BYTES)
         now = self.clock()
@@ -231,13 +210,22 @@ class RoomStore:
             except self.db.integrity_error:      # taken by an open room: draw again
                 continue
 
-    def teacher(self, code: str, secret: str | None) -> Room:
-        """The room, if ``secret`` is its teacher's; :class:`RoomError` ``forbidden`` if not."""
-        room = self.room(code)
-        (stored,), = self.db.query("SELECT secret_hash FROM rooms WHERE code = ?", (room.code,))
-        if not secret or not hmac.compare_digest(stored, _hash(str(secret))):
-            raise RoomError("forbidden")
-        return room
+    def teacher(self, code: str, secret: str | None, address: str = "local") -> Room:
+        """The room, if ``secret`` is its teacher's. Otherwise :class:`RoomError`
+        ``forbidden``, the same whether the code is a live room, an ended one or none at all
+        (no oracle), counted as a guess of ``address`` (``rate`` once its guesses are used)."""
+        try:
+            code = normalise_code(code)
+        except RoomError:
+            code = ""
+        rows = self.db.query("SELECT secret_hash, expires_at FROM rooms WHERE code = ?",
+                             (code,)) if code else []
+        given = _hash(str(secret or ""))
+        stored = rows[0][0] if rows else _hash(secrets.token_hex(16))   # compared all the same
+        if hmac.compare_digest(stored, given) and secret and rows[0][1] > self.clock():
+            return self.room(code)
+        self._limit("guess", self._client(address))
+        raise RoomError("forbidden", hours=self._hours())
 
     def pose(self, code: str, secret: str | None, payload: Mapping) -> int:
         """Make ``payload`` (see :func:`check_payload`) the room's current question."""
@@ -261,6 +249,28 @@ class RoomStore:
         self.teacher(code, secret)
         with self.db.transaction() as run:
             self._end(run, code, "closed", self.clock())
+        self.db.scrub()
+
+    def admission(self, code: str, secret: str | None, *, class_size: int | None = ...,
+                  locked: bool | None = None, admit: int = 0) -> Room:
+        """The teacher's door: set the class size (None: no limit), lock or unlock the room,
+        let the ``admit`` students who have waited longest in. Returns the room after."""
+        self.teacher(code, secret)
+        code = normalise_code(code)
+        with self.db.transaction() as run:
+            if class_size is not ...:
+                size = None if not class_size else max(1, min(int(class_size), MAX_MEMBERS))
+                run("UPDATE rooms SET class_size = ? WHERE code = ?", (size, code))
+            if locked is not None:
+                run("UPDATE rooms SET locked = ? WHERE code = ?", (int(bool(locked)), code))
+            if admit > 0:
+                waiting = [voter for voter, in run(
+                    "SELECT voter FROM members WHERE room = ? AND admitted = 0 "
+                    "ORDER BY joined_at, voter LIMIT ?", (code, int(admit)))]
+                for voter in waiting:
+                    run("UPDATE members SET admitted = 1 WHERE room = ? AND voter = ?",
+                        (code, voter))
+        return self.room(code)
 
     def tally(self, code: str, question: int) -> dict[str, int]:
         """How many students chose each answer (every choice, zeros included). Counts only."""
@@ -278,8 +288,8 @@ class RoomStore:
         """The room with ``code`` as it is now, or :class:`RoomError` (unknown, expired, closed)."""
         code = normalise_code(code)
         now = self.clock()
-        rows = self.db.query("SELECT expires_at, current_question FROM rooms WHERE code = ?",
-                             (code,))
+        rows = self.db.query("SELECT expires_at, current_question, class_size, locked "
+                             "FROM rooms WHERE code = ?", (code,))
         if not rows or rows[0][0] <= now:
             if rows:
                 self.sweep()
@@ -287,21 +297,24 @@ class RoomStore:
             if ended:
                 raise RoomError(ended[0][0], code=code, hours=f"{self.lifetime_s / 3600:g}")
             raise RoomError("unknown", code=code)
-        expires_at, current = rows[0]
-        (members,), = self.db.query("SELECT COUNT(*) FROM members WHERE room = ?", (code,))
+        expires_at, current, class_size, locked = rows[0]
+        (members, waiting), = self.db.query(
+            "SELECT COUNT(*) FILTER (WHERE admitted = 1), COUNT(*) FILTER (WHERE admitted = 0) "
+            "FROM members WHERE room = ?", (code,))
         posed = None
         if current is not None:
             (payload, revealed), = self.db.query(
                 "SELECT payload, revealed FROM questions WHERE id = ?", (current,))
             posed = Posed(int(current), json.loads(payload), bool(revealed))
-        return Room(code, float(expires_at), int(members), posed)
+        return Room(code, float(expires_at), int(members or 0), posed, int(waiting or 0),
+                    class_size, bool(locked))
 
     def status(self, code: str) -> tuple[int | None, bool, int]:
         """What a poll needs, in one read: (current question, revealed, members); RoomError
         when the room is gone."""
         rows = self.db.query(
             "SELECT r.current_question, q.revealed, r.expires_at, "
-            "(SELECT COUNT(*) FROM members m WHERE m.room = r.code) "
+            "(SELECT COUNT(*) FROM members m WHERE m.room = r.code AND m.admitted = 1) "
             "FROM rooms r LEFT JOIN questions q ON q.id = r.current_question WHERE r.code = ?",
             (code,))
         if not rows or rows[0][2] <= self.clock():
@@ -309,22 +322,77 @@ class RoomStore:
         current, revealed, _, members = rows[0]
         return (None if current is None else int(current)), bool(revealed), int(members)
 
-    def join(self, code: str, voter: str, who: str) -> Room:
-        """Student ``voter`` joins the room (counted once); rate-limited per session ``who``."""
-        self._limit(who, "join")
-        self.sweep()
-        room = self.room(code)
-        try:
-            with self.db.transaction() as run:
-                run("INSERT INTO members (room, voter, joined_at) VALUES (?, ?, ?)",
-                    (room.code, voter, self.clock()))
-        except self.db.integrity_error:
-            pass                                 # joined before: fine
-        return dataclasses.replace(room, members=self.status(room.code)[2])
+    def join(self, code: str, voter: str, address: str) -> Room:
+        """Student ``voter`` joins the room from ``address``: counted once, admitted at once
+        unless the room is locked or has its class size, else waiting for the teacher.
 
-    def answer(self, code: str, voter: str, question: int, choice: str, who: str) -> None:
-        """Record ``voter``'s answer ``choice`` to ``question`` of room ``code``, once."""
-        self._limit(who, "answer")
+        A student already in the room (a reload) comes back without counting anything. Any
+        other join counts against the address and the server, and, when the code opens no
+        room, as a guess of both; once either has used its guesses every join from there is
+        refused before the code is looked up. See :mod:`ui.rooms.limits`."""
+        client = self._client(address)
+        try:
+            code = normalise_code(code)
+        except RoomError:
+            self._limit("join", client)          # a malformed code counts as a try too
+            raise
+        self.sweep()
+        with self.db.transaction() as run:
+            outcome = self._join(run, code, voter, client)
+        if outcome[0] == "rate":
+            raise RoomError("rate", wait=outcome[1])
+        if outcome[0] in ("full",):
+            raise RoomError(outcome[0], code=code)
+        return self.room(code)                  # raises for a code that opened nothing
+
+    def _join(self, run, code: str, voter: str, client) -> tuple:
+        """One join in the caller's transaction, returned as ``(outcome, detail)`` rather than
+        raised, so that what it counted is committed."""
+        now = self.clock()
+        rooms = run("SELECT expires_at, class_size, locked FROM rooms WHERE code = ?", (code,))
+        live = bool(rooms) and rooms[0][0] > now
+        if live and run("SELECT 1 FROM members WHERE room = ? AND voter = ?", (code, voter)):
+            return ("again", None)
+        wait = (self.counter.over(run, "guess", client)
+                or self.counter.over(run, "join", client))
+        if wait is not None:
+            return ("rate", wait)
+        self.counter.count(run, "join", client)
+        if not live:
+            self.counter.count(run, "guess", client)
+            return ("gone", None)
+        wait = self.counter.over(run, "join", [("room", code)])
+        if wait is not None:
+            return ("rate", wait)
+        self.counter.count(run, "join", [("room", code)])
+        _, class_size, locked = rooms[0]
+        (admitted, waiting), = run(
+            "SELECT COUNT(*) FILTER (WHERE admitted = 1), COUNT(*) FILTER (WHERE admitted = 0) "
+            "FROM members WHERE room = ?", (code,))
+        # the room knows a student's address only as a hash salted with its code (the
+        # address itself is nowhere in it), deleted with the room
+        client_hash = _hash(f"{code}|{client[0][1]}")
+        (same_client,), = run("SELECT COUNT(*) FROM members WHERE room = ? AND client = ?",
+                              (code, client_hash))
+        admit = (not locked and same_client < self.per_address_in_room
+                 and (admitted or 0) < min(class_size or MAX_MEMBERS, MAX_MEMBERS))
+        if not admit and (waiting or 0) >= MAX_WAITING:
+            return ("full", None)
+        run("INSERT INTO members (room, voter, joined_at, admitted, client) "
+            "VALUES (?, ?, ?, ?, ?)", (code, voter, now, int(admit), client_hash))
+        return ("in" if admit else "waiting", None)
+
+    def membership(self, code: str, voter: str) -> str | None:
+        """``"in"`` (admitted), ``"waiting"`` (for the teacher) or None (not joined)."""
+        rows = self.db.query("SELECT admitted FROM members WHERE room = ? AND voter = ?",
+                             (code, voter))
+        return None if not rows else ("in" if rows[0][0] else "waiting")
+
+    def answer(self, code: str, voter: str, question: int, choice: str, address: str) -> None:
+        """Record ``voter``'s answer ``choice`` to ``question`` of room ``code``, once; only
+        a student the room admitted answers. Limited per address, per room and per server."""
+        code = normalise_code(code)
+        self._limit("answer", [*self._client(address), ("room", code)])
         room = self.room(code)
         posed = room.current
         if posed is None:
@@ -333,6 +401,8 @@ class RoomStore:
             raise RoomError("stale")
         if choice not in dict(posed.choices):
             raise RoomError("invalid")
+        if self.membership(code, voter) != "in":
+            raise RoomError("not_admitted")
         try:
             with self.db.transaction() as run:
                 run("INSERT INTO answers (question, voter, choice, answered_at) "

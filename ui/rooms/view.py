@@ -1,8 +1,9 @@
 """What the two class pages share: the store, who is asking, a question drawn as text and
 pictures, the tally chart, and the style that makes them readable from the back of a room.
 
-Everything a teacher or a student typed is shown as text: ``md_escape`` in Markdown,
-``html.escape`` in the one HTML strip (the rankings) and in Plotly's labels.
+Everything a teacher typed (a question, its answers) is shown as typed, the same on the
+projector, the phones and the preview, through :mod:`ui.rooms.shown`; the catalogue's titles in
+the rankings strip through ``html.escape``.
 """
 from __future__ import annotations
 
@@ -16,8 +17,8 @@ import streamlit as st
 
 from ui import films
 from ui.catalog import image_data_uri, load_catalog
+from ui.rooms import shown
 from ui.rooms.store import RoomStore
-from ui.texts import md_escape
 
 #: Seconds between two polls. A student's poll reads one row and draws nothing unless the
 #: room changed; the teacher's redraws the tally. See docs/classroom.md, "Class rooms", for the CPU cost.
@@ -100,12 +101,13 @@ STYLE = """<style>
 
 @st.cache_resource(show_spinner=False)
 def _store(url: str | None, path: str | None, hours: str | None,
-           store_class: int) -> RoomStore:
+           store_class: int, per_address: str | None = None) -> RoomStore:
     # ``store_class``: the id of the RoomStore class in use. When Streamlit re-imports edited modules on a
     # running server, a store kept from before would raise the old RoomError class, which
     # the pages' ``except RoomError`` no longer catches (a traceback on students' phones).
     del store_class                  # only a part of the cache key
-    env = {k: v for k, v in (("IRLAB_ROOMS_URL", url), ("IRLAB_ROOMS_DB", path)) if v}
+    env = {k: v for k, v in (("IRLAB_ROOMS_URL", url), ("IRLAB_ROOMS_DB", path),
+                             ("IRLAB_ROOMS_PER_ADDRESS", per_address)) if v}
     kwargs = {"lifetime_s": float(hours) * 3600} if hours else {}
     return RoomStore.from_env(env, **kwargs)
 
@@ -113,14 +115,24 @@ def _store(url: str | None, path: str | None, hours: str | None,
 def store() -> RoomStore:
     """The rooms' store this deployment configured (see docs/classroom.md, "Class rooms")."""
     return _store(os.environ.get("IRLAB_ROOMS_URL"), os.environ.get("IRLAB_ROOMS_DB"),
-                  os.environ.get("IRLAB_ROOM_HOURS"), id(RoomStore))
+                  os.environ.get("IRLAB_ROOM_HOURS"), id(RoomStore),
+                  os.environ.get("IRLAB_ROOMS_PER_ADDRESS"))
 
 
-def session_id() -> str:
-    """This browser session's id: what rate limits count against."""
-    from streamlit.runtime.scriptrunner import get_script_run_ctx
-    ctx = get_script_run_ctx()
-    return ctx.session_id if ctx else "no-session"
+def client_address() -> str | None:
+    """The address of this session's client, for the limits (the store groups it with
+    :func:`ui.rooms.limits.address_key`). Behind the balancer (``deploy/run_class.py``) the
+    connection comes from 127.0.0.1 and the server (uvicorn) takes the client's address from
+    the ``X-Forwarded-For`` the balancer sets; it trusts that header only from the addresses in
+    ``FORWARDED_ALLOW_IPS`` (default 127.0.0.1 and ::1: the balancer), never from a student.
+    None for a connection from this machine (Streamlit reports none)."""
+    address = st.context.ip_address
+    return address if isinstance(address, str) else None       # (AppTest gives a mock)
+
+
+def repeated_in_link(*names: str) -> list[str]:
+    """The address's parameters among ``names`` given more than once (``?key=a&key=b``)."""
+    return [name for name in names if len(st.query_params.get_all(name)) > 1]
 
 
 def join_link(code: str) -> str:
@@ -257,12 +269,12 @@ def rankings(question: Mapping) -> None:
 
 def question_text(question: Mapping, *, heading: bool = True) -> None:
     """The prompt and its context, as text."""
-    prompt = md_escape(question.get("prompt", ""))
+    prompt = shown.markdown(question.get("prompt", ""))
     st.markdown(f"### {prompt}" if heading else f"**{prompt}**")
     if question.get("context"):
-        st.caption(md_escape(question["context"]))
+        st.caption(shown.markdown(question["context"]))
     if question.get("action"):
-        st.markdown(f"**{md_escape(question['action'])}**")
+        st.markdown(f"**{shown.markdown(question['action'])}**")
 
 
 def choice_label(question: Mapping, key: str | None) -> str:
@@ -277,10 +289,11 @@ def said(question: Mapping, key: str | None) -> str:
 
 def answers_strip(question: Mapping) -> None:
     """The answers as the phones offer them (the teacher's preview), as text."""
-    chips = "".join(f'<span class="choice">{html.escape(text)}</span>'
+    chips = "".join(f'<span class="choice">{shown.html_text(text)}</span>'
                     for _, text in question.get("choices", []))
-    st.markdown(f'<p class="room-choices"><span class="lbl">On the phones:</span>{chips}</p>',
-                unsafe_allow_html=True)
+    # st.html, not st.markdown: Markdown would still read the text inside the HTML
+    # (":material/warning:" came out altered); st.html shows the escaped text as it is
+    st.html(f'<p class="room-choices"><span class="lbl">On the phones:</span>{chips}</p>')
 
 
 def tally_figure(question: Mapping, counts: Mapping[str, int], revealed: bool,
@@ -292,7 +305,7 @@ def tally_figure(question: Mapping, counts: Mapping[str, int], revealed: bool,
     labels, colours = [], []
     for key, text in choices:
         right = revealed and key == correct
-        labels.append(("✓ " if right else "") + html.escape(text))
+        labels.append(("✓ " if right else "") + shown.html_text(text))
         colours.append(CORRECT if right else (OTHER if revealed and correct else WAITING))
     values = [int(counts.get(key, 0)) for key, _ in choices]
     top = max([*values, 1])

@@ -1,0 +1,285 @@
+"""One student, one vote, as far as an anonymous room can promise it: the limits per client
+address, per room and per server (whatever the browser keeps: a new student id each time is
+the attack), the teacher's door (class size, lock, let in), no oracle of live codes, and deleted
+rows gone from the database's files, and the docs' numbers. On SQLite and PostgreSQL (fixtures of
+test_rooms_store)."""
+from __future__ import annotations
+
+import functools
+import secrets
+from pathlib import Path
+
+import pytest
+
+from tests.test_rooms_store import QUESTION, clock, postgres_url, reason, target  # noqa: F401
+from ui.rooms import limits as rl
+from ui.rooms._db import connect
+from ui.rooms.store import RoomError, RoomStore
+
+#: Small numbers, the same shape as ui/rooms/limits.py's, so that a test reaches each limit.
+SMALL = {
+    ("address", "join"): (3, 60), ("room", "join"): (5, 60), ("server", "join"): (8, 60),
+    ("address", "answer"): (3, 60), ("room", "answer"): (5, 60), ("server", "answer"): (8, 60),
+    ("address", "guess"): (2, 600), ("server", "guess"): (4, 600),
+    ("address", "open"): (2, 600), ("server", "open"): (3, 600),
+}
+
+
+@pytest.fixture
+def store(target, clock):  # noqa: F811
+    return RoomStore(connect(*target), clock=clock, limits=SMALL)
+
+
+def fresh() -> str:
+    """A new student id: what clearing the browser's storage and reloading gives."""
+    return secrets.token_hex(16)
+
+
+def room_with_question(store, teacher="10.9.9.9"):
+    code, secret = store.open_room(teacher)
+    return code, secret, store.pose(code, secret, QUESTION)
+
+
+def test_a_new_student_id_each_time_does_not_reset_the_address_limit(store, clock):
+    code, _, _ = room_with_question(store)
+    for _ in range(3):                                    # new session, cleared storage…
+        store.join(code, fresh(), "203.0.113.7")
+    error = pytest.raises(RoomError, store.join, code, fresh(), "203.0.113.7").value
+    assert error.reason == "rate" and "Wait 60 seconds" in str(error)
+    assert store.room(code).members == 3
+    # a student already in comes back (a reload) without counting anything
+    first = store.db.query("SELECT voter FROM members WHERE room = ?", (code,))[0][0]
+    assert store.join(code, first, "203.0.113.7").code == code
+    store.join(code, fresh(), "203.0.113.8")             # another address is not held up
+    clock.now += 61
+    # a minute later the address may join again, but one room admits 3 students from one
+    # address: a fourth waits at the door, where the teacher sees it
+    fourth = fresh()
+    store.join(code, fourth, "203.0.113.7")
+    assert store.membership(code, fourth) == "waiting"
+    assert (store.room(code).members, store.room(code).waiting) == (4, 1)
+
+
+def test_an_ipv6_phone_cannot_hop_addresses_in_its_own_block(store):
+    code, _, _ = room_with_question(store)
+    for n in range(3):
+        store.join(code, fresh(), f"2001:db8:5:6::{n + 1:x}")
+    assert reason(lambda: store.join(code, fresh(), "2001:db8:5:6:ffff::9")) == "rate"
+
+
+def test_the_room_and_the_server_limit_many_addresses(store):
+    code, _, _ = room_with_question(store)
+    other, _, _ = room_with_question(store, "10.9.9.8")
+    for n in range(5):
+        store.join(code, fresh(), f"198.51.100.{n}")
+    assert reason(lambda: store.join(code, fresh(), "198.51.100.99")) == "rate"   # the room
+    # the refused try counted too (every try does): 6 of the server's 8 are used
+    for n in range(2):
+        store.join(other, fresh(), f"198.51.101.{n}")
+    assert reason(lambda: store.join(other, fresh(), "198.51.101.99")) == "rate"  # the server
+
+
+def test_answers_are_limited_and_need_an_admitted_student(store, clock):
+    code, secret, question = room_with_question(store)
+    students = [fresh() for _ in range(6)]
+    for n, voter in enumerate(students):
+        store.join(code, voter, f"192.0.2.{n}")
+        clock.now += 13                                   # under the room's join limit
+    # someone who never joined (a forged id) cannot answer, and is counted all the same
+    assert reason(lambda: store.answer(code, fresh(), question, "c1", "192.0.2.50")) \
+        == "not_admitted"
+    for voter in students[:3]:
+        store.answer(code, voter, question, "c1", "192.0.2.60")   # one shared address…
+    assert reason(lambda: store.answer(code, students[3], question, "c1", "192.0.2.60")) \
+        == "rate"                                         # …has answered its 3 a minute
+    assert sum(store.tally(code, question).values()) == 3
+    store.answer(code, students[3], question, "c1", "192.0.2.61")  # the room's 5th
+    assert reason(lambda: store.answer(code, students[4], question, "c1", "192.0.2.62")) \
+        == "rate"                                         # the room's 5 answers a minute
+    clock.now += 61
+    store.answer(code, students[4], question, "c2", "192.0.2.62")
+    assert store.tally(code, question) == {"c1": 4, "c2": 1}
+
+
+@pytest.mark.parametrize("teacher_link", [False, True])
+def test_guesses_are_limited_and_then_refused_before_the_code_is_read(store, teacher_link):
+    code, secret, _ = room_with_question(store)
+
+    def attempt(guess, address):
+        if teacher_link:
+            return store.teacher(guess, "not-the-key", address)
+        return store.join(guess, fresh(), address)
+
+    first = "forbidden" if teacher_link else "unknown"
+    assert reason(lambda: attempt("ZZZZZZ", "203.0.113.1")) == first
+    assert reason(lambda: attempt("ZZZZZY", "203.0.113.1")) == first
+    # used up: now even the live code is refused from there, with the same message
+    assert reason(lambda: attempt("ZZZZZX", "203.0.113.1")) == "rate"
+    assert reason(lambda: attempt(code, "203.0.113.1")) == "rate"
+    # the server's guesses: two more addresses use them up, and a fourth is refused at once
+    for address in ("203.0.113.2", "203.0.113.3"):
+        assert reason(lambda: attempt("ZZZZZW", address)) == first
+    assert reason(lambda: attempt(code, "203.0.113.4")) == "rate"
+    assert store.teacher(code, secret, "203.0.113.4").code == code     # the key still works
+
+
+def test_without_the_key_a_live_an_ended_and_an_unknown_code_get_the_same_answer(
+        target, clock):  # noqa: F811
+    store = RoomStore(connect(*target), clock=clock)      # the real limits: five guesses fit
+    code, secret, _ = room_with_question(store)
+    ended, ended_secret, _ = room_with_question(store, "10.9.9.8")
+    store.close(ended, ended_secret)
+    said = set()
+    for n, (guess, key) in enumerate([(code, "x" * 32), (code, None), (ended, "x" * 32),
+                                      ("ZZZZZZ", "x" * 32), ("bad!", "")]):
+        error = pytest.raises(RoomError, store.teacher, guess, key, f"192.0.2.{n}").value
+        said.add((error.reason, str(error)))
+    assert len(said) == 1, said
+
+
+def test_openings_are_limited_per_address_and_server(store):
+    for _ in range(2):
+        store.open_room("192.0.2.1")
+    assert reason(lambda: store.open_room("192.0.2.1")) == "rate"
+    store.open_room("192.0.2.2")
+    assert reason(lambda: store.open_room("192.0.2.3")) == "rate"
+
+
+# --------------------------------------------------------------------------- the door
+
+
+def test_beyond_the_class_size_students_wait_and_joined_never_exceeds_who_was_let_in(store,
+                                                                                      clock):
+    code, secret, question = room_with_question(store)
+    store.admission(code, secret, class_size=2)
+    voters = [fresh() for _ in range(4)]
+    for n, voter in enumerate(voters):
+        store.join(code, voter, f"192.0.2.{n}")
+        clock.now += 1                                    # "let one in" takes the first
+    assert [store.membership(code, v) for v in voters] == ["in", "in", "waiting", "waiting"]
+    room = store.room(code)
+    assert (room.members, room.waiting, room.class_size) == (2, 2, 2)
+    assert store.status(code)[2] == 2                     # what the projector's "joined" reads
+    assert reason(lambda: store.answer(code, voters[2], question, "c1", "192.0.2.9")) \
+        == "not_admitted"
+    store.admission(code, secret, admit=1)                # the teacher lets the first one in
+    assert [store.membership(code, v) for v in voters[2:]] == ["in", "waiting"]
+    store.answer(code, voters[2], question, "c1", "192.0.2.9")
+    assert sum(store.tally(code, question).values()) <= store.room(code).members == 3
+    assert reason(lambda: store.admission(code, "wrong", admit=5)) == "forbidden"
+
+
+def test_a_locked_room_lets_nobody_new_in_and_its_queue_is_bounded(target, clock):  # noqa: F811
+    store = RoomStore(connect(*target), clock=clock)      # the real limits
+    code, secret, _ = room_with_question(store)
+    store.join(code, "a" * 32, "192.0.2.1")
+    store.admission(code, secret, locked=True)
+    assert store.room(code).locked
+    for n in range(rl.MAX_WAITING):
+        store.join(code, fresh(), f"198.51.100.{n}")
+    assert reason(lambda: store.join(code, fresh(), "198.51.100.200")) == "full"
+    room = store.room(code)
+    assert (room.members, room.waiting) == (1, rl.MAX_WAITING)
+    assert store.join(code, "a" * 32, "192.0.2.1").members == 1   # one already in comes back
+    store.admission(code, secret, locked=False)
+    store.join(code, fresh(), "198.51.100.201")
+    assert store.room(code).members == 2
+
+
+# --------------------------------------------------------------------------- deleted is gone
+
+
+MARKERS = ("Zebracrossing question", "Quokka answer", "f00dfacef00dfacef00dfacef00dface")
+
+
+def database_bytes(target, store) -> bytes:  # noqa: F811
+    """Every byte of the database's files: SQLite's file, its log and shared memory; for
+    PostgreSQL the room tables' files (after a CHECKPOINT writes them out)."""
+    url, path = target
+    if url is None:
+        return b"".join(p.read_bytes() for p in Path(path).parent.glob(Path(path).name + "*"))
+    import psycopg
+    with psycopg.connect(url, autocommit=True) as conn:
+        conn.execute("CHECKPOINT")
+        (data,), = conn.execute("SHOW data_directory").fetchall()
+        (base,), = conn.execute("SELECT pg_relation_filepath('rooms')").fetchall()
+    folder = Path(data) / Path(base).parent             # base/<database>: every table's file
+    return b"".join(p.read_bytes() for p in folder.iterdir() if p.is_file())
+
+
+@pytest.mark.parametrize("end", ["close", "expire"])
+def test_an_ended_rooms_text_and_voter_ids_leave_the_database_files(
+        target, clock, end):  # noqa: F811
+    store = RoomStore(connect(*target), clock=clock)
+    code, secret = store.open_room("192.0.2.1")
+    question = store.pose(code, secret, {**QUESTION, "prompt": MARKERS[0] + "?",
+                                         "choices": [["c1", MARKERS[1]], ["c2", "other"]]})
+    store.join(code, MARKERS[2], "192.0.2.2")
+    store.answer(code, MARKERS[2], question, "c1", "192.0.2.2")
+    before = database_bytes(target, store)
+    assert all(m.encode() in before for m in MARKERS)     # the check can see them
+    if end == "close":
+        store.close(code, secret)
+    else:
+        clock.now += store.lifetime_s + 1
+        store.sweep()
+    after = database_bytes(target, store)
+    assert [m for m in MARKERS if m.encode() in after] == []
+    assert reason(functools.partial(store.room, code)) == ("closed" if end == "close"
+                                                           else "expired")
+
+
+def test_the_docs_state_the_limits_the_code_applies():
+    docs = (Path(__file__).resolve().parents[1] / "docs" / "rooms-security.md").read_text()
+    for row in rl.table_rows():
+        assert row in docs, row
+    prose = " ".join(docs.split())
+    assert f"at most **{rl.PER_ADDRESS_IN_ROOM} students from one address**" in prose
+    assert f"{rl.MAX_WAITING} students can wait at once" in prose
+    assert f"at most {rl.MAX_MEMBERS})" in prose
+
+
+def test_every_place_shows_a_teachers_text_through_one_helper():
+    """ui/rooms/shown.py is the one way a question's text reaches the screen (the browser
+    test checks what it draws): no page escapes that text another way."""
+    import inspect
+
+    from ui.rooms import view
+    root = Path(__file__).resolve().parents[1]
+    for page in ("pages/join.py", "pages/room.py"):
+        source = (root / page).read_text()
+        assert "md_escape" not in source and "html.escape" not in source, page
+        assert "shown." in source, page
+    for function in (view.question_text, view.answers_strip, view.tally_figure):
+        source = inspect.getsource(function)
+        assert "shown." in source and "md_escape" not in source, function.__name__
+
+
+def test_a_database_from_before_gets_the_new_columns(tmp_path):
+    import sqlite3
+    path = tmp_path / "old.sqlite3"
+    with sqlite3.connect(path) as conn:          # the first release's two changed tables
+        conn.executescript("""
+            CREATE TABLE rooms (code TEXT PRIMARY KEY, secret_hash TEXT NOT NULL,
+                created_at DOUBLE PRECISION NOT NULL, expires_at DOUBLE PRECISION NOT NULL,
+                current_question BIGINT);
+            CREATE TABLE members (room TEXT NOT NULL REFERENCES rooms(code) ON DELETE CASCADE,
+                voter TEXT NOT NULL, joined_at DOUBLE PRECISION NOT NULL, UNIQUE (room, voter));
+        """)
+    store = RoomStore(connect(None, path))
+    code, secret = store.open_room("192.0.2.1")
+    store.admission(code, secret, class_size=1)
+    store.join(code, fresh(), "192.0.2.2")
+    store.join(code, fresh(), "192.0.2.3")
+    assert (store.room(code).members, store.room(code).waiting) == (1, 1)
+
+
+def test_a_class_behind_one_address_raises_the_per_address_numbers(tmp_path):
+    db = str(tmp_path / "rooms.sqlite3")
+    store = RoomStore.from_env({"IRLAB_ROOMS_DB": db, "IRLAB_ROOMS_PER_ADDRESS": "20"})
+    assert store.limits[("address", "join")] == (200, 60)
+    assert store.limits[("room", "join")] == rl.LIMITS[("room", "join")]
+    assert store.per_address_in_room == 60
+    for bad in ("x", "0", "-1"):
+        with pytest.raises(ValueError, match="IRLAB_ROOMS_PER_ADDRESS must be a positive"):
+            RoomStore.from_env({"IRLAB_ROOMS_DB": db, "IRLAB_ROOMS_PER_ADDRESS": bad})
