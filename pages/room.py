@@ -11,6 +11,7 @@ import secrets
 import streamlit as st
 
 from ui import page_state as ps
+from ui.charts import plotly_config
 from ui.course import through_app_navigation
 from ui.layout import board_page
 from ui.rooms import questions as qs
@@ -159,7 +160,7 @@ def live_tally() -> None:
                 help="Counts only: the room never shows who answered what.")
     st.plotly_chart(view.tally_figure(current.payload, counts, current.revealed,
                                       height=240),
-                    key=P + "tally", config={"displayModeBar": False, "staticPlot": True})
+                    key=P + "tally", config=plotly_config(displayModeBar=False, staticPlot=True))
 
 
 def choose_options(kind: qs.Kind) -> None:
