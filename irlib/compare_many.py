@@ -20,8 +20,10 @@ paragraph.
 from __future__ import annotations
 
 from collections.abc import Mapping, Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from itertools import combinations
+
+from functools import cached_property
 
 import numpy as np
 import pandas as pd
@@ -148,13 +150,21 @@ class ManyComparison:
     test: str
     correction: str
     alpha: float
+    #: (measure, system, against) -> the :class:`~irlib.compare.Comparison` each test row
+    #: came from, so a sentence about a row reads the very numbers the row holds.
+    comparisons: dict = field(default_factory=dict, repr=False, compare=False)
+
+    @cached_property
+    def _rows(self) -> dict[tuple[str, str, str], dict]:
+        """The test rows by (measure, system, against), read once (a lookup per sentence
+        must not filter the whole frame)."""
+        return {(r["measure"], r["system"], r["against"]): r
+                for r in self.tests.to_dict("records")}
 
     def cell(self, measure: str, system: str, against: str | None = None) -> pd.Series | None:
         """The test row of ``system`` against ``against`` (default: the baseline)."""
-        against = against or self.baseline
-        rows = self.tests[(self.tests["measure"] == measure) & (self.tests["system"] == system)
-                          & (self.tests["against"] == against)]
-        return rows.iloc[0] if len(rows) else None
+        row = self._rows.get((measure, system, against or self.baseline))
+        return None if row is None else pd.Series(row)
 
     @property
     def all_pairs(self) -> bool:
@@ -173,9 +183,9 @@ class ManyComparison:
         ``measure``, as every sentence must say it; looked up either way round (the
         difference then read from ``system``'s side)."""
         against = against or self.baseline
-        row, flip = self.cell(measure, system, against), False
+        row, flip = self._rows.get((measure, system, against)), False
         if row is None:
-            row, flip = self.cell(measure, against, system), True
+            row, flip = self._rows.get((measure, against, system)), True
         if row is None:
             return None
         sign = -1.0 if flip else 1.0
@@ -197,7 +207,8 @@ class ManyComparison:
     def findings(self, measure: str | None = None) -> list[Finding]:
         """Every comparison of the table (of one measure), in the table's order."""
         rows = self.tests if measure is None else self.tests[self.tests["measure"] == measure]
-        return [self.finding(r.measure, r.system, r.against) for r in rows.itertuples()]
+        return [self.finding(m, s, a) for m, s, a in
+                zip(rows["measure"], rows["system"], rows["against"])]
 
     def method(self) -> str:
         """How the cells were tested, for a caption."""
@@ -252,7 +263,7 @@ def compare_many(per_query: Mapping[str, pd.DataFrame], baseline: str, *,
     pairs = [(s, baseline) for s in systems[1:]]
     if all_pairs:
         pairs += [(b, a) for a, b in combinations(systems[1:], 2)]
-    rows = []
+    rows, kept = [], {}
     for measure in measures:
         found = []
         for system, against in pairs:
@@ -260,6 +271,7 @@ def compare_many(per_query: Mapping[str, pd.DataFrame], baseline: str, *,
                                 n_resamples=n_resamples, seed=seed,
                                 randomization=test == "randomization")
             p = c.randomization_pvalue if test == "randomization" else c.t_pvalue
+            kept[(measure, system, against)] = c
             mean_s, mean_a = means.at[system, measure], means.at[against, measure]
             found.append(dict(measure=measure, system=system, against=against, n=int(c.n),
                               mean_system=mean_s, mean_against=mean_a,
@@ -278,7 +290,7 @@ def compare_many(per_query: Mapping[str, pd.DataFrame], baseline: str, *,
                "mean_delta", "wins", "ties", "losses", "p_value", "p_adjusted", "significant",
                "tie", "marked"]
     return ManyComparison(means, best, pd.DataFrame(rows, columns=columns), baseline, test,
-                          correction, alpha)
+                          correction, alpha, kept)
 
 
 def _join(items: Sequence[str]) -> str:

@@ -480,12 +480,12 @@ def test_removing_a_refused_upload_takes_its_message_with_it():
 
 def test_removing_runs_down_to_one_ends_the_comparison():
     at = load_samples(page(input="trec"), "trec")
-    assert [m for m in at.metric if m.label == "paired t-test p"]
+    assert [m for m in at.metric if m.label.startswith("paired t-test p")]
     for _ in range(3):                       # the samples hold four runs
         at.button(key="upload_remove_run_2").click().run()   # the rest move up
         assert not at.exception
     assert list(at.session_state["upload_files"]) == ["qrels", "run_1"]
-    assert not [m for m in at.metric if m.label == "paired t-test p"]
+    assert not [m for m in at.metric if m.label.startswith("paired t-test p")]
 
 
 def test_a_chosen_system_stays_chosen_when_a_run_before_it_is_removed():
