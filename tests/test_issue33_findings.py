@@ -125,3 +125,34 @@ def test_every_pair_reaches_the_report_and_the_csv():
     summary = pd.read_csv(io.BytesIO(csv_bytes(summary_rows(result, settings))))
     assert set(summary["comparisons corrected together"].dropna()) == {3}
     assert ((summary["system"] == "weak") & (summary["against"] == "rerank")).any()
+
+
+# --------------------------------------------------------------------------- links (section 7)
+
+def test_a_link_to_the_samples_opens_the_samples_and_says_what_it_carries():
+    from tests.apptest import address
+
+    at = run_page("upload", query={"input": "trec", "measures": "AP", "by": "AP"}, timeout=90)
+    at.button(key="upload_sample_trec").click().run()
+    assert not at.exception
+    link = next(m.value for m in at.markdown if "Link to these settings" in m.value)
+    assert "and the samples" in link and address(at)["samples"] == "1"
+    opened = run_page("upload", query=address(at), timeout=90)       # a fresh session
+    files = opened.session_state["upload_files"]
+    assert {p for p in files} == {"qrels", "run_1", "run_2", "run_3", "run_4"}
+    assert all(f.sample for f in files.values())
+    assert not [i for i in opened.info if "not the data" in i.value]
+
+
+def test_a_link_after_an_upload_carries_settings_and_the_query_it_names():
+    at = _page("randomization")
+    at.session_state["upload_query"] = "305"
+    at.run()
+    link = _plain_text(next(m.value for m in at.markdown if "Link to these settings" in m.value))
+    assert "and the samples" not in link and "It carries settings only" in link
+    assert "the query shown (305)" in link
+    from tests.apptest import address
+    assert address(at)["query"] == "305" and address(at).get("samples", "0") == "0"
+    opened = run_page("upload", query=address(at), timeout=90)
+    note = _plain_text(next(i.value for i in opened.info if "not the data" in i.value))
+    assert "the query shown (305)" in note
