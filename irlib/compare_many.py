@@ -310,11 +310,11 @@ def headline(result: ManyComparison, labels: Mapping[str, str] | None = None,
     >>> ids = [f"q{i}" for i in range(12)]
     >>> base = pd.DataFrame({"AP": np.linspace(0.1, 0.6, 12)}, index=ids)
     >>> print(headline(compare_many({"base": base, "up": base + 0.2, "same": base}, "base")))
-    up beats base on AP. same: no clear difference from base on any measure. By the randomization test, Holm–Bonferroni over the 2 comparisons with the baseline of each measure, at 0.05.
+    up beats base on AP. No clear difference from base on any measure: same. By the randomization test, Holm–Bonferroni over the 2 comparisons with the baseline of each measure, at 0.05.
     """
     labels = labels or {}
     measures = list(result.means.columns)
-    said = []
+    said, unclear = [], []
     for system in result.means.index:
         if system == result.baseline:
             continue
@@ -326,7 +326,13 @@ def headline(result: ManyComparison, labels: Mapping[str, str] | None = None,
         if parts:
             said.append(f"{system} " + " and ".join(parts) + ".")
         else:
-            said.append(f"{system}: no clear difference from {result.baseline} on any measure.")
+            unclear.append(system)
+    if unclear and not said:
+        said.append(f"No system clearly beats or falls behind {result.baseline} on any "
+                    f"measure: the differences of {_join(unclear)} could be chance.")
+    elif unclear:
+        said.append(f"No clear difference from {result.baseline} on any measure: "
+                    f"{_join(unclear)}.")
     family = result.finding(measures[0], next(s for s in result.means.index
                                               if s != result.baseline)).family \
         if measures and len(result.means) > 1 else "no comparison"

@@ -62,7 +62,7 @@ def test_json_carries_the_findings_the_page_says(paths, capsys):
     assert weak["p_corrected"] == pytest.approx(0.066, abs=0.01)
     assert weak["comparisons_corrected_together"] == 2
     assert not weak["marked"] and weak["finding"] == "no clear difference"
-    assert "weak: no clear difference from bm25" in data["summary"]
+    assert "No system clearly beats or falls behind bm25" in data["summary"]
 
 
 def test_every_pair_and_a_baseline_by_name_in_csv(paths, capsys):

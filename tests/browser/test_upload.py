@@ -153,6 +153,17 @@ def test_the_report_opens_offline_from_disk_with_its_chart(trec_samples, browser
     assert any("Download plot" in t for t in titles), titles
     assert not [t for t in titles if re.search("share|cloud|studio", t, re.I)], titles
     assert asked == [], asked                                   # nothing left the machine
+    # on paper each lead-in stays with its table (it ended page 1, its table began page 2)
+    import io
+
+    import pypdf
+
+    report.emulate_media(media="print")
+    for paper in ("A4", "Letter"):
+        pages = [" ".join(p.extract_text().split()) for p in
+                 pypdf.PdfReader(io.BytesIO(report.pdf(format=paper))).pages]
+        (lead,) = [i for i, text in enumerate(pages) if "moved most:" in text]
+        assert "query_id" in pages[lead].split("moved most:")[1], (paper, pages[lead][-300:])
     context.close()
 
 

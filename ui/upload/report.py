@@ -54,14 +54,28 @@ section, table, .verdict, .disagree, .lead { break-inside: avoid; }
 
 
 def app_version() -> str:
-    """The app's git commit when it runs from a checkout (read from .git, no subprocess)."""
+    """The app's git commit when it runs from a checkout or a worktree (read from .git, no
+    subprocess: a worktree's .git is a file naming its git directory; a branch's commit may
+    sit in packed-refs)."""
     try:
-        head = (ROOT / ".git" / "HEAD").read_text().strip()
+        git = ROOT / ".git"
+        if git.is_file():                                  # a worktree: "gitdir: <path>"
+            git = Path(git.read_text().split("gitdir:", 1)[1].strip())
+        common = git / (git / "commondir").read_text().strip() \
+            if (git / "commondir").exists() else git
+        head = (git / "HEAD").read_text().strip()
         if head.startswith("ref: "):
-            ref = ROOT / ".git" / head[5:]
-            head = ref.read_text().strip() if ref.exists() else head
+            ref = head[5:]
+            for base in (git, common):
+                if (base / ref).exists():
+                    return (base / ref).read_text().strip()[:12]
+            packed = common / "packed-refs"
+            for line in packed.read_text().splitlines() if packed.exists() else ():
+                if line.endswith(" " + ref):
+                    return line.split()[0][:12]
+            return "unknown"
         return head[:12]
-    except OSError:
+    except (OSError, IndexError):
         return "unknown"
 
 
