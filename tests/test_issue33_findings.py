@@ -159,3 +159,16 @@ def test_a_link_after_an_upload_carries_settings_and_the_query_it_names():
     opened = run_page("upload", query=address(at), timeout=90)
     note = _plain_text(next(i.value for i in opened.info if "not the data" in i.value))
     assert "the query shown (305)" in note
+
+
+def test_a_healthy_recommender_win_is_not_styled_as_a_warning():
+    from ui.upload.model import BeyondSummary
+    from ui.upload.report import _beyond_style
+
+    table = pd.DataFrame()
+    assert _beyond_style(BeyondSummary(table, "mf wins on NDCG@10 (0.12 vs 0.10).", "",
+                                       collapsed=False)) == "verdict"
+    assert _beyond_style(BeyondSummary(table, "pop wins by collapsing onto popular items.",
+                                       "", collapsed=True)) == "disagree"
+    assert _beyond_style(BeyondSummary(table, "pop wins by collapsing onto popular items.",
+                                       "")) == "disagree"       # no flag: its own words

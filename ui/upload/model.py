@@ -1,11 +1,10 @@
 """The data model of the "Your own judgments" page, without Streamlit.
 
-What can be loaded (input kinds and their file :class:`Slot` s; runs and result tables take
-up to :data:`MAX_SYSTEMS` files), the page's :class:`Settings`, one file's bytes to a frame
-(:func:`read_upload`, in :mod:`ui.upload.reading`), the files of an input kind to a :class:`Dataset` (judgments and the
-systems' rankings, named after their run tags, with where every file came from) and its
-scores. The tables the page shows are built in :mod:`ui.upload.tables`. The benchmark and the
-tests call these directly; the view modules beside this one draw them.
+What can be loaded (input kinds, file :class:`Slot` s; up to :data:`MAX_SYSTEMS` runs or
+tables), the page's :class:`Settings`, a file's bytes to a frame (:mod:`ui.upload.reading`),
+the files of an input kind to a :class:`Dataset` (judgments and the systems' rankings, named
+after their run tags, with where every file came from) and its scores. The tables the page
+shows are built in :mod:`ui.upload.tables`; the views beside this module draw them.
 """
 from __future__ import annotations
 
@@ -423,6 +422,7 @@ class BeyondSummary:
     table: pd.DataFrame          # system x coverage, Gini, popularity, novelty, diversity
     sentence: str | None         # irlib's: did the accuracy winner collapse onto popular items
     relevance: str               # irlib's rule in words ("a held-out item rated 4 or more ...")
+    collapsed: bool | None = None   # irlib.recsys': the winner went popular (None: not said)
 
 
 def score(dataset: Dataset, names: Sequence[str]) -> dict[str, irlib.Evaluation]:

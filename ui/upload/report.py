@@ -214,8 +214,8 @@ def report_html(dataset: Dataset, settings: Settings, include_missing: bool,
         parts += _pair_words(pair, "The answer")
     if beyond is not None:
         parts.append("<h2>Beyond accuracy</h2>" + (
-            f"<div class='disagree'><p>{_e(beyond.sentence)}</p></div>" if beyond.sentence
-            else "") + _table(beyond.table.round(3))
+            f"<div class='{_beyond_style(beyond)}'><p>{_e(beyond.sentence)}</p></div>"
+            if beyond.sentence else "") + _table(beyond.table.round(3))
             + f"<p class='muted'>{_e(BEYOND_EXPLAINED.format(k=settings.k))}</p>")
     if result is not None:
         counts = {s: (int(r["wins"]), int(r["ties"]), int(r["losses"]))
@@ -276,6 +276,14 @@ def report_html(dataset: Dataset, settings: Settings, include_missing: bool,
 def _measure_title(key: str, settings: Settings) -> str:
     """A measure as the systems table heads it."""
     return mean_label(key, settings.k, recsys=True) if settings.recsys else settings.label(key)
+
+
+def _beyond_style(beyond: BeyondSummary) -> str:
+    """A collapse onto popular items is a warning; a healthy win is not. irlib.recsys' flag
+    when the page hands it on, else its sentence's own word for it."""
+    collapsed = beyond.collapsed if beyond.collapsed is not None else \
+        "collaps" in (beyond.sentence or "")
+    return "disagree" if collapsed else "verdict"
 
 
 def _pair_words(pair, heading: str) -> list[str]:
