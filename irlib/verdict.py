@@ -164,8 +164,12 @@ class Verdict:
 
     @property
     def p_text(self) -> str:
-        """The p-value the verdict rests on, named (corrected or not), for a chart title."""
-        return "" if self.finding is None else self.finding.p_words()
+        """The p-value the verdict rests on, short, for a chart title: ``corrected p = 0.066``
+        or ``p = 0.033``; empty when there is none."""
+        f = self.finding
+        if f is None or f.p_value is None:
+            return ""
+        return ("corrected " + _p_text(f.p_adjusted)) if f.corrected else _p_text(f.p_value)
 
 
 def single_finding(comparison: Comparison, *, test: str = "randomization",
