@@ -120,8 +120,9 @@ class Finding:
 
         >>> f = Finding("AP", "b", "a", .3, .2, .1, 60, "t-test", .038, .066, "holm", 2,
         ...             False, .05, False, False)
-        >>> f.p_words()
-        'corrected for the 2 comparisons with the baseline (Holm–Bonferroni): p = 0.066; uncorrected p = 0.038'
+        >>> print(f.p_words())  # doctest: +NORMALIZE_WHITESPACE
+        corrected for the 2 comparisons with the baseline (Holm–Bonferroni): p = 0.066;
+        uncorrected p = 0.038
         """
         if self.p_value is None:
             return "no p-value"
@@ -310,7 +311,10 @@ def headline(result: ManyComparison, labels: Mapping[str, str] | None = None,
     >>> ids = [f"q{i}" for i in range(12)]
     >>> base = pd.DataFrame({"AP": np.linspace(0.1, 0.6, 12)}, index=ids)
     >>> print(headline(compare_many({"base": base, "up": base + 0.2, "same": base}, "base")))
-    up beats base on AP. No clear difference from base on any measure: same. By the randomization test, Holm–Bonferroni over the 2 comparisons with the baseline of each measure, at 0.05.
+    ... # doctest: +NORMALIZE_WHITESPACE
+    up beats base on AP. No clear difference from base on any measure: same. By the
+    randomization test, Holm–Bonferroni over the 2 comparisons with the baseline of each
+    measure, at 0.05.
     """
     labels = labels or {}
     measures = list(result.means.columns)

@@ -85,7 +85,8 @@ def test_section_5_says_what_the_corrected_table_says(test, named):
     assert other + " p (uncorrected)" in [m.label for m in at.metric]
     corrected = [m for m in at.metric if m.label.endswith("p, corrected")]
     assert corrected and corrected[0].value.startswith("0.0")
-    assert len(systems) == 3 and not systems.astype(str).apply(lambda c: c.str.contains("▲|▼")).any().any()
+    marks = systems.astype(str).apply(lambda column: column.str.contains("▲|▼"))
+    assert len(systems) == 3 and not marks.any().any()
 
 
 def _report(pairs: bool = False, test: str = "randomization"):

@@ -193,9 +193,11 @@ def finding_words(found: Finding) -> str:
     """One comparison of the table in a line: who is better, or no clear difference.
 
     >>> from irlib.compare_many import Finding
-    >>> finding_words(Finding("AP", "weak", "bm25", .40, .43, -.03, 60, "t-test", .038,
-    ...                       .066, "holm", 2, False, .05, False, False))
-    'no clear difference (corrected for the 2 comparisons with the baseline (Holm–Bonferroni): p = 0.066; uncorrected p = 0.038)'
+    >>> print(finding_words(Finding("AP", "weak", "bm25", .40, .43, -.03, 60, "t-test", .038,
+    ...                             .066, "holm", 2, False, .05, False, False)))
+    ... # doctest: +NORMALIZE_WHITESPACE
+    no clear difference (corrected for the 2 comparisons with the baseline
+    (Holm–Bonferroni): p = 0.066; uncorrected p = 0.038)
     """
     if found.tie:
         return f"a tie: the means differ by less than 0.0005 ({found.p_words()})"
