@@ -173,3 +173,16 @@ def test_a_healthy_recommender_win_is_not_styled_as_a_warning():
                                        "", collapsed=True)) == "disagree"
     assert _beyond_style(BeyondSummary(table, "pop wins by collapsing onto popular items.",
                                        "")) == "disagree"       # no flag: its own words
+
+
+def test_with_every_pair_section_5_counts_the_larger_family():
+    at = run_page("upload", query={"input": "trec", "measures": "nDCG", "by": "nDCG",
+                                   "k": "10", "vs": "3", "pairs": "1"}, timeout=90)
+    at.session_state["upload_inject"] = [
+        ("qrels", "qrels.txt", FILES["qrels.txt"])] + [
+        ("run", f"run_{n}.txt", FILES[f"run_{n}.txt"]) for n in ("bm25", "rerank", "weak")]
+    at.run()
+    assert not at.exception, at.exception
+    (said,) = [_plain_text(i.value) for i in at.info if "weak is better on" in i.value]
+    assert "corrected for the 3 comparisons between every pair of systems" in said, said
+    assert any("3 comparisons between every pair" in _plain_text(m.value) for m in at.markdown)
