@@ -1,5 +1,9 @@
 """Command line, a drop-in for trec_eval: ``python -m irlib [-q] [-c] [-m map] QRELS RUN``.
 
+With two or more runs (``python -m irlib QRELS RUN1 RUN2 …``) it prints the systems table as
+ranx's ``compare`` does instead: means, the chosen paired test, corrected p-values and marks
+against a baseline, every pair on request (:mod:`irlib._many_cli`).
+
 With no ``-m`` it prints trec_eval's default ("official") lines, with its names, order and
 layout (``name<TAB>query<TAB>value``, 4 decimals, counts without), so that scripts that read
 trec_eval's output read this one; ``diff`` against trec_eval 9's output is empty. Measures
@@ -43,8 +47,11 @@ def _parser() -> argparse.ArgumentParser:
         description="Evaluate a TREC run against TREC qrels with trec_eval's conventions and "
                     "output.")
     parser.add_argument("qrels", help="TREC qrels file (qid iter docno rel), may be .gz")
-    parser.add_argument("run", help="TREC run file (qid Q0 docno rank score tag), may be .gz; "
-                                    "'-' reads it from standard input")
+    parser.add_argument("run", nargs="+",
+                        help="TREC run file (qid Q0 docno rank score tag), may be .gz; "
+                             "'-' reads it from standard input. Two or more runs: the systems "
+                             "table (means, paired tests corrected by Holm–Bonferroni, marks "
+                             "against the baseline; default measures nDCG@10, AP, P@10)")
     parser.add_argument("-m", "--measure", action="append", dest="measures", metavar="MEASURE",
                         help="a measure, repeatable: trec_eval's (map, P.5,10, ndcg_cut.10, "
                              "official, all_trec) or ir_measures' (AP, P@10, nDCG@10, "
@@ -67,7 +74,19 @@ def _parser() -> argparse.ArgumentParser:
                              "of relevant documents: v9 (trec_eval 9, pytrec_eval; default) "
                              "or v10 (trec_eval 10.0's rounding)")
     parser.add_argument("--format", choices=("trec", "json", "csv"), default="trec",
-                        help="trec_eval's text (default), JSON or CSV for scripts")
+                        help="trec_eval's text (default; with several runs an aligned table), "
+                             "JSON or CSV for scripts")
+    many = parser.add_argument_group("several runs")
+    many.add_argument("--baseline", default=None, metavar="RUN",
+                      help="the run the others are compared with: its name (run tag) or "
+                           "position (default: the first)")
+    many.add_argument("--test", choices=("randomization", "t-test"), default="randomization",
+                      help="paired test: randomization (Fisher's, the default, as on the "
+                           "app's page) or t-test (Student's paired t-test)")
+    many.add_argument("--all-pairs", action="store_true",
+                      help="also compare every two runs (a larger family to correct for)")
+    many.add_argument("--alpha", type=float, default=0.05,
+                      help="significance level after correction (default 0.05)")
     return parser
 
 
@@ -139,6 +158,9 @@ def main(argv=None) -> int:
         print("error: -l must be at least 1 (the lowest grade that counts as relevant)",
               file=sys.stderr)
         return 2
+    if len(args.run) > 1:
+        return _many(args)
+    args.run = args.run[0]
     try:
         lines, skipped = measure_lines(args.measures or ["official"], args.rel, args.iprec_rule)
         qrels = read_qrels(args.qrels)
@@ -177,6 +199,24 @@ def main(argv=None) -> int:
         print(f"# {n} {'query' if n == 1 else 'queries'} of the qrels missing from the run: {how}",
               file=sys.stderr)
     return 0
+
+
+def _many(args) -> int:
+    """Several runs: the systems table (:mod:`irlib._many_cli`)."""
+    from irlib._many_cli import main_many
+
+    if not 0 < args.alpha < 1:
+        print("error: --alpha must be between 0 and 1", file=sys.stderr)
+        return 2
+    if "-" in args.run:
+        print("error: with several runs, read every run from a file ('-' is one run only)",
+              file=sys.stderr)
+        return 2
+    try:
+        return main_many(args, read_qrels(args.qrels), args.run)
+    except (ValueError, OSError) as err:
+        print(f"error: {err}", file=sys.stderr)
+        return 2
 
 
 def _nested(records) -> dict:

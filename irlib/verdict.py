@@ -2,13 +2,19 @@
 
 :func:`verdict` turns a :class:`~irlib.compare.Comparison` into
 
-* ``sentence``: wins and losses, how the mean moves, and what the randomization test says,
-  naming the test (it assumes nothing about the shape of the differences);
-* ``disagreement``: when the paired t-test (and its confidence interval) reaches the other
-  conclusion, one sentence saying so and why (few queries differ, many ties, one query
-  carries the difference, skewed differences), so the page never contradicts its own cards;
+* ``sentence``: wins and losses, how the mean moves, and what the chosen test says (the
+  randomization test, or the paired t-test), naming it and, when the comparison is one of a
+  family (three systems or more), its corrected p-value and the family;
+* ``disagreement``: when the other test reaches the other conclusion, one sentence saying so
+  and why (few queries differ, many ties, one query carries the difference, skewed
+  differences), so the page never contradicts its own cards;
 * ``plain``: a reading for people who do not read p-values: what changed for how many
   queries, how sure we are, and what the comparison does not say.
+
+What a sentence may claim comes from one :class:`~irlib.compare_many.Finding`, the same
+object the systems table marks from: a difference the table does not mark is never called
+real, likely real or rare by chance, and means closer than :data:`irlib.ties.TIE_TOLERANCE`
+are a tie whatever a test says.
 
 Numbers in a sentence are rounded alike (:func:`format_pair`): "from 0.60 to 0.59", never
 "from 0.6 to 0.59", and with enough digits to tell two different means apart.
@@ -22,6 +28,8 @@ import numpy as np
 from scipy import stats
 
 from irlib.compare import _TIE_TOLERANCE, Comparison
+from irlib.compare_many import CORRECTIONS, TESTS, Finding
+from irlib.ties import TIE_TOLERANCE, is_tie
 
 #: Below this many differing queries a difference is easily chance; the sentence says so.
 FEW_DIFFERING = 10
@@ -146,21 +154,65 @@ def _reasons(c: Comparison, unit: str = "query") -> list[str]:
 
 @dataclass(frozen=True)
 class Verdict:
-    """A comparison in words; see the module."""
+    """A comparison in words; see the module. ``significant`` is the table's mark
+    (:attr:`Finding.real`), ``finding`` the result every sentence was said from."""
     sentence: str
     disagreement: str | None
     plain: str
-    significant: bool | None       # by the randomization test; None: no test possible
+    significant: bool | None       # the table marks it; None: no test possible
+    finding: Finding | None = None
+
+    @property
+    def p_text(self) -> str:
+        """The p-value the verdict rests on, short, for a chart title: ``corrected p = 0.066``
+        or ``p = 0.033``; empty when there is none."""
+        f = self.finding
+        if f is None or f.p_value is None:
+            return ""
+        return ("corrected " + _p_text(f.p_adjusted)) if f.corrected else _p_text(f.p_value)
+
+
+def single_finding(comparison: Comparison, *, test: str = "randomization",
+                   alpha: float = 0.05, measure: str = "", names: tuple[str, str] = ("a", "b")
+                   ) -> Finding:
+    """Two systems alone: a family of one comparison, nothing to correct.
+
+    >>> import pandas as pd
+    >>> from irlib.compare import compare_systems
+    >>> a = pd.Series({f"q{i}": i / 10 for i in range(8)})
+    >>> f = single_finding(compare_systems(a, a + 0.1), test="randomization")
+    >>> f.p_value, f.marked, f.family_size
+    (0.0078125, True, 1)
+    """
+    if test not in TESTS:
+        raise ValueError(f"test must be one of {tuple(TESTS)}, got {test!r}")
+    c = comparison
+    p = c.randomization_pvalue if test == "randomization" else c.t_pvalue
+    tie = c.mean_a is not None and is_tie(c.mean_a, c.mean_b)
+    return Finding(measure=measure, system=names[1], against=names[0],
+                   mean_system=c.mean_b, mean_against=c.mean_a, mean_delta=c.mean_delta,
+                   n=c.n, test=test, p_value=p, p_adjusted=p, correction="none",
+                   family_size=1, all_pairs=False, alpha=alpha,
+                   marked=bool(p is not None and p < alpha and not tie), tie=bool(tie))
+
+
+def _how(c: Comparison, test: str, unit: str) -> str:
+    if test == "randomization" and c.randomization is not None:
+        return f"by the randomization test ({c.randomization.describe(PLURALS[unit])})"
+    return f"by the {TESTS[test]}"
 
 
 def verdict(comparison: Comparison, measure_label: str, name_a: str, name_b: str, *,
+            finding: Finding | None = None, test: str = "randomization",
             alpha: float = 0.05, plain_label: str | None = None,
             unit: str = "query") -> Verdict:
     """The comparison of ``name_b`` against ``name_a`` in sentences (see the module).
 
-    ``plain_label`` names the measure in the product team's reading (e.g. ``NDCG@10``
-    where the engineer's label says ``NDCG@10 (gain g)``); ``unit`` what a row is: a
-    ``"query"``, or a recommender's ``"user"``.
+    ``finding`` is the systems table's result for this pair (its test, corrected p and
+    mark); without one the pair is a family of one, tested by ``test``
+    (:func:`single_finding`). ``plain_label`` names the measure in the product team's
+    reading (e.g. ``NDCG@10`` where the engineer's label says ``NDCG@10 (gain g)``);
+    ``unit`` what a row is: a ``"query"``, or a recommender's ``"user"``.
 
     Examples
     --------
@@ -178,11 +230,13 @@ def verdict(comparison: Comparison, measure_label: str, name_a: str, name_b: str
     n = c.n
     if n == 0:
         text = f"{name_a} and {name_b} have no {unit} in common, so they cannot be compared."
-        return Verdict(text, None, text, None)
+        return Verdict(text, None, text, None, finding)
+    finding = finding or single_finding(c, test=test, alpha=alpha, names=(name_a, name_b))
+    test = finding.test
     if c.wins == 0 and c.losses == 0:
         where = f"the only {unit}" if n == 1 else f"all {queries(n, unit)}"
         text = f"{name_b} and {name_a} score the same {measure_label} on {where}."
-        return Verdict(text, None, text + " Nothing changed on this test set.", False)
+        return Verdict(text, None, text + " Nothing changed on this test set.", False, finding)
     head = f"{name_b} is better on {c.wins:,} of {queries(n, unit)} and worse on {c.losses:,}"
     before, after = format_pair(c.mean_a, c.mean_b)
     if c.mean_delta == 0:
@@ -191,53 +245,85 @@ def verdict(comparison: Comparison, measure_label: str, name_a: str, name_b: str
         verb = "rises" if c.mean_delta > 0 else "falls"
         move = (f"the mean {measure_label} {verb} by {format_number(abs(c.mean_delta))} "
                 f"(from {before} to {after})")
-    p = c.randomization_pvalue
-    if p is None:
-        text = f"{head}; {move}; with a single {unit} no test can tell a real difference " \
-               "from chance."
+    if finding.p_value is None:
+        if n < 2:
+            text = f"{head}; {move}; with a single {unit} no test can tell a real difference " \
+                   "from chance."
+        else:
+            text = f"{head}; {move}; {_how(c, test, unit)} no p-value can be read here " \
+                   f"({t_test_caveat(c, unit) or 'no test possible'}), so this is no finding."
         return Verdict(text, None, _plain(c, plain_label or measure_label, name_a, name_b,
-                                          None, unit), None)
-    how = f"by the randomization test ({c.randomization.describe(PLURALS[unit])})"
-    significant = p < alpha
-    if significant:
-        ruling = f"{how} a difference this large would rarely appear by chance ({_p_text(p)})"
+                                          None, unit, finding), None, finding)
+    how = _how(c, test, unit)
+    caveat = t_test_caveat(c, unit) if test == "t-test" else None
+    if finding.tie:
+        ruling = (f"the two means differ by less than {TIE_TOLERANCE:g}, a tie whatever a test "
+                  f"says ({how}, {finding.p_words()})")
+    elif finding.real:
+        ruling = (f"{how} a difference this large would rarely appear by chance "
+                  f"({finding.p_words()})")
+    elif finding.corrected and finding.p_value < finding.alpha:
+        ruling = (f"{how} the difference could be chance once the other comparisons are "
+                  f"counted ({finding.p_words()}): the table does not mark it")
     else:
-        ruling = f"{how} the difference could be chance ({_p_text(p)})"
+        ruling = f"{how} the difference could be chance ({finding.p_words()})"
+    if caveat and finding.real:
+        ruling += f"; but read that p with care: {caveat}"
     text = f"{head}; {move}; {ruling}."
-    return Verdict(text, _disagreement(c, alpha, significant, unit),
-                   _plain(c, plain_label or measure_label, name_a, name_b, significant, unit),
-                   significant)
+    return Verdict(text, _disagreement(c, finding, unit),
+                   _plain(c, plain_label or measure_label, name_a, name_b, finding.real,
+                          unit, finding),
+                   finding.real, finding)
 
 
-def _disagreement(c: Comparison, alpha: float, significant: bool,
-                  unit: str = "query") -> str | None:
-    if t_test_caveat(c, unit) or c.t_pvalue is None or (c.t_pvalue < alpha) == significant:
+def _disagreement(c: Comparison, finding: Finding, unit: str = "query") -> str | None:
+    """The other test, uncorrected, against the chosen one, uncorrected: when they part,
+    say why. It never calls anything real; it says the difference is not settled."""
+    if finding.tie or t_test_caveat(c, unit) or c.t_pvalue is None \
+            or c.randomization_pvalue is None:
         return None
-    low, high = f"{c.ci_low:+.3f}", f"{c.ci_high:+.3f}"
-    interval = (f"its {c.confidence:.0%} interval for the mean difference, {low} to {high}, "
-                + ("includes 0" if c.ci_low <= 0 <= c.ci_high else "excludes 0"))
-    return (f"The paired t-test disagrees ({_p_text(c.t_pvalue)}; {interval}) because "
+    alpha = finding.alpha
+    other = "t-test" if finding.test == "randomization" else "randomization"
+    p_other = c.t_pvalue if other == "t-test" else c.randomization_pvalue
+    if (p_other < alpha) == (finding.p_value < alpha):
+        return None
+    named = "uncorrected " if finding.corrected else ""
+    extra = ""
+    if other == "t-test":
+        low, high = f"{c.ci_low:+.3f}", f"{c.ci_high:+.3f}"
+        extra = (f"; its {c.confidence:.0%} interval for the mean difference, {low} to {high}, "
+                 + ("includes 0" if c.ci_low <= 0 <= c.ci_high else "excludes 0"))
+    return (f"The {TESTS[other]} disagrees ({named}{_p_text(p_other)}{extra}) because "
             + "; ".join(_reasons(c, unit)) + ": the two tests weigh such a sample "
             f"differently, so treat the difference as not settled and judge more {PLURALS[unit]}.")
 
 
 def _plain(c: Comparison, label: str, name_a: str, name_b: str,
-           significant: bool | None, unit: str = "query") -> str:
+           significant: bool | None, unit: str = "query", finding: Finding | None = None
+           ) -> str:
     before, after = format_pair(c.mean_a, c.mean_b)
     change = "did not change" if c.mean_delta == 0 else f"went from {before} to {after}"
     lines = [f"On the {queries(c.n, unit)} we tested, {name_b} gave better results than {name_a} "
              f"for {c.wins:,}, worse for {c.losses:,} and the same for {c.ties:,}. "
              f"Its average {label} score {change}."]
-    if significant is None:
-        lines.append(f"One {unit} is too few to tell a real difference from luck.")
+    if finding is not None and finding.tie:
+        lines.append("The two averages are the same to three decimals: a tie, whatever the "
+                     "rest says.")
+    elif significant is None:
+        lines.append(f"One {unit} is too few to tell a real difference from luck."
+                     if c.n < 2 else "No test can be read here, so this is no finding.")
     elif significant:
         lines.append("A difference this large would rarely come from the luck of which "
                      f"{PLURALS[unit]} were picked, so it is likely real for {PLURALS[unit]} "
-                     "like these.")
+                     "like these" + (f", even counting that {finding.family_size} "
+                                     "comparisons were made at once." if finding is not None
+                                     and finding.corrected else "."))
     else:
         lines.append("A difference like this could easily come from the luck of which "
                      f"{PLURALS[unit]} were picked: these {PLURALS[unit]} cannot tell the two "
-                     "systems apart.")
+                     "systems apart" + (f" once we count that {finding.family_size} comparisons "
+                                        "were made at once." if finding is not None
+                                        and finding.corrected else "."))
     lines.append("It does not say how people will respond to the change online, or how it "
                  f"does on kinds of {PLURALS[unit]} that are not in this test set.")
     return " ".join(lines)

@@ -3,6 +3,7 @@ and the cost/quality Pareto frontier of an editable table of systems."""
 import streamlit as st
 
 from ui import beyond as by
+from ui.charts import plotly_config
 from ui.course import lesson_links, through_app_navigation
 from ui.layout import board_page
 from ui.texts import md_escape
@@ -71,7 +72,7 @@ with chart_side.container(key=P + "chart_side"):
                 "and 1, and a latency and cost of 0 or more.")
     else:
         st.plotly_chart(by.figure(judged, log_x=log_x, budget=budget, height=440),
-                        key=P + "chart", config={"displayModeBar": False})
+                        key=P + "chart", config=plotly_config(displayModeBar=False))
         st.caption("Blue: on the frontier (the dashed step is the best MRR@10 each budget "
                    "buys). Grey: dominated. Orange ×: over the latency budget. Marker size "
                    "grows with latency. Hover a point for its numbers (and its name, where "

@@ -7,7 +7,7 @@ from streamlit.errors import StreamlitAPIException
 import irlib
 from ui import choosing as ch
 from ui.board import ranking_board
-from ui.charts import bars_figure
+from ui.charts import bars_figure, plotly_config
 from ui.course import lesson_links, through_app_navigation
 from ui.formula import show_explanation
 from ui.layout import board_page
@@ -57,7 +57,7 @@ categories = [ch.label(m, k) for m, _, _ in ch.METRICS]
 st.plotly_chart(
     bars_figure(categories, {f"Ranking {n}": [scores.values[m][n] for m, _, _ in ch.METRICS]
                              for n in ch.RANKINGS}, y_title="score"),
-    key=P + "bars", config={"displayModeBar": False})
+    key=P + "bars", config=plotly_config(displayModeBar=False))
 
 with st.expander("How each number is made"):
     left, right = st.columns(2)

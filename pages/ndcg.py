@@ -8,6 +8,7 @@ from ui import ndcg as nd
 from ui.formula import narrow, show_swapped
 from ui.tiles import tiles
 from ui.board import ranking_board
+from ui.charts import plotly_config
 from ui.catalog import board_items, load_catalog
 from ui.course import lesson_links, through_app_navigation
 from ui.layout import board_page
@@ -89,7 +90,7 @@ for column, name, figure in ((left, "dcg", nd.dcg_figure), (right, "ndcg", nd.nd
     with column:
         st.plotly_chart(figure(curves, other, k, gain, height=264), key=f"{P}chart_{name}",
                         on_select=lambda key=f"{P}chart_{name}": nd.set_k_from_chart(key),
-                        selection_mode="points", config={"displayModeBar": False})
+                        selection_mode="points", config=plotly_config(displayModeBar=False))
 # Under the charts, not between the board and them: on a laptop the curves stay on the
 # board's screen when fewer results are shown (the board grows by its FN marks).
 short = (f"The system returns only the top {n_shown}; the pictures below rank {n_shown} are "

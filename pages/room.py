@@ -12,6 +12,7 @@ import streamlit as st
 
 from ui import own_data
 from ui import page_state as ps
+from ui.charts import plotly_config
 from ui.course import through_app_navigation
 from ui.layout import board_page
 from ui.playground import EXAMPLE as PLAYGROUND_EXAMPLE
@@ -179,7 +180,7 @@ def live_tally() -> None:
                 help="Counts only: the room never shows who answered what.")
     st.plotly_chart(view.tally_figure(current.payload, counts, current.revealed,
                                       height=240),
-                    key=P + "tally", config={"displayModeBar": False, "staticPlot": True})
+                    key=P + "tally", config=plotly_config(displayModeBar=False, staticPlot=True))
 
 
 def door_queue() -> None:

@@ -97,7 +97,7 @@ if len(systems) < 2:
                "with a randomization test and a paired t-test. The TREC samples hold a "
                "control and a test run.")
 else:
-    pair = ui.comparison_section(dataset, evaluations, settings, include_missing, baseline)
+    pair = ui.comparison_section(dataset, evaluations, settings, include_missing, result)
 
 st.subheader("6. Hand it on")
 ui.report_section(dataset, settings, include_missing, result, pair, beyond)

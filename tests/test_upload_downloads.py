@@ -53,16 +53,25 @@ def test_the_summary_names_each_measure_and_carries_means_tests_and_the_sample_t
         assert row["baseline"] == systems[0] and row["data"] == "sample data"
         cell = result.cell(settings.name("nDCG"), system)
         if system == systems[0]:
-            assert pd.isna(row["p"])                      # no test against itself
+            assert pd.isna(row["p (uncorrected)"])        # no test against itself
         else:
-            assert row["p"] == pytest.approx(cell["p_value"])
-            assert row["p adjusted (Holm)"] == pytest.approx(cell["p_adjusted"])
-            assert row["p adjusted (Holm)"] >= row["p"]
+            assert row["p (uncorrected)"] == pytest.approx(cell["p_value"])
+            corrected = row["p corrected (Holm–Bonferroni)"]
+            assert corrected == pytest.approx(cell["p_adjusted"])
+            assert corrected >= row["p (uncorrected)"]
+            assert row["comparisons corrected together"] == len(systems) - 1
+            assert bool(row["marked (▲/▼)"]) == bool(cell["marked"])
+            assert ("no clear difference" in row["finding"]) == (not cell["marked"])
     others = summary[summary.system != systems[0]]
     assert (others[["better", "ties", "worse"]].sum(axis=1) == others["better"].iloc[0]
             + others["ties"].iloc[0] + others["worse"].iloc[0]).all()
     assert ",10.0," not in csv_bytes(summary_rows(result, settings)).decode()
     assert summary["test"].nunique() == 1 and "randomization" in summary["test"][0].lower()
+    pairs = summary_rows(compare_many(per_query, systems[0], measures=list(settings.names),
+                                      all_pairs=True), settings)
+    n = len(systems)                 # every pair: its own rows, the family's size named
+    assert len(pairs) == 2 * (n + (n - 1) * (n - 2) // 2)
+    assert set(pairs["comparisons corrected together"].dropna()) == {n * (n - 1) // 2}
 
 
 def test_the_differences_csv_names_the_measure_in_every_number(scored):

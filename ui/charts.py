@@ -15,6 +15,25 @@ METRIC_COLORS = {name: info.colour for name, info in MEASURES.items()}
 FONT = dict(size=14)
 
 
+#: Toolbar buttons that send a chart (its data included) to a server: plotly.js 3+ shows
+#: "Share chart…" (``sendChartToCloud``) unless told not to, and plotly.py's ``to_html``
+#: points it at Plotly's chart service. Nothing may leave the machine.
+SENDING_BUTTONS = ("sendChartToCloud", "sendDataToCloud", "editInChartStudio")
+
+
+def plotly_config(**extra) -> dict:
+    """The config of every Plotly chart in the app and the report: no logo, and no control
+    that sends data anywhere (``extra`` adds to it, e.g. ``toImageButtonOptions``).
+
+    >>> config = plotly_config(displayModeBar=False)
+    >>> config["showSendToCloud"], config["plotlyServerURL"], config["displayModeBar"]
+    (False, '', False)
+    """
+    return {"displaylogo": False, "showSendToCloud": False, "showEditInChartStudio": False,
+            "showLink": False, "plotlyServerURL": "",
+            "modeBarButtonsToRemove": list(SENDING_BUTTONS), **extra}
+
+
 def _layout(fig: go.Figure, *, y_title: str, x_title: str = "K (results returned)",
             height: int = 380) -> go.Figure:
     fig.update_layout(layout_dict(y_title=y_title, x_title=x_title, height=height))

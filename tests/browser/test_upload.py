@@ -139,13 +139,31 @@ def test_the_report_opens_offline_from_disk_with_its_chart(trec_samples, browser
                   if not route.request.url.startswith("file:") else route.continue_())
     report = context.new_page()
     report.goto(path.as_uri())
-    expect(report.get_by_role("heading", name="Does test rank better than control?")
+    # four runs: the report leads with the whole comparison, then the closer look at one pair
+    expect(report.get_by_role("heading", name="4 systems against control")).to_be_visible()
+    expect(report.get_by_role("heading", name="A closer look: test against control")
            ).to_be_visible()
     expect(report.locator(".sample")).to_contain_text("Sample data.")
     expect(report.locator(".js-plotly-plot .bars path, .js-plotly-plot .point")
            .first).to_be_attached()                              # the chart drew itself
     expect(report.get_by_text("Where the numbers come from")).to_be_visible()
+    # the chart's toolbar saves a picture and offers nothing that sends it anywhere
+    titles = report.locator(".modebar-btn").evaluate_all(
+        "buttons => buttons.map(b => b.getAttribute('data-title') || '')")
+    assert any("Download plot" in t for t in titles), titles
+    assert not [t for t in titles if re.search("share|cloud|studio", t, re.I)], titles
     assert asked == [], asked                                   # nothing left the machine
+    # on paper each lead-in stays with its table (it ended page 1, its table began page 2)
+    import io
+
+    import pypdf
+
+    report.emulate_media(media="print")
+    for paper in ("A4", "Letter"):
+        pages = [" ".join(p.extract_text().split()) for p in
+                 pypdf.PdfReader(io.BytesIO(report.pdf(format=paper))).pages]
+        (lead,) = [i for i, text in enumerate(pages) if "moved most:" in text]
+        assert "query_id" in pages[lead].split("moved most:")[1], (paper, pages[lead][-300:])
     context.close()
 
 

@@ -68,6 +68,8 @@ const CONFIG = {
   // No toolbar: zooming eight points teaches nothing, and on phones it covers the curves.
   displayModeBar: false,
   responsive: false,            // a ResizeObserver below follows the column, not the window
+  showSendToCloud: false,       // nothing leaves the machine (ui/charts.py: plotly_config)
+  plotlyServerURL: "",
 };
 
 function makeCell(s) {

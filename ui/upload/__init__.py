@@ -29,7 +29,7 @@ from ui.upload.files import (
                              system_names,
                              unmatched,
 )
-from ui.upload.handoff import link_without_data_note, report_section
+from ui.upload.handoff import link_without_data_note, report_section, settings_link
 from ui.upload.model import (
                              SLOT_BY_ID,
                              Settings,
@@ -48,7 +48,6 @@ from ui.upload.settings import (
                              page_state,
                              relevance_rule,
                              self_judged_guard,
-                             settings_link,
                              settings_row,
 )
 from ui.upload.systems import position, systems_section

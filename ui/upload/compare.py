@@ -1,6 +1,10 @@
 """Does B beat A? The verdict (naming its test, saying when the tests disagree), a reading
 for a product team, the paired tests, the per-query differences as bars and as a table
-(the numbers and sentences come from irlib.compare and irlib.verdict)."""
+(the numbers and sentences come from irlib.compare and irlib.verdict).
+
+The verdict rests on the systems table's own result for the pair
+(:meth:`irlib.compare_many.ManyComparison.finding`): the test chosen above it, its
+correction over the same family, its mark; never on another test behind its back."""
 from __future__ import annotations
 
 from collections.abc import Mapping
@@ -11,12 +15,14 @@ import streamlit as st
 
 import irlib
 from irlib.compare import Comparison
+from irlib.compare_many import TESTS, ManyComparison
 from irlib.randomization import randomization_floor
 from irlib.verdict import Verdict, format_p, queries, t_test_caveat, verdict
 from ui.downloads import DOWNLOAD_NOTE, csv_bytes
 from ui.print_style import keep_together
 from ui.texts import md_escape
 from ui.upload.cache import cached_compare
+from ui.charts import plotly_config
 from ui.upload.figures import deltas_figure
 from ui.upload.measures import measure_label
 from ui.upload.model import Dataset, Settings, file_safe
@@ -59,9 +65,11 @@ def pick_versus(names: list[str], baseline: str) -> str:
 
 
 def build_pair(dataset: Dataset, evaluations: Mapping[str, irlib.Evaluation], settings: Settings,
-               include_missing: bool, names: tuple[str, str]) -> Pair | None:
+               include_missing: bool, names: tuple[str, str],
+               result: ManyComparison | None = None) -> Pair | None:
     """The comparison of ``names[1]`` against ``names[0]`` on the ranking measure, or None
-    when a system answers too few judged queries for a verdict."""
+    when a system answers too few judged queries for a verdict; said from ``result``'s
+    finding for the pair (the systems table's test, correction and mark)."""
     if coverage_problem(evaluations, names):
         return None
     name_a, name_b = names
@@ -74,25 +82,31 @@ def build_pair(dataset: Dataset, evaluations: Mapping[str, irlib.Evaluation], se
         a, b = a.drop(index=list(gone & set(a.index))), b.drop(index=list(gone & set(b.index)))
     comparison = cached_compare((dataset.key, measure, names, include_missing), a, b)
     plain = measure_label(settings.by, settings.k, recsys=settings.recsys)   # no gain/threshold
-    said = verdict(comparison, label, name_a, name_b, plain_label=plain, unit=dataset.unit)
+    finding = None if result is None else result.finding(measure, name_b, name_a)
+    said = verdict(comparison, label, name_a, name_b, finding=finding, plain_label=plain,
+                   unit=dataset.unit)
     if dataset.sample:                # numbers from the app's samples say so, every time
         said = Verdict(said.sentence.removesuffix(".") + f" ({SAMPLE_TAG}).", said.disagreement,
-                       f"These are {SAMPLE_TAG}. " + said.plain, said.significant)
+                       f"These are {SAMPLE_TAG}. " + said.plain, said.significant, said.finding)
     return Pair(names, label, comparison, said,
                 comparison_frame(comparison, names, dataset.query_text))
 
 
 def comparison_section(dataset: Dataset, evaluations: Mapping[str, irlib.Evaluation],
-                       settings: Settings, include_missing: bool, baseline: str) -> Pair | None:
+                       settings: Settings, include_missing: bool,
+                       result: ManyComparison | None) -> Pair | None:
+    """Section 5: the baseline of ``result`` (the systems table) against a chosen system."""
     names = list(dataset.runs)
-    if len(names) < 2:
+    if len(names) < 2 or result is None:
         return None
+    baseline = result.baseline
     versus = pick_versus(names, baseline)
     blocker = coverage_problem(evaluations, (baseline, versus), quote=md_escape)
     if blocker:
         st.warning(blocker, icon=":material/block:")
         return None
-    pair = build_pair(dataset, evaluations, settings, include_missing, (baseline, versus))
+    pair = build_pair(dataset, evaluations, settings, include_missing, (baseline, versus),
+                      result)
     name_a, name_b = (md_escape(n) for n in pair.names)
     comparison, said, label = pair.comparison, pair.verdict, pair.label
     with keep_together("upload_verdict"):         # on paper, the verdict and its numbers
@@ -103,18 +117,17 @@ def comparison_section(dataset: Dataset, evaluations: Mapping[str, irlib.Evaluat
                          expanded=True):
             st.markdown(md_escape(said.plain))
             st.caption(f"{md_escape(label)}: {_jargon(settings)}")
-        _cards(comparison, label, name_a, name_b, dataset)
+        _cards(comparison, label, name_a, name_b, dataset, said)
     frame = pair.frame
     if comparison.n:
         title = f"{pair.names[1]} vs {pair.names[0]} on {label}{sample_tag(dataset)}: " + \
-            said.sentence.split(";")[0] + (f" (p = {format_p(comparison.randomization_pvalue)})"
-                                           if comparison.randomization_pvalue is not None else "")
+            said.sentence.split(";")[0] + (f" ({said.p_text})" if said.p_text else "")
         st.plotly_chart(deltas_figure(frame, label, pair.names, comparison.mean_delta,
                                       title=title, units=dataset.units),
                         key="upload_delta_chart",
-                        config={"displaylogo": False, "toImageButtonOptions": {
+                        config=plotly_config(toImageButtonOptions={
                             "filename": f"{file_safe(pair.names[1])}_vs_"
-                                        f"{file_safe(pair.names[0])}", "scale": 2}})
+                                        f"{file_safe(pair.names[0])}", "scale": 2}))
         st.caption(f"Each bar is one {dataset.unit}: how much the score moved from "
                    f"{name_a} to {name_b}. Green: better, orange: worse, grey: tie. The camera "
                    "icon in the chart's toolbar saves it as a picture, with its title.")
@@ -164,8 +177,10 @@ def _jargon(settings: Settings) -> str:
 
 
 def _cards(comparison: Comparison, label: str, name_a: str, name_b: str,
-           dataset: Dataset) -> None:
+           dataset: Dataset, said: Verdict) -> None:
     n = comparison.n
+    finding = said.finding
+    uncorrected = " (uncorrected)" if finding is not None and finding.corrected else ""
     caveat = t_test_caveat(comparison, dataset.unit)
     tag = sample_tag(dataset)
     with st.container(horizontal=True, gap="small"):
@@ -182,7 +197,14 @@ def _cards(comparison: Comparison, label: str, name_a: str, name_b: str,
                   delta=ci, delta_color="off", delta_arrow="off", border=True, width="stretch",
                   help=f"Mean of {name_b} − {name_a} over the {dataset.units}, with a t-based "
                        "95% confidence interval: if it excludes 0, the t-test's p is below 0.05.")
-        st.metric("paired t-test p", "not meaningful" if caveat else format_p(comparison.t_pvalue),
+        if finding is not None and finding.corrected:
+            st.metric(f"{TESTS[finding.test]} p, corrected", format_p(finding.p_adjusted),
+                      border=True, width="stretch",
+                      help=f"What the verdict and the systems table rest on: corrected for "
+                           f"{finding.family} by the {finding.correction.title()} method "
+                           "(each comparison made at once raises the chance that one of them "
+                           "looks rare by luck).")
+        st.metric(f"paired t-test p{uncorrected}", "not meaningful" if caveat else format_p(comparison.t_pvalue),
                   border=True, width="stretch",
                   help=(f"Not shown: {caveat}. " if caveat else "") +
                        f"scipy.stats.ttest_rel on the per-{dataset.unit} scores: how often a mean "
@@ -192,7 +214,7 @@ def _cards(comparison: Comparison, label: str, name_a: str, name_b: str,
         shown = format_p(comparison.randomization_pvalue)
         if flips is not None and not flips.exact and not shown.startswith("<"):
             shown += f" ± {flips.margin:.2g}"
-        st.metric("randomization test p", shown, border=True, width="stretch",
+        st.metric(f"randomization test p{uncorrected}", shown, border=True, width="stretch",
                   help=f"Flips the sign of each {dataset.unit}'s difference " +
                        (f"({flips.describe(dataset.units)})" if flips else "") +
                        " and counts how often the mean difference is as large; no normality "

@@ -76,10 +76,13 @@ def deltas_figure(frame: pd.DataFrame, label: str, names: tuple[str, str],
     if title:
         # short lines (a phone's width), below a band kept for the toolbar, which a phone
         # always shows; the legend sits between the title and the bars
-        text = _wrap(html.escape(title), 52)
+        # from the chart's left edge (not the plot's, past the axis): a phone's width
+        # holds 46 characters of 13 px bold
+        text = _wrap(html.escape(title), 46)
         lines = text.count("<br>") + 1
-        fig.update_layout(title=dict(text=text, x=0, xanchor="left", xref="paper",
-                                     yref="container", y=1, yanchor="top", pad=dict(t=44),
+        fig.update_layout(title=dict(text=text, x=0, xanchor="left", xref="container",
+                                     yref="container", y=1, yanchor="top",
+                                     pad=dict(t=44, l=8),
                                      font=dict(size=13)),
                           margin=dict(t=44 + 17 * lines + 30),
                           height=360 + 17 * lines)

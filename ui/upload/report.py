@@ -1,10 +1,14 @@
 """The report to send: one self-contained HTML file, without Streamlit.
 
 It opens offline in any browser (plotly.js is inlined from ``static/vendor``; no CDN, no
-fonts from the web) and prints on its own pages. It holds the question in plain words, the
-verdict, the systems table, the per-query chart, what each measure means in one line, the
-settings, and where the numbers come from (files, sizes, SHA-256, query counts, date, app
-version). Everything a user typed or uploaded is escaped (``html.escape``).
+fonts from the web; the chart's toolbar has no control that sends it anywhere) and prints on
+its own pages, each lead-in kept with its table. With several systems it leads with the whole
+comparison (:func:`irlib.compare_many.headline`: who beats or falls behind the baseline after
+correction, on which measures); then the systems table (and every pair's grid when asked
+for), the closer look at one pair with the page's verdict, its plain-words reading and its
+chart, what each measure means, the settings, and where the numbers come from (files, sizes,
+SHA-256, query counts, date, the app's commit and the library versions). Everything a user
+typed or uploaded is escaped (``html.escape``).
 
 No PDF: the libraries that make one without a browser (WeasyPrint, ReportLab) cannot run the
 chart's plotly.js, so the chart would need a second renderer (kaleido drives a headless
@@ -14,17 +18,21 @@ from __future__ import annotations
 
 import datetime as dt
 import html
+import platform
+from importlib import metadata
 from pathlib import Path
 
 import pandas as pd
 
-from irlib.compare_many import ManyComparison
+from irlib.compare_many import ManyComparison, headline
 from irlib.measures import MEASURES
 from irlib.recsys import ACCURACY
 from irlib.verdict import queries
+from ui.charts import plotly_config
 from ui.upload.figures import deltas_figure
+from ui.upload.measures import mean_label
 from ui.upload.model import BeyondSummary, Dataset, Settings, file_safe, size_text
-from ui.upload.tables import BEYOND_EXPLAINED, RECSYS_NAMES, systems_frame
+from ui.upload.tables import BEYOND_EXPLAINED, RECSYS_NAMES, pairwise_frame, systems_frame
 
 ROOT = Path(__file__).resolve().parents[2]
 PLOTLY_JS = ROOT / "static" / "vendor" / "plotly" / "plotly-basic.min.js"
@@ -40,21 +48,54 @@ table { border-collapse: collapse; width: 100%; font-size: .9rem; }
 th, td { border-bottom: 1px solid #ccc; padding: .3rem .5rem; text-align: left; }
 td.num { font-variant-numeric: tabular-nums; }
 .muted { color: #555; font-size: .85rem; } code { font-size: .85rem; word-break: break-all; }
-section, table, .verdict, .disagree { break-inside: avoid; }
-@media print { body { margin: 0; max-width: none; } h2 { break-after: avoid; } }
+section, table, .verdict, .disagree, .lead { break-inside: avoid; }
+@media print { body { margin: 0; max-width: none; } h2, h3, .lead > p { break-after: avoid; } }
 """
 
 
 def app_version() -> str:
-    """The app's git commit when it runs from a checkout (read from .git, no subprocess)."""
+    """The app's git commit when it runs from a checkout or a worktree (read from .git, no
+    subprocess: a worktree's .git is a file naming its git directory; a branch's commit may
+    sit in packed-refs)."""
     try:
-        head = (ROOT / ".git" / "HEAD").read_text().strip()
+        git = ROOT / ".git"
+        if git.is_file():                                  # a worktree: "gitdir: <path>"
+            git = Path(git.read_text().split("gitdir:", 1)[1].strip())
+        common = git / (git / "commondir").read_text().strip() \
+            if (git / "commondir").exists() else git
+        head = (git / "HEAD").read_text().strip()
         if head.startswith("ref: "):
-            ref = ROOT / ".git" / head[5:]
-            head = ref.read_text().strip() if ref.exists() else head
+            ref = head[5:]
+            for base in (git, common):
+                if (base / ref).exists():
+                    return (base / ref).read_text().strip()[:12]
+            packed = common / "packed-refs"
+            for line in packed.read_text().splitlines() if packed.exists() else ():
+                if line.endswith(" " + ref):
+                    return line.split()[0][:12]
+            return "unknown"
         return head[:12]
-    except OSError:
+    except (OSError, IndexError):
         return "unknown"
+
+
+#: The libraries whose versions the provenance names (the numbers depend on them).
+VERSIONED = ("streamlit", "numpy", "pandas", "scipy", "plotly")
+
+
+def versions() -> str:
+    """The app's commit, Python's and the numeric libraries' versions, for the provenance.
+
+    >>> versions().startswith("app ") and "Python " in versions() and "numpy " in versions()
+    True
+    """
+    found = [f"app {app_version()}", f"Python {platform.python_version()}"]
+    for name in VERSIONED:
+        try:
+            found.append(f"{name} {metadata.version(name)}")
+        except metadata.PackageNotFoundError:
+            found.append(f"{name} not installed")
+    return ", ".join(found)
 
 
 def _e(text: object) -> str:
@@ -83,8 +124,24 @@ def _most_moved(shown: int, total: int, dataset: Dataset) -> str:
         f"All {queries(shown, dataset.unit)}, most moved first"
 
 
-def _settings_lines(settings: Settings, include_missing: bool, result, pair,
-                    beyond: BeyondSummary | None) -> list[str]:
+def unanswered(dataset: Dataset) -> bool:
+    """Whether some system answers none of a judged query's results (what ``-c`` is for)."""
+    judged = set(dataset.qrels["query_id"].astype(str))
+    return any(judged - set(run["query_id"].astype(str)) for run in dataset.runs.values())
+
+
+def _missing_line(dataset: Dataset, include_missing: bool) -> str:
+    """trec_eval's ``-c`` is named only when it changed something: a judged query some
+    system does not answer."""
+    if not unanswered(dataset):
+        return "Every system answers every judged query (so trec_eval's -c changes nothing)"
+    return "Queries a system does not answer: " + (
+        "count as 0 (trec_eval -c)" if include_missing else
+        "left out (trec_eval's default, without -c)")
+
+
+def _settings_lines(dataset: Dataset, settings: Settings, include_missing: bool, result,
+                    pair, beyond: BeyondSummary | None) -> list[str]:
     if settings.recsys:
         lines = [f"Cut-off K = {settings.k} for every measure (the top-{settings.k} lists)",
                  f"Relevant: {beyond.relevance}" if beyond is not None else
@@ -97,12 +154,14 @@ def _settings_lines(settings: Settings, include_missing: bool, result, pair,
                  f"Gain of a grade in DCG/NDCG: "
                  f"{'2^grade − 1' if settings.gain == 'exponential' else 'the grade itself'}",
                  f"A grade counts as relevant from {settings.rel} (trec_eval -l {settings.rel})",
-                 "Queries a system does not answer: " + (
-                     "count as 0 (trec_eval -c)" if include_missing else
-                     "left out (trec_eval's default)")]
+                 _missing_line(dataset, include_missing)]
     if result is not None:
-        lines.append(f"Systems table: {result.method()}")
-    if pair is not None and pair.comparison.randomization is not None:
+        lines.append(f"Systems table: {result.method()}; "
+                     + ("every pair" if result.all_pairs else "each system against "
+                        f"{result.baseline}") + f", {result.family_size} comparison"
+                     + ("s" if result.family_size != 1 else "") + " per measure")
+    if pair is not None and pair.comparison.randomization is not None \
+            and (result is None or result.test == "randomization"):
         lines.append(f"Randomization test: {pair.comparison.randomization.describe()}")
     return lines
 
@@ -124,7 +183,13 @@ def report_html(dataset: Dataset, settings: Settings, include_missing: bool,
     systems = list(dataset.runs)
     label = settings.label(settings.by)
     parts = []
-    if pair is not None:
+    many = result is not None and len(systems) > 2
+    labels = dict(zip(settings.names, (_measure_title(k, settings) for k in settings.measures)))
+    if many:
+        title = f"{len(systems)} systems against {result.baseline}"
+        question = (f"Which of these systems beat {result.baseline} or fall behind it on the "
+                    f"judged {dataset.units}, on each measure, once chance is counted?")
+    elif pair is not None:
         a, b = pair.names
         title = f"Does {b} rank better than {a}?"
         question = (f"On the {pair.comparison.n:,} judged {dataset.units}, does {b} give "
@@ -142,30 +207,38 @@ def report_html(dataset: Dataset, settings: Settings, include_missing: bool,
         parts.append("<p class='sample'><strong>Sample data.</strong> These numbers come from "
                      "the app's sample files, not from a real system.</p>")
     parts.append(f"<h2>The question</h2><p>{_e(question)}</p>")
-    if pair is not None:
-        parts.append(f"<h2>The answer</h2><div class='verdict'><p>{_e(pair.verdict.sentence)}"
-                     "</p></div>")
-        if pair.verdict.disagreement:
-            parts.append(f"<div class='disagree'><p>{_e(pair.verdict.disagreement)}</p></div>")
-        parts.append(f"<h2>In plain words</h2><p>{_e(pair.verdict.plain)}</p>")
+    if many:
+        parts.append(f"<h2>The answer</h2><div class='verdict'><p>"
+                     f"{_e(headline(result, labels, dataset.unit))}</p></div>")
+    elif pair is not None:
+        parts += _pair_words(pair, "The answer")
     if beyond is not None:
         parts.append("<h2>Beyond accuracy</h2>" + (
-            f"<div class='disagree'><p>{_e(beyond.sentence)}</p></div>" if beyond.sentence
-            else "") + _table(beyond.table.round(3))
+            f"<div class='{_beyond_style(beyond)}'><p>{_e(beyond.sentence)}</p></div>"
+            if beyond.sentence else "") + _table(beyond.table.round(3))
             + f"<p class='muted'>{_e(BEYOND_EXPLAINED.format(k=settings.k))}</p>")
     if result is not None:
         counts = {s: (int(r["wins"]), int(r["ties"]), int(r["losses"]))
                   for s in systems if s != result.baseline
                   for r in [result.cell(settings.name(settings.by), s)] if r is not None}
         parts.append("<h2>All systems</h2>" + _table(systems_frame(result, settings, counts))
-                     + f"<p class='muted'>▲ / ▼: significantly better / worse than "
-                       f"{_e(result.baseline)} ({_e(result.method())}). ★: the highest mean."
-                       "</p>")
+                     + f"<p class='muted'>▲ / ▼: better / worse than {_e(result.baseline)} "
+                       f"after correction ({_e(result.method())}; means within 0.0005 are a "
+                       "tie and never marked). ★: the highest mean.</p>")
+        if result.all_pairs:
+            by = settings.name(settings.by)
+            parts.append(f"<section class='lead'><h3>Every pair on {_e(label)}</h3>"
+                         f"<p class='muted'>Corrected p-values over the {result.family_size} "
+                         "comparisons between every pair of systems (* marked: significant "
+                         "after correction and no tie).</p>"
+                         + _table(pairwise_frame(result, by)) + "</section>")
+    if pair is not None and many:
+        parts += _pair_words(pair, f"A closer look: {pair.names[1]} against {pair.names[0]}")
     if pair is not None and pair.comparison.n:
         figure = deltas_figure(pair.frame, label, pair.names, pair.comparison.mean_delta,
                                title=pair.verdict.sentence.split(";")[0], units=dataset.units)
         chart = figure.to_html(full_html=False, include_plotlyjs=False,
-                               config={"displaylogo": False, "responsive": True})
+                               config=plotly_config(responsive=True))
         unit = dataset.unit
         parts.append(f"<h2>{unit.capitalize()} by {unit}</h2><section>{chart}</section><p "
                      f"class='muted'>Each bar is one {unit}: how much {_e(label)} moved from "
@@ -173,14 +246,14 @@ def report_html(dataset: Dataset, settings: Settings, include_missing: bool,
                      "worse, grey: tie.</p>")
         top = pair.frame.reindex(pair.frame["difference"].abs().sort_values(
             ascending=False).index).head(10).rename(columns={"query_id": f"{unit}_id"})
-        parts.append(f"<p>{_most_moved(len(top), len(pair.frame), dataset)}:</p>"
-                     + _table(top.round(4)))
+        parts.append(f"<section class='lead'><p>{_most_moved(len(top), len(pair.frame), dataset)}"
+                     f":</p>{_table(top.round(4))}</section>")
     parts.append("<h2>The measures</h2><ul>" + "".join(
         f"<li><strong>{_e(settings.label(key))}</strong>: {_e(_description(key, settings))}"
         f"</li>" for key in settings.measures) + "</ul>")
     parts.append("<h2>Settings</h2><ul>" + "".join(
-        f"<li>{_e(line)}</li>" for line in _settings_lines(settings, include_missing, result,
-                                                             pair, beyond)) + "</ul>")
+        f"<li>{_e(line)}</li>" for line in _settings_lines(dataset, settings, include_missing,
+                                                             result, pair, beyond)) + "</ul>")
     sources = pd.DataFrame([{"role": s.role, "file": s.name, "size": size_text(s.size),
                              "rows": s.rows, dataset.units: s.queries, "SHA-256": s.sha256,
                              "sample": "yes" if s.sample else ""}
@@ -188,7 +261,8 @@ def report_html(dataset: Dataset, settings: Settings, include_missing: bool,
     parts.append("<h2>Where the numbers come from</h2>" + _table(sources)
                  + "<p class='muted'>Check a file against its SHA-256 with <code>sha256sum "
                    "FILE</code> (Linux), <code>shasum -a 256 FILE</code> (macOS) or "
-                   "<code>Get-FileHash FILE</code> (Windows).</p>")
+                   "<code>Get-FileHash FILE</code> (Windows).</p>"
+                 f"<p class='muted'>Made with {_e(versions())}.</p>")
     script = ""
     if pair is not None and pair.comparison.n:
         script = f"<script>{PLOTLY_JS.read_text(encoding='utf-8')}</script>"
@@ -197,6 +271,29 @@ def report_html(dataset: Dataset, settings: Settings, include_missing: bool,
             f"<title>{_e(title)}</title><style>{_CSS}</style>{script}</head><body>"
             + "".join(parts) + "</body></html>")
     return page.encode("utf-8")
+
+
+def _measure_title(key: str, settings: Settings) -> str:
+    """A measure as the systems table heads it."""
+    return mean_label(key, settings.k, recsys=True) if settings.recsys else settings.label(key)
+
+
+def _beyond_style(beyond: BeyondSummary) -> str:
+    """A collapse onto popular items is a warning; a healthy win is not. irlib.recsys' flag
+    when the page hands it on, else its sentence's own word for it."""
+    collapsed = beyond.collapsed if beyond.collapsed is not None else \
+        "collaps" in (beyond.sentence or "")
+    return "disagree" if collapsed else "verdict"
+
+
+def _pair_words(pair, heading: str) -> list[str]:
+    """The pair's verdict, the other test's disagreement and the plain-words reading."""
+    said = pair.verdict
+    out = [f"<h2>{_e(heading)}</h2><div class='verdict'><p>{_e(said.sentence)}</p></div>"]
+    if said.disagreement:
+        out.append(f"<div class='disagree'><p>{_e(said.disagreement)}</p></div>")
+    out.append(f"<h3>In plain words</h3><p>{_e(said.plain)}</p>")
+    return out
 
 
 def report_file_name(settings: Settings, pair) -> str:

@@ -11,6 +11,7 @@ import streamlit as st
 
 import irlib
 from ui import print_style
+from ui.charts import plotly_config
 from ui.downloads import DOWNLOAD_NOTE, csv_bytes
 from ui.texts import md_escape
 from ui.upload.figures import precision_recall_figure
@@ -219,7 +220,7 @@ def pr_section(dataset: Dataset, evaluation: irlib.Evaluation, settings: Setting
     points = precision_recall(dataset, system, query_id, settings.rel) if query_id else None
     st.plotly_chart(precision_recall_figure(mean, points, query_id, system, height=340,
                                             unit=dataset.unit),
-                    key="upload_pr_chart", config={"displaylogo": False})
+                    key="upload_pr_chart", config=plotly_config())
     st.caption(f"Precision against recall{sample_aside(dataset)}: the blue line is trec_eval's "
                f"interpolated precision at recall 0, 0.1, …, 1, averaged over the "
                f"{dataset.units}; the dots are the chosen {dataset.unit}'s precision at each "

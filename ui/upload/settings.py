@@ -59,6 +59,8 @@ def page_state() -> ps.PageState:
             _recsys_measures, ",".join, "a comma-separated list of " + ", ".join(RECSYS_KEYS)),
             "rm"),
         ps.Field("relevant_from", 0, ps.whole_number(0, 10), "from"),
+        # the data is the app's own samples: a link opens them (they are not private)
+        ps.Field("samples", False, ps.switch()),
     ])
 
 
@@ -84,6 +86,7 @@ def init_state() -> None:
     ss["upload_gain_auto"] = "gain" not in params
     # a link with settings but (as always) no files: say where the data is
     ss["upload_from_link"] = any(f.url_name in params for f in state.fields)
+    ss["upload_link_samples"] = params.get("samples") == "1"     # load them once, first run
     if "gain" not in params:
         linked = state.from_link(params)       # read by the fields' codecs: bad ones dropped
         params["gain"] = DEFAULT_GAIN[linked.get("input", DEFAULTS["input"])]
@@ -128,12 +131,6 @@ def input_kind_picker() -> str:
                     horizontal=True, on_change=on_input_change, **page_state().bind("input"))
     st.session_state["upload_input_shown"] = kind     # the kind left when the picker changes
     return kind
-
-
-def settings_link(query: str) -> None:
-    st.markdown(f":material/link: [Link to these settings](?{query}) — reopens this page "
-                "with the same measures, K, gain, threshold and input kind. The files are not "
-                "in it: they stay in your browser session (send the report for the results).")
 
 
 def _on_k_change() -> None:

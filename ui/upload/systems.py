@@ -76,8 +76,9 @@ def systems_section(dataset: Dataset, evaluations: Mapping[str, irlib.Evaluation
     with print_style.keep_together("upload_systems"):       # the table and its legend
         _systems_table(frame, result, settings, dataset, baseline, n_tests)
     if pairs:
-        st.markdown(f"**Every pair on {md_escape(settings.label(settings.by))}**: corrected "
-                    "p-values (* significant)")
+        st.markdown(f"**Every pair on {md_escape(settings.label(settings.by))}**: p-values "
+                    f"corrected over the {result.family_size} comparisons between every pair "
+                    "(* marked: significant after correction, no tie)")
         st.dataframe(pairwise_frame(result, by_name), hide_index=True, width="stretch",
                      key="upload_pairs_table")
     summary = summary_rows(result, settings, sample=dataset.sample)
@@ -97,7 +98,8 @@ def _systems_table(frame, result: ManyComparison, settings: Settings, dataset: D
                f"▲ / ▼: significantly better / worse than **{md_escape(baseline)}** by the "
                f"{TESTS[result.test]}, p-values corrected by {CORRECTIONS[result.correction]} "
                f"over the {n_tests} comparison{'s' if n_tests != 1 else ''} of each measure, "
-               f"at {result.alpha:g}. ★: the highest mean. Better / tie / worse: {dataset.units} "
+               f"at {result.alpha:g}; means within 0.0005 print alike and are a tie, never "
+               f"marked. ★: the highest mean. Better / tie / worse: {dataset.units} "
                f"on {md_escape(settings.label(settings.by))} against the baseline.")
 
 

@@ -15,7 +15,7 @@ import pandas as pd
 import irlib
 from irlib.batch import summarize
 from irlib.compare import Comparison, per_query_ranking
-from irlib.compare_many import ManyComparison
+from irlib.compare_many import CORRECTIONS, TESTS, Finding, ManyComparison
 from irlib.interpolated import ELEVEN_LEVELS, precision_recall_points
 from irlib.measures import parse_measure
 from irlib.verdict import format_p
@@ -122,8 +122,9 @@ def mean_interpolated(evaluation: irlib.Evaluation, rel: int,
 
 def systems_frame(result: ManyComparison, settings: Settings,
                   counts: Mapping[str, tuple[int, int, int]] | None = None) -> pd.DataFrame:
-    """Systems x measures as text cells: the mean, ▲/▼ when it differs significantly from
-    the baseline (after correction), ★ when it is the best; then wins/ties/losses."""
+    """Systems x measures as text cells: the mean, ▲/▼ when the table marks it against the
+    baseline (significant after correction, no tie: ``marked``), ★ when it is the best; then
+    wins/ties/losses."""
     frame = pd.DataFrame({"system": list(result.means.index)})
     for key, name in zip(settings.measures, settings.names):
         cells = []
@@ -131,7 +132,7 @@ def systems_frame(result: ManyComparison, settings: Settings,
             mean = result.means.at[system, name]
             text = "–" if np.isnan(mean) else f"{mean:.4f}"
             row = result.cell(name, system)
-            if row is not None and row["significant"]:
+            if row is not None and row["marked"]:
                 text += " ▲" if row["mean_delta"] > 0 else " ▼"
             if system in result.best[name] and not np.isnan(mean):
                 text += " ★"
@@ -148,26 +149,63 @@ def systems_frame(result: ManyComparison, settings: Settings,
 
 def summary_rows(result: ManyComparison, settings: Settings, *,
                  sample: bool = False) -> pd.DataFrame:
-    """The summary CSV: one row per system and measure, with the measure named in full."""
+    """The summary CSV: one row per system and measure (and, with every pair, one per pair),
+    the measure named in full, each p named (uncorrected, corrected by what over how many
+    comparisons), the table's mark and the finding in words
+    (:meth:`irlib.compare_many.ManyComparison.finding`, as the page and the report say it)."""
     labels = dict(zip(settings.names, (settings.label(k) for k in settings.measures)))
+    corrected = f"p corrected ({CORRECTIONS[result.correction]})"
     rows = []
+
+    def row(name: str, system: str, against: str | None) -> dict:
+        found = None if against is None else result.finding(name, system, against)
+        test = None if found is None else result.cell(name, system, against)
+        return {
+            "measure": labels[name], "system": system, "against": against or "",
+            "baseline": result.baseline, "mean": result.means.at[system, name],
+            "best": system in result.best[name],
+            "difference": None if found is None else found.mean_delta,
+            "better": None if test is None else test["wins"],
+            "ties": None if test is None else test["ties"],
+            "worse": None if test is None else test["losses"],
+            "test": TESTS[result.test],
+            "p (uncorrected)": None if found is None else found.p_value,
+            corrected: None if found is None else found.p_adjusted,
+            "comparisons corrected together": None if found is None else found.family_size,
+            "tie (means within 0.0005)": None if found is None else found.tie,
+            "marked (▲/▼)": None if found is None else found.marked,
+            "finding": "" if found is None else finding_words(found),
+            "method": result.method(), "data": "sample data" if sample else ""}
+
     for name in settings.names:
         for system in result.means.index:
-            test = result.cell(name, system)
-            rows.append({
-                "measure": labels[name], "system": system,
-                "baseline": result.baseline, "mean": result.means.at[system, name],
-                "best": system in result.best[name],
-                "difference vs baseline": None if test is None else test["mean_delta"],
-                "better": None if test is None else test["wins"],
-                "ties": None if test is None else test["ties"],
-                "worse": None if test is None else test["losses"],
-                "p": None if test is None else test["p_value"],
-                "p adjusted (Holm)": None if test is None else test["p_adjusted"],
-                "significant": None if test is None else test["significant"],
-                "test": result.method(), "data": "sample data" if sample else ""})
-    counts = ["better", "ties", "worse"]               # whole numbers, blank for the baseline
+            rows.append(row(name, system, None if system == result.baseline
+                            else result.baseline))
+        if result.all_pairs:
+            pairs = result.tests[(result.tests["measure"] == name)
+                                 & (result.tests["against"] != result.baseline)]
+            rows += [row(name, r.system, r.against) for r in pairs.itertuples()]
+    counts = ["better", "ties", "worse", "comparisons corrected together"]
     return pd.DataFrame(rows).astype(dict.fromkeys(counts, "Int64"))
+
+
+def finding_words(found: Finding) -> str:
+    """One comparison of the table in a line: who is better, or no clear difference.
+
+    >>> from irlib.compare_many import Finding
+    >>> print(finding_words(Finding("AP", "weak", "bm25", .40, .43, -.03, 60, "t-test", .038,
+    ...                             .066, "holm", 2, False, .05, False, False)))
+    ... # doctest: +NORMALIZE_WHITESPACE
+    no clear difference (corrected for the 2 comparisons with the baseline
+    (Holm–Bonferroni): p = 0.066; uncorrected p = 0.038)
+    """
+    if found.tie:
+        return f"a tie: the means differ by less than 0.0005 ({found.p_words()})"
+    if found.direction > 0:
+        return f"{found.system} better than {found.against} ({found.p_words()})"
+    if found.direction < 0:
+        return f"{found.system} worse than {found.against} ({found.p_words()})"
+    return f"no clear difference ({found.p_words()})"
 
 
 def pairwise_frame(result: ManyComparison, name: str) -> pd.DataFrame:
@@ -175,7 +213,7 @@ def pairwise_frame(result: ManyComparison, name: str) -> pd.DataFrame:
     systems = list(result.means.index)
     frame = pd.DataFrame("", index=systems, columns=systems)
     for _, row in result.tests[result.tests["measure"] == name].iterrows():
-        text = format_p(row["p_adjusted"]) + (" *" if row["significant"] else "")
+        text = format_p(row["p_adjusted"]) + (" *" if row["marked"] else "")
         frame.at[row["system"], row["against"]] = text
         frame.at[row["against"], row["system"]] = text
     return frame.rename_axis("system").reset_index()

@@ -1,0 +1,97 @@
+"""``python -m irlib QRELS RUN1 RUN2 …``: the systems table from the shell, with the same
+numbers, marks and findings as the page (issue 33's reproduction, tests/issue33_data.py)."""
+from __future__ import annotations
+
+import csv
+import io
+import json
+import subprocess
+import sys
+
+import pytest
+
+from irlib.__main__ import main
+from tests import issue33_data
+from tests.apptest import run_page
+
+NAMES = ("bm25", "rerank", "weak")
+
+
+@pytest.fixture(scope="module")
+def paths(tmp_path_factory):
+    folder = tmp_path_factory.mktemp("issue33")
+    for name, data in issue33_data.files().items():
+        (folder / name).write_bytes(data)
+    return [str(folder / "qrels.txt")] + [str(folder / f"run_{n}.txt") for n in NAMES]
+
+
+def _cli(capsys, *args) -> tuple[int, str, str]:
+    code = main([str(a) for a in args])
+    out, err = capsys.readouterr()
+    return code, out, err
+
+
+def test_the_page_and_the_shell_print_the_same_table(paths, capsys):
+    """The page's systems table (AppTest) cell for cell against the shell's text table."""
+    at = run_page("upload", query={"input": "trec", "measures": "nDCG,AP,P", "by": "nDCG",
+                                   "k": "10", "test": "t-test"}, timeout=90)
+    files = issue33_data.files()
+    at.session_state["upload_inject"] = [("qrels", "qrels.txt", files["qrels.txt"])] + [
+        ("run", f"run_{n}.txt", files[f"run_{n}.txt"]) for n in NAMES]
+    at.run()
+    assert not at.exception, at.exception
+    (page,) = [d.value for d in at.dataframe if "system" in d.value.columns
+               and any(c.startswith("better / tie / worse") for c in d.value.columns)]
+    code, out, _ = _cli(capsys, *paths, "-m", "nDCG@10", "-m", "AP", "-m", "P@10",
+                        "--test", "t-test")
+    assert code == 0
+    rows = {line.split()[0]: line.split("  ") for line in out.splitlines()
+            if line.split() and line.split()[0] in NAMES}
+    for _, row in page.iterrows():
+        shell = [c.strip() for c in rows[row["system"]] if c.strip()][1:]
+        assert list(row.iloc[1:4]) == shell, (row["system"], shell)
+
+
+def test_json_carries_the_findings_the_page_says(paths, capsys):
+    code, out, _ = _cli(capsys, *paths, "-m", "ndcg_cut.10", "--format", "json")
+    assert code == 0
+    data = json.loads(out)
+    assert data["baseline"] == "bm25" and data["test"] == "randomization test"
+    (weak,) = [c for c in data["comparisons"] if c["system"] == "weak"]
+    assert weak["p_uncorrected"] == pytest.approx(0.033, abs=0.005)
+    assert weak["p_corrected"] == pytest.approx(0.066, abs=0.01)
+    assert weak["comparisons_corrected_together"] == 2
+    assert not weak["marked"] and weak["finding"] == "no clear difference"
+    assert "No system clearly beats or falls behind bm25" in data["summary"]
+
+
+def test_every_pair_and_a_baseline_by_name_in_csv(paths, capsys):
+    code, out, _ = _cli(capsys, *paths, "-m", "AP", "--all-pairs", "--baseline", "weak",
+                        "--test", "t-test", "--format", "csv")
+    assert code == 0
+    rows = list(csv.DictReader(io.StringIO(out)))
+    assert [r["system"] for r in rows] == ["weak", "bm25", "rerank", "rerank"]
+    assert rows[0]["against"] == "" and rows[3]["against"] == "bm25"
+    assert {r["comparisons_corrected_together"] for r in rows[1:]} == {"3"}
+    assert {r["test"] for r in rows[1:]} == {"t-test"}
+
+
+@pytest.mark.parametrize("args, message", [
+    (["--baseline", "nope"], "--baseline 'nope' is none of the runs"),
+    (["--alpha", "2"], "--alpha must be between 0 and 1"),
+])
+def test_bad_options_for_many_runs_are_one_clear_line(paths, capsys, args, message):
+    code, out, err = _cli(capsys, *paths, *args)
+    assert code == 2 and out == "" and message in err
+
+
+def test_as_a_subprocess():
+    """The command itself, with the app's TREC samples (four runs)."""
+    from tests.test_cli import SAMPLES
+
+    runs = [SAMPLES / f"run_{n}.txt" for n in ("control", "test", "rm3", "dense")]
+    proc = subprocess.run([sys.executable, "-m", "irlib", str(SAMPLES / "qrels.txt"),
+                           *map(str, runs), "-m", "map"], capture_output=True, text=True,
+                          timeout=120)
+    assert proc.returncode == 0, proc.stderr
+    assert proc.stdout.startswith("# 4 runs on") and "baseline control" in proc.stdout
