@@ -118,7 +118,7 @@ def _coverage(lists: TopLists) -> BeyondValue:
     value = covered / size if size else float("nan")
     return BeyondValue("Coverage", lists.k, value, None,
                        {"covered": covered, "catalogue": size, "outside": outside,
-                        "lists": lists.n_lists})
+                        "lists": lists.n_lists, "catalogue_is": lists.catalogue})
 
 
 def _explain_coverage(v: BeyondValue) -> Explanation:
@@ -332,8 +332,8 @@ def beyond_accuracy(recommendations, k: int, *, users=None, train=None, catalogu
     train : DataFrame, optional
         Training interactions (``user_id, item_id``): popularity and novelty.
     catalogue : iterable, optional
-        The items that could be recommended (default: every item of ``train`` and of the
-        recommendations).
+        The items that could be recommended (default: the items of ``train``; without it,
+        the items in the top-``k`` lists, never those below K).
     item_categories : DataFrame or mapping, optional
         ``item_id, category`` rows or ``{item: [categories]}``: intra-list diversity.
     measures : iterable of str, optional
@@ -375,7 +375,8 @@ def catalogue_coverage(recommendations, k: int | None = None, *, catalogue=None,
     r"""Share of the catalogue in at least one top K: :math:`|\bigcup_u L_u \cap I| / |I|`.
 
     ``k`` defaults to the longest list. The catalogue defaults to the items of ``train``
-    and of the recommendations, so a system is not credited for items nobody could see.
+    (without it, the items in the top-``k`` lists): give the same ``catalogue`` to every
+    system compared, or the percentages have different denominators.
 
     >>> catalogue_coverage({"ann": ["a", "b"], "bob": ["a"]}, catalogue=["a", "b", "c", "d"])
     0.5

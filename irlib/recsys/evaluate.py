@@ -41,6 +41,8 @@ from . import beyond
 from .lists import as_frame, code_inputs, lists_from, ranking_score, sorted_unique
 from .relevance import (_EXAMPLES, ACCURACY, GAINS, AccuracyInfo, UserAccounting,  # noqa: F401
                         _check_frame, _examples, _text, relevance_grades)
+from .roles import check_roles
+from .seen import SeenItems, count_seen, seen_in_training
 from .self_judged import SELF_JUDGED_MEASURES, self_judged_problem  # noqa: F401
 
 __all__ = ["ACCURACY", "AccuracyInfo", "RecommenderEvaluation", "UserAccounting", "check_ids_meet",
@@ -59,6 +61,14 @@ class RecommenderEvaluation:
     by: str                        # the column per_user is sorted by
     evaluation: Evaluation         # irlib.evaluate's result (trec_eval's names)
     notes: tuple[str, ...] = ()
+    catalogue: tuple[int, str] = (0, "")   # coverage's and Gini's denominator: size, what
+    seen: SeenItems | None = None  # top-K items the users had in training (needs train)
+
+    @property
+    def catalogue_sentence(self) -> str:
+        """'Catalogue: 500 items (the training and held-out items).'"""
+        size, what = self.catalogue
+        return f"Catalogue for coverage and Gini: {size:,} items ({what})."
 
     @property
     def overall(self) -> pd.Series:
@@ -76,7 +86,8 @@ def _never_match(what: str, recs: pd.Series, held: pd.Series) -> InputError:
 
 
 def check_ids_meet(recommendations: pd.DataFrame, heldout: pd.DataFrame) -> None:
-    """Raise :class:`~irlib.InputError` when the two files share no user, or no item.
+    """Raise :class:`~irlib.InputError` when the two files share no user, or no item, or
+    look given the wrong way round (:func:`~irlib.recsys.roles.check_roles`).
 
     Such files cannot be scored (every user would score 0, or every list would miss); the
     usual cause is a wrong column read as the user or the item, or files from two data sets.
@@ -92,6 +103,7 @@ Check that both files use the same ids and that the right column is read as the 
     """
     _check_frame(recommendations, ("user_id", "item_id"), "recommendations")
     _check_frame(heldout, ("user_id", "item_id"), "heldout")
+    check_roles(recommendations, heldout)
     for what in ("user", "item"):
         recs = _text(recommendations[f"{what}_id"])
         held = _text(heldout[f"{what}_id"])
@@ -103,7 +115,7 @@ def evaluate_recommendations(recommendations, heldout: pd.DataFrame, *, k: int =
                              relevant_from: float | None = None, gain: str = "binary",
                              train: pd.DataFrame | None = None, item_categories=None,
                              catalogue: Iterable | None = None, measures=None,
-                             by: str = "NDCG") -> RecommenderEvaluation:
+                             by: str = "NDCG", drop_seen: bool = False) -> RecommenderEvaluation:
     """Score top-K recommendation lists against held-out interactions.
 
     Parameters
@@ -127,13 +139,18 @@ def evaluate_recommendations(recommendations, heldout: pd.DataFrame, *, k: int =
         ``item_id, category`` (:func:`~irlib.recsys.read_item_categories`) or
         ``{item: [categories]}``: intra-list diversity.
     catalogue : iterable, optional
-        The items that could be recommended; default every item in ``train``, ``heldout``
-        and the recommendations.
+        The items that could be recommended (coverage's and Gini's denominator); default
+        the items of ``train`` and ``heldout``: the same for every system scored against
+        the same files, never enlarged by a list's items (below K or not). Stated in
+        ``catalogue`` and :attr:`RecommenderEvaluation.catalogue_sentence`.
     measures : iterable of str, optional
         Names from :data:`ACCURACY` and :data:`irlib.recsys.BEYOND` (case-insensitive);
         default all accuracy measures and every beyond-accuracy measure the inputs allow.
     by : str, default "NDCG"
         The accuracy measure that orders ``per_user`` (worst user first).
+    drop_seen : bool, default False
+        Remove from each list the items its user already had in ``train`` before the top K
+        is taken (recommender libraries' "remove seen"). Either way ``seen`` counts them.
 
     Returns
     -------
@@ -149,8 +166,9 @@ def evaluate_recommendations(recommendations, heldout: pd.DataFrame, *, k: int =
     Raises
     ------
     InputError
-        When the user ids (or the item ids) of the two sides never match; the message shows
-        a few of each side's ids.
+        When the user ids (or the item ids) of the two sides never match (the message shows
+        a few of each side's ids), or when the files look given the wrong way round
+        (:func:`~irlib.recsys.roles.check_roles`).
     ValueError
         For a parameter that cannot be used (e.g. ``relevant_from`` without ratings).
 
@@ -179,8 +197,17 @@ def evaluate_recommendations(recommendations, heldout: pd.DataFrame, *, k: int =
     if len(heldout) == 0:
         raise ValueError("the held-out interactions are empty: there is nothing to evaluate "
                          "against")
+    check_roles(recs, heldout)
+    seen = None
     if train is not None:
         _check_frame(train, ("user_id", "item_id"), "train")
+        seen_rows = seen_in_training(recs, train)
+        seen = count_seen(recs, train, k, dropped=drop_seen, seen=seen_rows)
+        if drop_seen:
+            recs = recs[~seen_rows]
+    elif drop_seen:
+        raise ValueError("drop_seen needs the training interactions (who had which item "
+                         "before the split): pass train=")
     accuracy_names, beyond_names = _split_measures(measures, train is not None,
                                                    item_categories is not None)
     by_name = _accuracy_name(by)
@@ -244,8 +271,9 @@ def evaluate_recommendations(recommendations, heldout: pd.DataFrame, *, k: int =
     per_user = per_user.iloc[order]
     per_user.index.name = "user_id"
     notes = tuple(_notes(recs, heldout, values, lists, relevant_from, k))
+    catalogue_size = (int(np.count_nonzero(coded.in_catalogue)), coded.catalogue)
     return RecommenderEvaluation(k, per_user, accuracy, values, rule, accounting, by_label,
-                                 evaluation, notes)
+                                 evaluation, notes, catalogue_size, seen)
 
 
 def _marks(codes: np.ndarray, n: int) -> np.ndarray:
@@ -317,7 +345,8 @@ def _notes(recs, heldout, values, lists, relevant_from, k) -> list[str]:
     coverage = values.get("Coverage")
     if coverage is not None and coverage.terms.get("outside"):
         notes.append(f"{coverage.terms['outside']:,} recommended items are not in the "
-                     "catalogue given; coverage and Gini count only catalogue items.")
+                     f"catalogue ({coverage.terms['catalogue_is']}): coverage and Gini count "
+                     "only catalogue items.")
     for name in ("Popularity", "Novelty"):
         value = values.get(name)
         if value is not None and value.terms.get("unseen_rows"):

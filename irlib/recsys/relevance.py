@@ -119,9 +119,9 @@ def relevance_grades(heldout: pd.DataFrame, relevant_from, gain: str) -> tuple[n
         rule = "every held-out item is relevant (gain 1)"
         if "rating" in heldout.columns and len(heldout):
             low, high = heldout["rating"].min(), heldout["rating"].max()
-            if low != high:
-                rule += (f", whatever its rating ({low:g} to {high:g}); set relevant_from "
-                         "to count only the items users liked")
+            if low != high:     # said, never silent: a 1-star rating counts as a hit
+                rule += (f", whatever its rating ({low:g} to {high:g}): a {low:g} counts as "
+                         f"much as a {high:g}")
         return np.ones(len(heldout)), rule
     if isinstance(relevant_from, bool) or not isinstance(relevant_from, (int, float, np.number)) \
             or not np.isfinite(relevant_from):
@@ -139,3 +139,19 @@ def relevance_grades(heldout: pd.DataFrame, relevant_from, gain: str) -> tuple[n
     grade = np.where(relevant, rating - relevant_from + 1, 0.0)
     return grade, (f"a held-out item rated {t} or more is relevant, with gain rating - {t} + 1 "
                    f"(a {t} gains 1)")
+
+
+def liked_from(ratings) -> float | None:
+    """The usual "liked" threshold of a rating scale: three quarters of the way from the
+    lowest rating to the highest, rounded up to a whole rating (4 on 1-5 stars or 0.5-5,
+    8 on 1-10, 1 on 0/1); None when every rating is the same.
+
+    >>> liked_from([1, 2, 5, 3]), liked_from([0.5, 5.0]), liked_from([1, 10]), liked_from([3, 3])
+    (4, 4, 8, None)
+    """
+    values = np.asarray(ratings, dtype=float)
+    values = values[np.isfinite(values)]
+    if not len(values) or values.min() == values.max():
+        return None
+    low, high = float(values.min()), float(values.max())
+    return int(math.ceil(low + 0.75 * (high - low) - 1e-9))
