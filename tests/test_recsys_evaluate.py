@@ -80,8 +80,7 @@ def test_a_one_star_rating_is_not_a_hit_with_relevant_from_4(shop):
     assert liked.per_user.loc[user, "relevant"] == 1
     assert liked.relevance == "a held-out item rated 4 or more is relevant (gain 1)"
     assert everything.relevance == ("every held-out item is relevant (gain 1), whatever its "
-                                    "rating (1 to 5); set relevant_from to count only the "
-                                    "items users liked")
+                                    "rating (1 to 5): a 1 counts as much as a 5")
 
 
 def test_users_without_recommendations_count_0_and_are_named(shop):

@@ -105,7 +105,7 @@ def own_finding(a: RecommenderEvaluation, b: RecommenderEvaluation, by: str, *,
 def compare_recommenders(a: RecommenderEvaluation, b: RecommenderEvaluation,
                          names: tuple[str, str] = ("A", "B"), *, by: str | None = None,
                          finding: Finding | None = None, test: str = "randomization",
-                         alpha: float = 0.05) -> RecommenderComparison:
+                         alpha: float = 0.05, history: str = "training") -> RecommenderComparison:
     """Compare two evaluations of the same held-out set; name a winner only where a paired
     test finds the difference, and say whether it won by collapsing onto popular items.
 
@@ -118,6 +118,9 @@ def compare_recommenders(a: RecommenderEvaluation, b: RecommenderEvaluation,
         The systems' names in the table and the sentence.
     by : str, optional
         The accuracy measure that decides the winner (default: ``a.by``, NDCG@K).
+    history : str
+        Where popularity was counted, for the sentence ("training"; "the last 7 days of
+        training" when the evaluations' ``train`` was that window).
     finding : Finding, optional
         The test a page's table marks by (e.g. corrected over several systems,
         :func:`irlib.recsys.verdict.recommender_verdicts`); default the paired ``test`` of
@@ -145,8 +148,8 @@ def compare_recommenders(a: RecommenderEvaluation, b: RecommenderEvaluation,
     ... # doctest: +NORMALIZE_WHITESPACE
     popular wins on NDCG@1 (0.75 vs 0; paired randomization test over the users, at 0.05:
     p = 0.004) by collapsing onto popular items: its top-1 lists cover 20 % of the
-    catalogue against 80 % for personal, and its recommended items are more popular, on
-    average in the training history of 100 % of users against 8.3 % for personal's.
+    catalogue against 80 % for personal, and its recommended items are more popular: on
+    average 100 % of users had them in training, against 8.3 % for personal's.
 
     With four users the same kind of gap could be chance, and the sentence says so:
 
@@ -183,7 +186,7 @@ def compare_recommenders(a: RecommenderEvaluation, b: RecommenderEvaluation,
         sentence = (f"{name_a} and {name_b} are tied on {by} ({fmt(score_a, 3)} vs "
                     f"{fmt(score_b, 3)}, a difference below {TIE_TOLERANCE:g}): no clear "
                     "winner."
-                    + _beyond(a, b, name_a, name_b, k))
+                    + _beyond(a, b, name_a, name_b, k, history))
         return RecommenderComparison(table, None, False, sentence, by, finding, True, None)
     if score_a > score_b:
         winner, loser, won, lost, w_eval, l_eval = name_a, name_b, score_a, score_b, a, b
@@ -194,7 +197,7 @@ def compare_recommenders(a: RecommenderEvaluation, b: RecommenderEvaluation,
     if not finding.significant:
         sentence = (f"No clear winner on {by}: {winner} {fmt(won, 3)} vs {loser} "
                     f"{fmt(lost, 3)}, a difference that could be chance ({finding.method}: "
-                    f"{finding.p_text()})." + _beyond(w_eval, l_eval, winner, loser, k))
+                    f"{finding.p_text()})." + _beyond(w_eval, l_eval, winner, loser, k, history))
         return RecommenderComparison(table, None, False, sentence, by, finding, False, winner)
     head = (f"{winner} wins on {by} ({fmt(won, 3)} vs {fmt(lost, 3)}; {finding.method}: "
             f"{finding.p_text()})")
@@ -212,7 +215,8 @@ def compare_recommenders(a: RecommenderEvaluation, b: RecommenderEvaluation,
         # few items for everyone need not be popular ones (a trending list shows recent
         # films few users had): then the popularity goes against the narrowing
         joint = "yet" if narrow and more is False else "and"
-        facts.append((f"{joint} " if facts else "") + _popularity_fact(popularity, more, loser))
+        facts.append((f"{joint} " if facts else "") + _popularity_fact(popularity, more, loser,
+                                                                       history))
     detail = ", ".join(facts)
     if popular:
         sentence = f"{head} by collapsing onto popular items: {detail}."
@@ -227,7 +231,7 @@ def compare_recommenders(a: RecommenderEvaluation, b: RecommenderEvaluation,
 
 
 def _beyond(first: RecommenderEvaluation, second: RecommenderEvaluation, name_first: str,
-            name_second: str, k: int) -> str:
+            name_second: str, k: int, history: str) -> str:
     """' Beyond accuracy: A's top-K lists cover ... against ... for B.' (no verdict)."""
     facts = []
     coverage = _pair(first, second, "Coverage")
@@ -237,7 +241,7 @@ def _beyond(first: RecommenderEvaluation, second: RecommenderEvaluation, name_fi
     popularity = _pair(first, second, "Popularity")
     if popularity is not None:
         more = _more_popular(popularity)
-        facts.append(_popularity_fact(popularity, more, name_second).replace(
+        facts.append(_popularity_fact(popularity, more, name_second, history).replace(
             "its recommended", f"{name_first}'s recommended", 1))
     return f" Beyond accuracy: {'; '.join(facts)}." if facts else ""
 
@@ -252,15 +256,16 @@ def _more_popular(popularity: tuple[float, float]) -> bool | None:
     return None if _percent(won) == _percent(lost) else won > lost
 
 
-def _popularity_fact(popularity: tuple[float, float], more: bool | None, loser: str) -> str:
+def _popularity_fact(popularity: tuple[float, float], more: bool | None, loser: str,
+                     history: str = "training") -> str:
     """The average recommended popularity of the winner against the loser's, and which way it
     goes: popularity is the share of training users who had a recommended item, averaged."""
     won, lost = popularity
     if more is None:
-        return (f"its recommended items are as popular as {loser}'s, on average in the "
-                f"training history of {_percent(won)} of users")
-    return (f"its recommended items are {'more' if more else 'less'} popular, on average in "
-            f"the training history of {_percent(won)} of users against {_percent(lost)} for "
+        return (f"its recommended items are as popular as {loser}'s: on average "
+                f"{_percent(won)} of users had them in {history}")
+    return (f"its recommended items are {'more' if more else 'less'} popular: on average "
+            f"{_percent(won)} of users had them in {history}, against {_percent(lost)} for "
             f"{loser}'s")
 
 
