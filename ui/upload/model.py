@@ -374,7 +374,8 @@ SLOTS_BY_SYSTEM = {s.id: s for slots in SLOTS.values() for s in slots if s.syste
 
 def build_dataset(kind: str, files: Mapping[str, Parsed], key: tuple = (),
                   names: Sequence[str] | None = None,
-                  relevant_from: int = 0) -> tuple[Dataset | None, str | None]:
+                  relevant_from: int = 0,
+                  drop_seen: bool = False) -> tuple[Dataset | None, str | None]:
     """The dataset of input ``kind`` from parsed ``files`` (slot position -> :class:`Parsed`).
 
     ``names``: the systems' names in load order (default: :func:`default_names`);
@@ -382,7 +383,7 @@ def build_dataset(kind: str, files: Mapping[str, Parsed], key: tuple = (),
     (0: every held-out item). Returns ``(dataset, None)`` or ``(None, what is still missing)``.
     """
     if kind == "recsys":
-        return _recommender_dataset(files, key, names, relevant_from)
+        return _recommender_dataset(files, key, names, relevant_from, drop_seen)
     notes: list[str] = []
     if kind == "ratings":
         if "ratings" not in files:
@@ -438,8 +439,8 @@ def build_dataset(kind: str, files: Mapping[str, Parsed], key: tuple = (),
                    sources, tuple(automatic), {"self_judged": self_judged}), None
 
 
-def _recommender_dataset(files: Mapping[str, Parsed], key: tuple, names,
-                         relevant_from: int) -> tuple[Dataset | None, str | None]:
+def _recommender_dataset(files: Mapping[str, Parsed], key: tuple, names, relevant_from: int,
+                         drop_seen: bool = False) -> tuple[Dataset | None, str | None]:
     """Recommendation lists as runs and held-out interactions as judgments: a user is a
     query, an item a document. Relevant: every held-out item, or those rated
     ``relevant_from`` or more (then 1, the others 0: binary, so no rating is worth 31 as
@@ -477,6 +478,8 @@ def _recommender_dataset(files: Mapping[str, Parsed], key: tuple, names,
     runs = {}
     for name, f in zip(chosen, systems):
         recs = f.frame
+        if drop_seen and "train" in files:     # "remove seen": before the top K is taken
+            recs = recs[~recsys.seen_in_training(recs, files["train"].frame)]
         # the list's order is its rank when the file has one (the order the user saw)
         order = -recs["rank"].to_numpy(dtype=float) if "rank" in recs.columns else \
             recs["score"].to_numpy()
@@ -485,6 +488,7 @@ def _recommender_dataset(files: Mapping[str, Parsed], key: tuple, names,
         notes += [f"{f.name}: {n}" for n in recs.attrs.get("notes", ())]
     extras = {"lists": {n: f.frame for n, f in zip(chosen, systems)},
               "heldout": held, "relevant_from": relevant_from,
+              "drop_seen": drop_seen and "train" in files,
               "train": files["train"].frame if "train" in files else None,
               "categories": files["categories"].frame if "categories" in files else None}
     sources = tuple(_source(role, files[role]) for role in ("heldout", "train", "categories")
@@ -499,6 +503,8 @@ class BeyondSummary:
     table: pd.DataFrame          # system x coverage, Gini, popularity, novelty, diversity
     sentence: str | None         # irlib's: did the accuracy winner collapse onto popular items
     relevance: str               # irlib's rule in words ("a held-out item rated 4 or more ...")
+    warning: bool = False        # the sentence is a win by collapsing (styled as a warning)
+    notes: tuple[str, ...] = ()  # the catalogue's size, items seen in training per system
 
 
 def score(dataset: Dataset, names: Sequence[str]) -> dict[str, irlib.Evaluation]:

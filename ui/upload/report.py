@@ -149,9 +149,13 @@ def report_html(dataset: Dataset, settings: Settings, include_missing: bool,
             parts.append(f"<div class='disagree'><p>{_e(pair.verdict.disagreement)}</p></div>")
         parts.append(f"<h2>In plain words</h2><p>{_e(pair.verdict.plain)}</p>")
     if beyond is not None:
+        # a win by collapsing onto popular items is a warning; a healthy win or no clear
+        # winner is said plainly (issue 33)
+        style = " class='disagree'" if beyond.warning else ""
         parts.append("<h2>Beyond accuracy</h2>" + (
-            f"<div class='disagree'><p>{_e(beyond.sentence)}</p></div>" if beyond.sentence
+            f"<div{style}><p>{_e(beyond.sentence)}</p></div>" if beyond.sentence
             else "") + _table(beyond.table.round(3))
+            + "".join(f"<p class='muted'>{_e(n)}</p>" for n in beyond.notes)
             + f"<p class='muted'>{_e(BEYOND_EXPLAINED.format(k=settings.k))}</p>")
     if result is not None:
         counts = {s: (int(r["wins"]), int(r["ties"]), int(r["losses"]))

@@ -59,6 +59,7 @@ def page_state() -> ps.PageState:
             _recsys_measures, ",".join, "a comma-separated list of " + ", ".join(RECSYS_KEYS)),
             "rm"),
         ps.Field("relevant_from", 0, ps.whole_number(0, 10), "from"),
+        ps.Field("drop_seen", False, ps.switch(), "unseen"),   # drop items seen in training
     ])
 
 
