@@ -255,3 +255,75 @@ def test_the_reports_most_moved_table_says_how_many_it_holds(tmp_path):
     text = unescaped(report_html(dataset, settings, True, None, pair).decode())
     assert "<p>All 5 users, most moved first:</p>" in text
     assert "The ten" not in text
+
+
+def test_the_verdict_is_the_systems_tables_test_and_the_catalogue_is_stated(shop):
+    """Issue 33: the sentence names the test and its p as the systems table computed it, a
+    win by collapsing is a warning, and coverage's denominator is said once for both."""
+    at = shop
+    truth = _truth()
+    (collapse,) = [unescaped(w.value) for w in at.warning if "collapsing" in w.value]
+    assert collapse.startswith(
+        f"shop_recs_popular wins on NDCG@10 ({truth['popular'].accuracy['NDCG@10']:.3f} vs "
+        f"{truth['mf'].accuracy['NDCG@10']:.3f}; paired randomization test over the users: "
+        "p < 0.001) by collapsing onto popular items")
+    captions = " ".join(unescaped(c.value) for c in at.caption)
+    assert "Catalogue for coverage and Gini: 481 items (the training and held-out items)." \
+        in captions
+    (ranking,) = [d.value for d in at.dataframe if "in top 10" in d.value.columns]
+    assert "score" not in ranking.columns          # the popular list has ranks, no scores
+    assert {"doc_id", "relevance", "judged"} <= set(ranking.columns)
+
+
+def test_no_clear_winner_is_a_note_and_the_rule_that_turns_it_is_said():
+    """Rated 4 or more at K = 5, the popular list's lead is not one the test finds: no
+    winner, no warning; counting every held-out item it would win, and the page says so."""
+    at = page(input="recsys", k="5", **{"from": "4"})
+    at.button(key="upload_sample_recsys").click().run()
+    assert not at.exception, at.exception
+    assert not [w for w in at.warning if "wins" in w.value]
+    infos = [unescaped(i.value) for i in at.info]
+    (verdict,) = [i for i in infos if i.startswith("No clear winner on NDCG@5")]
+    assert "could be chance (paired randomization test over the users: p = " in verdict
+    (turn,) = [i for i in infos if i.startswith("The relevance rule changes the verdict")]
+    assert "with every held-out item relevant, shop_recs_popular wins" in turn
+
+
+def test_files_given_the_wrong_way_round_are_refused_with_the_reason():
+    at = page(input="recsys")
+    at.session_state["upload_inject"] = [
+        ("heldout", "shop_recs_mf.csv", (SAMPLES / "shop_recs_mf.csv").read_bytes()),
+        ("recs_1", "shop_test.csv", (SAMPLES / "shop_test.csv").read_bytes())]
+    at.run()
+    assert not at.exception, at.exception
+    errors = [unescaped(e.value) for e in at.error]
+    assert any("the files seem to be the wrong way round" in e and "exactly 10 rows" in e
+               for e in errors), errors
+    assert not at.metric                                   # nothing scored from them
+
+
+def test_items_seen_in_training_are_counted_and_dropped_on_request(tmp_path):
+    train = pd.read_csv(SAMPLES / "shop_train.csv")
+    had = train.groupby("userId").head(2).rename(columns={"userId": "user_id",
+                                                          "movieId": "item_id"})
+    leak = pd.concat([had[["user_id", "item_id"]].assign(score=9.0),
+                      pd.read_csv(SAMPLES / "shop_recs_mf.csv")], ignore_index=True)
+    at = page(input="recsys", k="10")
+    at.session_state["upload_inject"] = [
+        ("heldout", "shop_test.csv", (SAMPLES / "shop_test.csv").read_bytes()),
+        ("recs_1", "recs_leak.csv", leak.to_csv(index=False).encode()),
+        ("train", "shop_train.csv", (SAMPLES / "shop_train.csv").read_bytes())]
+    at.run()
+    assert not at.exception, at.exception
+    captions = " ".join(unescaped(c.value) for c in at.caption)
+    assert (f"recs_leak: {len(had)} top-10 recommendations (200 users) are items the user "
+            "already had in training") in captions
+    before = {m.label: m.value for m in at.metric}
+    at.toggle(key="upload_drop_seen").set_value(True).run()
+    assert not at.exception, at.exception
+    after = {m.label: m.value for m in at.metric}
+    mf = _truth()["mf"].accuracy            # without the repeats: MF's own lists
+    assert after["NDCG@10"] == f"{mf['NDCG@10']:.4f}" != before["NDCG@10"]
+    assert address(at)["unseen"] == "1"
+    captions = " ".join(unescaped(c.value) for c in at.caption)
+    assert "were items the user already had in training: dropped" in captions

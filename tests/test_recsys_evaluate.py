@@ -16,8 +16,8 @@ import irlib
 from irlib import InputError
 from irlib.measures import MEASURES, RUN_MEASURES
 from irlib.recsys import (SELF_JUDGED_MEASURES, Finding, compare_recommenders,
-                          evaluate_recommendations, read_interactions, read_item_categories, read_recommendations,
-                          self_judged_problem)
+                          evaluate_recommendations, read_interactions, read_item_categories,
+                          read_recommendations, self_judged_problem)
 from tests.recsys_data import make_shop, write_shop
 
 RANX = {"HitRate": "hit_rate", "Recall": "recall", "Precision": "precision", "NDCG": "ndcg",

@@ -43,15 +43,17 @@ from .evaluate import (
                      evaluate_recommendations,
                      self_judged_problem,
 )
-from .readers import read_interactions, read_item_categories, read_recommendations
+from .readers import read_catalogue, read_interactions, read_item_categories, read_recommendations
 from .relevance import liked_from
 from .roles import check_roles
 from .seen import SeenItems, drop_seen, seen_in_training
 from .verdict import RecommenderVerdicts, finding_of, recommender_verdicts
 
 __all__ = [
-    "read_interactions", "read_recommendations", "read_item_categories", "guess_columns",
-    "read_header", "ROLES", "ROLE_HELP", "evaluate_recommendations", "check_ids_meet", "RecommenderEvaluation",
+    "read_interactions", "read_recommendations", "read_item_categories", "read_catalogue",
+    "guess_columns",
+    "read_header", "ROLES", "ROLE_HELP", "evaluate_recommendations", "check_ids_meet",
+    "RecommenderEvaluation",
     "UserAccounting", "ACCURACY", "AccuracyInfo", "GAINS", "self_judged_problem",
     "SELF_JUDGED_MEASURES", "BEYOND", "BeyondInfo", "BeyondValue", "beyond_accuracy",
     "explain", "catalogue_coverage", "exposure_gini", "average_popularity", "novelty",
