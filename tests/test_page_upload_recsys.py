@@ -327,3 +327,32 @@ def test_items_seen_in_training_are_counted_and_dropped_on_request(tmp_path):
     assert address(at)["unseen"] == "1"
     captions = " ".join(unescaped(c.value) for c in at.caption)
     assert "were items the user already had in training: dropped" in captions
+
+
+def test_a_second_results_tables_own_labels_are_used_or_refused():
+    """Issue 33: two results tables, each with its own relevance column and no judgments
+    file: the second's labels count for its rows (before, the first's replaced them: DCG
+    0.005 where its own labels give 0.17), and labels that disagree are refused."""
+    import irlib
+    from ui import upload as ui
+    from ui.upload.model import Parsed
+
+    def table(rows):
+        return pd.DataFrame(rows, columns=["query_id", "doc_id", "score", "relevance"])
+
+    pop = table([("u1", "hit", 2.0, 1), ("u1", "a", 1.0, 0), ("u2", "hit", 2.0, 0)])
+    pers = table([("u1", "b", 2.0, 1), ("u2", "c", 2.0, 1), ("u2", "d", 1.0, 0)])
+    files = {"table_1": Parsed("recs_pop.csv", pop), "table_2": Parsed("recs_pers.csv", pers)}
+    dataset, missing = ui.build_dataset("table", files)
+    assert dataset is not None, missing
+    scores = ui.score(dataset, ("DCG@10",))
+    own = irlib.evaluate(pers[["query_id", "doc_id", "relevance"]],
+                         pers[["query_id", "doc_id", "score"]], ["DCG@10"]).means["DCG@10"]
+    assert scores["recs_pers"].means["DCG@10"] == pytest.approx(own) == 1.0
+    assert dataset.extras["self_judged"] == "recs_pop.csv and recs_pers.csv"
+    clash = table([("u1", "hit", 2.0, 0)])
+    files["table_2"] = Parsed("recs_clash.csv", clash)
+    dataset, missing = ui.build_dataset("table", files)
+    assert dataset is None
+    assert missing.startswith("recs_pop.csv and recs_clash.csv label query 'u1', document "
+                              "'hit' differently (1 and 0)")
