@@ -122,7 +122,7 @@ def test_trap_3_popularity_shows_the_lists_their_accuracy_and_what_accuracy_cann
     assert sentence.startswith("Trending wins on MRR@10 (0.312 vs 0.18; paired randomization "
                                "test over the users, at 0.05: p = 0.029) by collapsing onto "
                                "popular items")
-    assert md_escape(sentence) in box and "The trap:" in box
+    assert md_escape(sentence) in box and "**The trap:**" in box
     assert [w.value for w in at.warning] == [box]          # a collapse is a warning
     at.slider(key=P + "k").set_value(3).run()
     assert len(at.table[0].value) == 3

@@ -270,6 +270,12 @@ def test_the_verdict_is_the_systems_tables_test_and_the_catalogue_is_stated(shop
     captions = " ".join(unescaped(c.value) for c in at.caption)
     assert "Catalogue for coverage and Gini: 481 items (the training and held-out items)." \
         in captions
+    # the picker and the systems table name the measures alike (MAP@K / MAP@10, not AP@K)
+    picker = next(m for m in at.multiselect if m.label == "Measures")
+    named = {o.replace("@K", "@10") for o in picker.options}
+    systems = next(d.value for d in at.dataframe if "MAP@10" in d.value.columns)
+    assert {c for c in systems.columns if c.endswith("@10") and " " not in c} <= named
+    assert "MAP@10" in named and "MRR@10" in named and "AP@10" not in named
     (ranking,) = [d.value for d in at.dataframe if "in top 10" in d.value.columns]
     assert "score" not in ranking.columns          # the popular list has ranks, no scores
     assert {"doc_id", "relevance", "judged"} <= set(ranking.columns)

@@ -18,27 +18,20 @@ from ui.texts import md_escape
 
 
 #: What the trap shows, said once under the verdict.
-WHAT_IT_SHOWS = ("The trap: a list for everyone can top the accuracy table by showing everyone "
-                 "what is popular right now (held-out views are drawn from the same popular "
-                 "films), while most of the catalogue is never shown to anyone. Judge a "
-                 "recommender on accuracy *and* on what its lists hold.")
+WHAT_IT_SHOWS = ("**The trap:** one list for everyone tops the accuracy table by showing "
+                 "everyone what is popular now, and most films are never shown to anyone.")
 
 
 def insight(table: pd.DataFrame, k: int) -> str:
     """Which model has the best mean on how many accuracy numbers (★: the highest mean, not
-    yet a tested win), and the two charts' story."""
+    yet a tested win)."""
     wins = {m: sum(m in winners(table[c]) for c in table.columns) for m in MODELS}
     best = max(wins, key=wins.get)
     if best != "mf" and wins[best] == len(table.columns):
-        lead = (f"{names([best])}, the same {k} films for everyone, has the best mean (★) on "
-                "every accuracy number against the personalised model.")
-    else:
-        lead = (f"{names([best])} has the best mean on {wins[best]} of the "
-                f"{len(table.columns)} accuracy numbers.")
-    charts = ("Both popularity lists are one list for everyone: **Most popular** ranks by all "
-              f"{DAYS} days of views, **Trending** by the last {TRENDING_DAYS:g}; films here are "
-              "watched in their first weeks, so the recent chart is the one that hits.")
-    return f"{lead} {charts} Does the best of them really win, and how?"
+        return (f"{names([best])}, the same {k} films for everyone, has the best mean (★) on "
+                "every accuracy number.")
+    return (f"{names([best])} has the best mean on {wins[best]} of the "
+            f"{len(table.columns)} accuracy numbers.")
 
 
 def counts_figure(counts: pd.DataFrame, height: int = 210) -> dict:
@@ -82,7 +75,7 @@ def beyond_accuracy(table: pd.DataFrame, k: int) -> None:
     (the numbers sit under the accuracy table)."""
     verdict = lesson.popularity_comparison(k)
     box = st.warning if verdict.warning else st.info
-    box(f"{insight(table, k)} {md_escape(verdict.sentence)}\n\n{WHAT_IT_SHOWS}",
+    box(f"{insight(table, k)} {md_escape(verdict.sentence)} {WHAT_IT_SHOWS}",
         icon=":material/trending_down:" if verdict.warning else ":material/lightbulb:")
     with st.expander("Where the lists go, film by film", icon=":material/bar_chart:"):
         st.plotly_chart(counts_figure(lesson.list_counts(k), height=200),
@@ -105,7 +98,7 @@ def accuracy_frame(table: pd.DataFrame) -> pd.DataFrame:
 def show(S, k: int) -> None:
     table = lesson.accuracy_table(k)
     lists = lesson.chart_lists(k)
-    left, middle, right = st.columns([5, 5, 4], gap="small")
+    left, middle, right = st.columns([4, 5, 5], gap="small")
     with left:
         shown = pd.DataFrame({model_name("popular"): lists["popular"].to_numpy(),
                               model_name("trending"): lists["trending"].to_numpy()},
@@ -114,7 +107,9 @@ def show(S, k: int) -> None:
         # films a fixed height keeps the list on a laptop's screen (it scrolls)
         st.table(shown, height="content" if k <= 10 else 388)
         st.caption("The two popularity lists: every user gets one of them, minus the films "
-                   "they have already watched.")
+                   f"they have already watched. Most popular counts all {DAYS} days of views, "
+                   f"Trending the last {TRENDING_DAYS:g}: films here are watched in their first "
+                   "weeks, so the recent chart hits.")
     with middle:
         st.table(pd.concat([accuracy_frame(table), beyond_frame(lesson.beyond_table(k), k)]))
         st.caption(f"Per user, averaged; judged after day {lesson.cut_day():.0f} (trap 1's "
