@@ -362,3 +362,24 @@ def test_a_second_results_tables_own_labels_are_used_or_refused():
     assert dataset is None
     assert missing.startswith("recs_pop.csv and recs_clash.csv label query 'u1', document "
                               "'hit' differently (1 and 0)")
+
+
+def test_a_catalogue_file_is_coverages_denominator_for_every_system(shop):
+    """A catalogue given on the page (its own column names): coverage and Gini divide by it
+    for both systems, and the page says so."""
+    at = shop
+    items = sorted(set(pd.read_csv(SAMPLES / "shop_train.csv")["movieId"])
+                   | set(pd.read_csv(SAMPLES / "shop_test.csv")["iid"])) + ["m9998", "m9999"]
+    data = ("sku,title\n" + "".join(f"{i},Film {i}\n" for i in items)).encode()
+    at.session_state["upload_inject"] = [("catalogue", "catalogue.csv", data)]
+    at.run()
+    assert not at.exception, at.exception
+    captions = " ".join(unescaped(c.value) for c in at.caption)
+    assert (f"Catalogue for coverage and Gini: {len(items):,} items (the catalogue given)."
+            in captions)
+    held = recsys.read_interactions(SAMPLES / "shop_test.csv")
+    truth = recsys.evaluate_recommendations(
+        recsys.read_recommendations(SAMPLES / "shop_recs_mf.csv"), held, k=10, catalogue=items)
+    beyond = next(d.value for d in at.dataframe if "Catalogue coverage" in d.value.columns)
+    coverage = beyond.set_index("system")["Catalogue coverage"]
+    assert coverage["shop_recs_mf"] == pytest.approx(truth.beyond["Coverage"].value)

@@ -131,8 +131,9 @@ def main(argv=None) -> int:
             inputs["item_categories"] = files[args.categories] = read_item_categories(
                 args.categories, columns=columns.get("categories"))
         if args.catalogue:
-            inputs["catalogue"] = read_catalogue(args.catalogue,
-                                                 columns=columns.get("catalogue"))
+            files[args.catalogue] = read_catalogue(args.catalogue,
+                                                   columns=columns.get("catalogue"))
+            inputs["catalogue"] = files[args.catalogue]["item_id"]
         names = _names(args.recs)
         lists = {}
         for name, path in zip(names, args.recs):

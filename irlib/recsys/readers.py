@@ -303,13 +303,22 @@ def read_item_categories(src, *, name: str | None = None, columns=None,
     return out
 
 
-def read_catalogue(src, *, name: str | None = None, columns=None) -> pd.Series:
+def read_catalogue(src, *, name: str | None = None, columns=None) -> pd.DataFrame:
     """Read a catalogue: the items that could be recommended, one per row (an item column;
     other columns are ignored). Coverage and Gini then divide by its size for every system.
 
-    >>> read_catalogue(b"sku,title\\nm1,Boots\\nm2,Hat\\nm1,Boots\\n").tolist()
+    Returns
+    -------
+    DataFrame
+        ``item_id`` (str), each item once; ``attrs["columns"]``, ``attrs["notes"]`` as the
+        other readers.
+
+    >>> read_catalogue(b"sku,title\\nm1,Boots\\nm2,Hat\\nm1,Boots\\n")["item_id"].tolist()
     ['m1', 'm2']
     """
     table, mapping = _load(src, name, "catalogue", columns)
     items = _ids(table, mapping, "item")
-    return pd.Series(pd.unique(items), dtype="str", name="item_id")
+    out = with_notes(pd.DataFrame({"item_id": pd.Series(pd.unique(items), dtype="str")}),
+                     table.notes)
+    out.attrs["columns"] = {role: column.strip() for role, column in mapping.items()}
+    return out

@@ -28,6 +28,7 @@ def cached_evaluations(key: tuple, k: int, relevant_from: float | None,
     return {name: recsys.evaluate_recommendations(
                 lists, extras["heldout"], k=k, relevant_from=relevant_from,
                 train=extras["train"], item_categories=extras["categories"],
+                catalogue=extras.get("catalogue"),
                 drop_seen=bool(extras.get("drop_seen")) and extras["train"] is not None)
             for name, lists in extras["lists"].items()}
 

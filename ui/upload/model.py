@@ -106,6 +106,10 @@ SLOTS = {
              "for coverage."),
         Slot("categories", "Item categories (optional)", "categories", False,
              "An item and its category or genres ('Action|Comedy'): gives diversity."),
+        Slot("catalogue", "Catalogue (optional)", "catalogue", False,
+             "The items that could be recommended (an item column): what coverage and Gini "
+             "divide by, the same for every system. Default: the training and held-out "
+             "items."),
     ),
 }
 SLOT_BY_ID = {slot_id: s for slots in SLOTS.values() for s in slots for slot_id in s.positions()}
@@ -212,10 +216,11 @@ def read_upload(reader: str, name: str, data: bytes, aggregate: str = "median",
 
 RECSYS_READERS = {"recommendations": recsys.read_recommendations,
                   "interactions": recsys.read_interactions,
-                  "categories": recsys.read_item_categories}
+                  "categories": recsys.read_item_categories,
+                  "catalogue": recsys.read_catalogue}
 #: Which of irlib.recsys' column roles each recommender reader takes.
 READER_ROLES = {"recommendations": "recommendations", "interactions": "interactions",
-                "categories": "categories"}
+                "categories": "categories", "catalogue": "catalogue"}
 
 
 def check_size(name: str, nbytes: int) -> str | None:
@@ -523,8 +528,11 @@ def _recommender_dataset(files: Mapping[str, Parsed], key: tuple, names, relevan
               "heldout": held, "relevant_from": relevant_from,
               "drop_seen": drop_seen and "train" in files,
               "train": files["train"].frame if "train" in files else None,
-              "categories": files["categories"].frame if "categories" in files else None}
-    sources = tuple(_source(role, files[role]) for role in ("heldout", "train", "categories")
+              "categories": files["categories"].frame if "categories" in files else None,
+              "catalogue": files["catalogue"].frame["item_id"] if "catalogue" in files
+              else None}
+    sources = tuple(_source(role, files[role]) for role in ("heldout", "train", "categories",
+                                                            "catalogue")
                     if role in files) + tuple(_source(n, f) for n, f in zip(chosen, systems))
     return Dataset("recsys", qrels, runs, None, None, tuple(notes), key, sources,
                    tuple(automatic), extras), None
@@ -565,7 +573,7 @@ def file_summary(reader: str, frame: pd.DataFrame) -> str:
         mapping = ", ".join(f"{role} = {column}" for role, column in
                             frame.attrs.get("columns", {}).items() if column)
         what = {"recommendations": "recommendations", "interactions": "interactions",
-                "categories": "category rows"}[reader]
+                "categories": "category rows", "catalogue": "catalogue items"}[reader]
         who = (f", {frame['user_id'].nunique():,} users" if "user_id" in frame.columns else
                f", {frame['item_id'].nunique():,} items")
         return f"{len(frame):,} {what}{who} (columns: {mapping})"
