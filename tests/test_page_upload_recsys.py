@@ -190,9 +190,16 @@ def test_the_report_speaks_of_users_the_rule_and_what_the_lists_hold():
     evaluations = ui.score(dataset, settings.names)
     pair = build_pair(dataset, evaluations, settings, True, tuple(dataset.runs))
     lists = recommender_evaluations(dataset, 10)
-    beyond = BeyondSummary(beyond_frame(lists), "popular wins by collapsing",
-                           next(iter(lists.values())).relevance)
+    first = next(iter(lists.values()))
+    beyond = BeyondSummary(beyond_frame(lists), "popular wins by collapsing", first.relevance,
+                           True, (first.catalogue_sentence,))
     text = unescaped(report_html(dataset, settings, True, None, pair, beyond=beyond).decode())
+    # a collapse is a warning; the catalogue is stated; a healthy verdict is plain text
+    assert "<div class='disagree'><p>popular wins by collapsing" in text
+    assert "Catalogue for coverage and Gini: 481 items" in text
+    plain = BeyondSummary(beyond_frame(lists), "No clear winner on NDCG@10", first.relevance)
+    calm = unescaped(report_html(dataset, settings, True, None, pair, beyond=plain).decode())
+    assert "<div><p>No clear winner on NDCG@10" in calm and "disagree'><p>No clear" not in calm
     assert "Relevant: a held-out item rated 4 or more is relevant" in text
     assert "trec_eval -l" not in text and "grade itself" not in text
     assert "Cut-off K = 10 for every measure" in text
