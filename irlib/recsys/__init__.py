@@ -47,6 +47,7 @@ from .readers import read_catalogue, read_interactions, read_item_categories, re
 from .relevance import liked_from
 from .roles import check_roles
 from .seen import SeenItems, drop_seen, seen_in_training
+from .self_judged import pooled_labels
 from .verdict import RecommenderVerdicts, finding_of, recommender_verdicts
 
 __all__ = [
@@ -60,4 +61,5 @@ __all__ = [
     "intra_list_diversity", "compare_recommenders", "RecommenderComparison", "COLLAPSE",
     "MissingColumnError", "Finding", "liked_from", "check_roles", "SeenItems", "drop_seen",
     "seen_in_training", "RecommenderVerdicts", "finding_of", "recommender_verdicts",
+    "pooled_labels",
 ]

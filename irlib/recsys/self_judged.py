@@ -6,12 +6,14 @@ the system did *not* return (recall, NDCG, AP ...) comes out inflated from it.
 """
 from __future__ import annotations
 
-from collections.abc import Iterable
+from collections.abc import Iterable, Mapping
+
+import pandas as pd
 
 from ..measures import parse_measure
 from .relevance import ACCURACY
 
-__all__ = ["SELF_JUDGED_MEASURES", "self_judged_problem"]
+__all__ = ["SELF_JUDGED_MEASURES", "pooled_labels", "self_judged_problem"]
 
 
 #: irlib measures whose value depends on relevant items the system did *not* return (the
@@ -73,3 +75,50 @@ def self_judged_problem(measures: Iterable, *, source: str = "the table") -> str
             f"would be inflated: relevant items the system did not recommend are invisible "
             f"to them. Add the held-out interactions (or judgments) for these; Precision, "
             f"HitRate (Success) and MRR (RR) need only the listed items.")
+
+
+def pooled_labels(tables: Mapping[str, pd.DataFrame],
+                  notes: list[str] | None = None) -> tuple[pd.DataFrame | None, str | None]:
+    """Several results tables' own relevance labels as one set of judgments.
+
+    Each table judges the rows it lists; pooled, every table is scored by its own labels
+    (a second table's are never replaced by the first's). Two tables that label the same
+    (query, document) differently cannot both be right: refused with the pair. A table
+    without a relevance column is judged by the others' labels (a note in ``notes``).
+
+    Returns
+    -------
+    (DataFrame, None) or (None, str)
+        ``query_id, doc_id, relevance``, or the reason for refusing.
+
+    >>> a = pd.DataFrame({"query_id": ["u1"], "doc_id": ["hit"], "relevance": [1]})
+    >>> b = pd.DataFrame({"query_id": ["u1", "u2"], "doc_id": ["hit", "x"], "relevance": [1, 1]})
+    >>> pooled_labels({"a.csv": a, "b.csv": b})[0]["doc_id"].tolist()
+    ['hit', 'x']
+    >>> print(pooled_labels({"a.csv": a, "c.csv": a.assign(relevance=0)})[1])
+    ... # doctest: +NORMALIZE_WHITESPACE
+    a.csv and c.csv label query 'u1', document 'hit' differently (1 and 0): without a
+    judgments file each table's own labels are used, so they must agree. Add judgments (a
+    qrels file or a ratings sheet), or fix the labels.
+    """
+    labelled = [n for n, t in tables.items() if "relevance" in t.columns]
+    if notes is not None and labelled:
+        notes += [f"{n} has no relevance column: judged by the labels of {labelled[0]}; its "
+                  "other results count as not relevant." for n, t in tables.items()
+                  if "relevance" not in t.columns]
+    pooled = pd.concat([tables[n][["query_id", "doc_id", "relevance"]].assign(_table=i)
+                        for i, n in enumerate(labelled)], ignore_index=True)
+    grades = pooled.groupby(["query_id", "doc_id"], sort=False)["relevance"]
+    differ = (grades.transform("nunique") > 1).to_numpy()
+    if differ.any():
+        row = pooled[differ].iloc[0]
+        same = differ & (pooled["query_id"] == row["query_id"]).to_numpy() \
+            & (pooled["doc_id"] == row["doc_id"]).to_numpy()
+        (a, ga), (b, gb) = list(pooled[same].drop_duplicates("relevance")
+                                [["_table", "relevance"]].itertuples(index=False))[:2]
+        return None, (f"{labelled[a]} and {labelled[b]} label query {row['query_id']!r}, "
+                      f"document {row['doc_id']!r} differently ({ga:g} and {gb:g}): without "
+                      "a judgments file each table's own labels are used, so they must agree. "
+                      "Add judgments (a qrels file or a ratings sheet), or fix the labels.")
+    return (pooled.drop_duplicates(["query_id", "doc_id"]).drop(columns="_table")
+            .reset_index(drop=True)), None

@@ -347,32 +347,6 @@ def _qrels_from(frame: pd.DataFrame) -> pd.DataFrame:
     return frame[["query_id", "doc_id", "relevance"]].reset_index(drop=True)
 
 
-def _pooled_labels(systems: Sequence[Parsed], notes: list[str]):
-    """The results tables' own relevance labels, pooled: ``(qrels, None)``, or ``(None, why)``
-    when two tables label the same result differently. A table without labels is judged by
-    the others' (a note says so)."""
-    labelled = [f for f in systems if "relevance" in f.frame.columns]
-    notes += [f"{f.name} has no relevance column: judged by the labels of "
-              f"{labelled[0].name}; its other results count as not relevant."
-              for f in systems if "relevance" not in f.frame.columns]
-    pooled = pd.concat([_qrels_from(f.frame).assign(_table=i) for i, f in enumerate(labelled)],
-                       ignore_index=True)
-    grades = pooled.groupby(["query_id", "doc_id"], sort=False)["relevance"]
-    differ = (grades.transform("nunique") > 1).to_numpy()
-    if differ.any():
-        row = pooled[differ].iloc[0]
-        both = pooled[differ & (pooled["query_id"] == row["query_id"]).to_numpy()
-                      & (pooled["doc_id"] == row["doc_id"]).to_numpy()]
-        (a, ga), (b, gb) = list(both.drop_duplicates("relevance")[["_table", "relevance"]]
-                                .itertuples(index=False))[:2]
-        return None, (f"{labelled[a].name} and {labelled[b].name} label query "
-                      f"{row['query_id']!r}, document {row['doc_id']!r} differently ({ga:g} "
-                      f"and {gb:g}): without a judgments file each table's own labels are "
-                      "used, so they must agree. Add judgments (a qrels file or a ratings "
-                      "sheet), or fix the labels.")
-    return pooled.drop_duplicates(["query_id", "doc_id"]).drop(columns="_table"), None
-
-
 def _texts(ratings: pd.DataFrame) -> pd.Series:
     first = ratings.drop_duplicates("query_id")
     return pd.Series(first["query"].to_numpy(), index=first["query_id"].to_numpy(), name="query")
@@ -452,7 +426,8 @@ def build_dataset(kind: str, files: Mapping[str, Parsed], key: tuple = (),
         elif "relevance" in first.frame.columns:
             # every table's own labels, pooled: a second table's are never silently
             # replaced by the first's (issue 33); labels that disagree are refused
-            judgments, problem = _pooled_labels(systems, notes)
+            judgments, problem = recsys.pooled_labels(
+                {f.name: f.frame for f in systems}, notes)
             if problem:
                 return None, problem
             judged_file = first
