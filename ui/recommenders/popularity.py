@@ -1,8 +1,11 @@
 """Trap 3, popularity: the same few films for everyone can win on accuracy.
 
-Accuracy, then what accuracy cannot see: coverage, exposure, novelty and diversity of the
-lists (irlib's beyond-accuracy measures, :func:`irlib.reclab.lesson.beyond_table`) and irlib's
-sentence on whether the winner collapsed onto a few films.
+Accuracy, then what accuracy cannot see: coverage, exposure, popularity now, novelty and
+diversity of the lists (irlib's beyond-accuracy measures,
+:func:`irlib.reclab.lesson.beyond_table`; popularity counted in the training's last week, the
+window Trending ranks by) and irlib's tested sentence on the best one-list-for-everyone model
+against matrix factorisation: a win only where the paired test finds it, a warning when it
+won by collapsing onto popular films.
 """
 from __future__ import annotations
 
