@@ -39,6 +39,11 @@ def cached_seen(key: tuple, _lists: pd.DataFrame, _train: pd.DataFrame, k: int) 
     return recsys.seen.count_seen(_lists, _train, k).rows
 
 
+def _read_as(parsed: Parsed) -> tuple:
+    """The columns a file was read with (a file read with other columns is other data)."""
+    return tuple(sorted(parsed.frame.attrs.get("columns", {}).items()))
+
+
 def seen_option(files: dict[str, Parsed], k: int) -> bool:
     """With the training interactions loaded: a switch to drop the items each user already
     had in training from their list (recommender libraries' "remove seen"), with how many
@@ -48,8 +53,8 @@ def seen_option(files: dict[str, Parsed], k: int) -> bool:
         return False
     train = files["train"]
     systems = [f for slot, f in files.items() if slot.startswith("recs_")]
-    counts = {f.name: cached_seen((f.digest, train.digest, k), f.frame, train.frame, k)
-              for f in systems}
+    counts = {f.name: cached_seen((f.digest, train.digest, _read_as(f), _read_as(train), k),
+                                  f.frame, train.frame, k) for f in systems}
     if not any(counts.values()) and not fields["drop_seen"]:
         return False                      # nothing to drop: no switch to puzzle over
     listed = "; ".join(f"{name}: {n:,}" for name, n in counts.items())
