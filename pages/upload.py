@@ -10,6 +10,7 @@ from ui.course import lesson_links, through_app_navigation
 from ui.judgments import offer_upload
 from ui.layout import board_page
 from ui.scroll import scroll_to_anchor
+from ui.upload.beyond import seen_option
 from ui.upload.tables import interpolated_measures
 from ui.texts import md_escape
 
@@ -35,15 +36,17 @@ with st.container(border=True):
 
 files = ui.parsed_files(kind)
 names = ui.system_names(kind, files)
-relevant_from = 0
+relevant_from, drop_seen = 0, False
 if kind == "recsys" and "heldout" in files:        # what counts as relevant: all, or t and up
     relevant_from = ui.relevance_rule("rating" in files["heldout"].frame.columns)
+    drop_seen = seen_option(files, ui.page_state()["k"])   # items users had in training
 dataset, missing = None, ui.unmatched(kind)     # recommenders' ids that never meet: no scores
 if missing is not None:
     st.error(md_escape(missing), icon=":material/error:")
 else:
     dataset, missing = ui.build_dataset(kind, files, ui.dataset_key(kind, names)
-                                        + (relevant_from,), names, relevant_from)
+                                        + (relevant_from, drop_seen), names, relevant_from,
+                                        drop_seen)
     if dataset is None:
         st.info(md_escape(missing), icon=":material/upload_file:")
 if dataset is None:
@@ -73,7 +76,7 @@ baseline = result.baseline if result is not None else systems[0]
 beyond = None
 if dataset.kind == "recsys":
     st.markdown("**Beyond accuracy**: what the lists hold")
-    beyond = ui.beyond_section(dataset, settings, baseline)
+    beyond = ui.beyond_section(dataset, settings, baseline, result)
 
 st.subheader(f"3. {dataset.unit.capitalize()} by {dataset.unit}")
 system = systems[0]

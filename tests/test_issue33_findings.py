@@ -168,11 +168,9 @@ def test_a_healthy_recommender_win_is_not_styled_as_a_warning():
 
     table = pd.DataFrame()
     assert _beyond_style(BeyondSummary(table, "mf wins on NDCG@10 (0.12 vs 0.10).", "",
-                                       collapsed=False)) == "verdict"
+                                       warning=False)) == "verdict"
     assert _beyond_style(BeyondSummary(table, "pop wins by collapsing onto popular items.",
-                                       "", collapsed=True)) == "disagree"
-    assert _beyond_style(BeyondSummary(table, "pop wins by collapsing onto popular items.",
-                                       "")) == "disagree"       # no flag: its own words
+                                       "", warning=True)) == "disagree"
 
 
 def test_with_every_pair_section_5_counts_the_larger_family():

@@ -190,9 +190,16 @@ def test_the_report_speaks_of_users_the_rule_and_what_the_lists_hold():
     evaluations = ui.score(dataset, settings.names)
     pair = build_pair(dataset, evaluations, settings, True, tuple(dataset.runs))
     lists = recommender_evaluations(dataset, 10)
-    beyond = BeyondSummary(beyond_frame(lists), "popular wins by collapsing",
-                           next(iter(lists.values())).relevance)
+    first = next(iter(lists.values()))
+    beyond = BeyondSummary(beyond_frame(lists), "popular wins by collapsing", first.relevance,
+                           True, (first.catalogue_sentence,))
     text = unescaped(report_html(dataset, settings, True, None, pair, beyond=beyond).decode())
+    # a collapse is a warning; the catalogue is stated; a healthy verdict is plain text
+    assert "<div class='disagree'><p>popular wins by collapsing" in text
+    assert "Catalogue for coverage and Gini: 481 items" in text
+    plain = BeyondSummary(beyond_frame(lists), "No clear winner on NDCG@10", first.relevance)
+    calm = unescaped(report_html(dataset, settings, True, None, pair, beyond=plain).decode())
+    assert "<div><p>No clear winner on NDCG@10" in calm and "disagree'><p>No clear" not in calm
     assert "Relevant: a held-out item rated 4 or more is relevant" in text
     assert "trec_eval -l" not in text and "grade itself" not in text
     assert "Cut-off K = 10 for every measure" in text
@@ -255,3 +262,131 @@ def test_the_reports_most_moved_table_says_how_many_it_holds(tmp_path):
     text = unescaped(report_html(dataset, settings, True, None, pair).decode())
     assert "<p>All 5 users, most moved first:</p>" in text
     assert "The ten" not in text
+
+
+def test_the_verdict_is_the_systems_tables_test_and_the_catalogue_is_stated(shop):
+    """Issue 33: the sentence names the test and its p as the systems table computed it, a
+    win by collapsing is a warning, and coverage's denominator is said once for both."""
+    at = shop
+    truth = _truth()
+    (collapse,) = [unescaped(w.value) for w in at.warning if "collapsing" in w.value]
+    assert collapse.startswith(
+        f"shop_recs_popular wins on NDCG@10 ({truth['popular'].accuracy['NDCG@10']:.3f} vs "
+        f"{truth['mf'].accuracy['NDCG@10']:.3f}; paired randomization test over the users: "
+        "p < 0.001) by collapsing onto popular items")
+    captions = " ".join(unescaped(c.value) for c in at.caption)
+    assert "Catalogue for coverage and Gini: 481 items (the training and held-out items)." \
+        in captions
+    # the picker and the systems table name the measures alike (MAP@K / MAP@10, not AP@K)
+    picker = next(m for m in at.multiselect if m.label == "Measures")
+    named = {o.replace("@K", "@10") for o in picker.options}
+    systems = next(d.value for d in at.dataframe if "MAP@10" in d.value.columns)
+    assert {c for c in systems.columns if c.endswith("@10") and " " not in c} <= named
+    assert "MAP@10" in named and "MRR@10" in named and "AP@10" not in named
+    (ranking,) = [d.value for d in at.dataframe if "in top 10" in d.value.columns]
+    assert "score" not in ranking.columns          # the popular list has ranks, no scores
+    assert {"doc_id", "relevance", "judged"} <= set(ranking.columns)
+
+
+def test_no_clear_winner_is_a_note_and_the_rule_that_turns_it_is_said():
+    """Rated 4 or more at K = 5, the popular list's lead is not one the test finds: no
+    winner, no warning; counting every held-out item it would win, and the page says so."""
+    at = page(input="recsys", k="5", **{"from": "4"})
+    at.button(key="upload_sample_recsys").click().run()
+    assert not at.exception, at.exception
+    assert not [w for w in at.warning if "wins" in w.value]
+    infos = [unescaped(i.value) for i in at.info]
+    (verdict,) = [i for i in infos if i.startswith("No clear winner on NDCG@5")]
+    assert "could be chance (paired randomization test over the users: p = " in verdict
+    (turn,) = [i for i in infos if i.startswith("The relevance rule changes the verdict")]
+    assert "with every held-out item relevant, shop_recs_popular wins" in turn
+
+
+def test_files_given_the_wrong_way_round_are_refused_with_the_reason():
+    at = page(input="recsys")
+    at.session_state["upload_inject"] = [
+        ("heldout", "shop_recs_mf.csv", (SAMPLES / "shop_recs_mf.csv").read_bytes()),
+        ("recs_1", "shop_test.csv", (SAMPLES / "shop_test.csv").read_bytes())]
+    at.run()
+    assert not at.exception, at.exception
+    errors = [unescaped(e.value) for e in at.error]
+    assert any("the files seem to be the wrong way round" in e and "exactly 10 rows" in e
+               for e in errors), errors
+    assert not at.metric                                   # nothing scored from them
+
+
+def test_items_seen_in_training_are_counted_and_dropped_on_request(tmp_path):
+    train = pd.read_csv(SAMPLES / "shop_train.csv")
+    had = train.groupby("userId").head(2).rename(columns={"userId": "user_id",
+                                                          "movieId": "item_id"})
+    leak = pd.concat([had[["user_id", "item_id"]].assign(score=9.0),
+                      pd.read_csv(SAMPLES / "shop_recs_mf.csv")], ignore_index=True)
+    at = page(input="recsys", k="10")
+    at.session_state["upload_inject"] = [
+        ("heldout", "shop_test.csv", (SAMPLES / "shop_test.csv").read_bytes()),
+        ("recs_1", "recs_leak.csv", leak.to_csv(index=False).encode()),
+        ("train", "shop_train.csv", (SAMPLES / "shop_train.csv").read_bytes())]
+    at.run()
+    assert not at.exception, at.exception
+    captions = " ".join(unescaped(c.value) for c in at.caption)
+    assert (f"recs_leak: {len(had)} top-10 recommendations (200 users) are items the user "
+            "already had in training") in captions
+    before = {m.label: m.value for m in at.metric}
+    at.toggle(key="upload_drop_seen").set_value(True).run()
+    assert not at.exception, at.exception
+    after = {m.label: m.value for m in at.metric}
+    mf = _truth()["mf"].accuracy            # without the repeats: MF's own lists
+    assert after["NDCG@10"] == f"{mf['NDCG@10']:.4f}" != before["NDCG@10"]
+    assert address(at)["unseen"] == "1"
+    captions = " ".join(unescaped(c.value) for c in at.caption)
+    assert "were items the user already had in training: dropped" in captions
+
+
+def test_a_second_results_tables_own_labels_are_used_or_refused():
+    """Issue 33: two results tables, each with its own relevance column and no judgments
+    file: the second's labels count for its rows (before, the first's replaced them: DCG
+    0.005 where its own labels give 0.17), and labels that disagree are refused."""
+    import irlib
+    from ui import upload as ui
+    from ui.upload.model import Parsed
+
+    def table(rows):
+        return pd.DataFrame(rows, columns=["query_id", "doc_id", "score", "relevance"])
+
+    pop = table([("u1", "hit", 2.0, 1), ("u1", "a", 1.0, 0), ("u2", "hit", 2.0, 0)])
+    pers = table([("u1", "b", 2.0, 1), ("u2", "c", 2.0, 1), ("u2", "d", 1.0, 0)])
+    files = {"table_1": Parsed("recs_pop.csv", pop), "table_2": Parsed("recs_pers.csv", pers)}
+    dataset, missing = ui.build_dataset("table", files)
+    assert dataset is not None, missing
+    scores = ui.score(dataset, ("DCG@10",))
+    own = irlib.evaluate(pers[["query_id", "doc_id", "relevance"]],
+                         pers[["query_id", "doc_id", "score"]], ["DCG@10"]).means["DCG@10"]
+    assert scores["recs_pers"].means["DCG@10"] == pytest.approx(own) == 1.0
+    assert dataset.extras["self_judged"] == "recs_pop.csv and recs_pers.csv"
+    clash = table([("u1", "hit", 2.0, 0)])
+    files["table_2"] = Parsed("recs_clash.csv", clash)
+    dataset, missing = ui.build_dataset("table", files)
+    assert dataset is None
+    assert missing.startswith("recs_pop.csv and recs_clash.csv label query 'u1', document "
+                              "'hit' differently (1 and 0)")
+
+
+def test_a_catalogue_file_is_coverages_denominator_for_every_system(shop):
+    """A catalogue given on the page (its own column names): coverage and Gini divide by it
+    for both systems, and the page says so."""
+    at = shop
+    items = sorted(set(pd.read_csv(SAMPLES / "shop_train.csv")["movieId"])
+                   | set(pd.read_csv(SAMPLES / "shop_test.csv")["iid"])) + ["m9998", "m9999"]
+    data = ("sku,title\n" + "".join(f"{i},Film {i}\n" for i in items)).encode()
+    at.session_state["upload_inject"] = [("catalogue", "catalogue.csv", data)]
+    at.run()
+    assert not at.exception, at.exception
+    captions = " ".join(unescaped(c.value) for c in at.caption)
+    assert (f"Catalogue for coverage and Gini: {len(items):,} items (the catalogue given)."
+            in captions)
+    held = recsys.read_interactions(SAMPLES / "shop_test.csv")
+    truth = recsys.evaluate_recommendations(
+        recsys.read_recommendations(SAMPLES / "shop_recs_mf.csv"), held, k=10, catalogue=items)
+    beyond = next(d.value for d in at.dataframe if "Catalogue coverage" in d.value.columns)
+    coverage = beyond.set_index("system")["Catalogue coverage"]
+    assert coverage["shop_recs_mf"] == pytest.approx(truth.beyond["Coverage"].value)

@@ -15,9 +15,9 @@ import ranx
 import irlib
 from irlib import InputError
 from irlib.measures import MEASURES, RUN_MEASURES
-from irlib.recsys import (SELF_JUDGED_MEASURES, compare_recommenders, evaluate_recommendations,
-                          read_interactions, read_item_categories, read_recommendations,
-                          self_judged_problem)
+from irlib.recsys import (SELF_JUDGED_MEASURES, Finding, compare_recommenders,
+                          evaluate_recommendations, read_interactions, read_item_categories,
+                          read_recommendations, self_judged_problem)
 from tests.recsys_data import make_shop, write_shop
 
 RANX = {"HitRate": "hit_rate", "Recall": "recall", "Precision": "precision", "NDCG": "ndcg",
@@ -80,8 +80,7 @@ def test_a_one_star_rating_is_not_a_hit_with_relevant_from_4(shop):
     assert liked.per_user.loc[user, "relevant"] == 1
     assert liked.relevance == "a held-out item rated 4 or more is relevant (gain 1)"
     assert everything.relevance == ("every held-out item is relevant (gain 1), whatever its "
-                                    "rating (1 to 5); set relevant_from to count only the "
-                                    "items users liked")
+                                    "rating (1 to 5): a 1 counts as much as a 5")
 
 
 def test_users_without_recommendations_count_0_and_are_named(shop):
@@ -218,15 +217,23 @@ def test_the_popular_baseline_wins_accuracy_by_collapsing(shop):
     assert comparison.winner == "most popular" and comparison.collapsed
     cover = [f"{100 * e.beyond['Coverage'].value:.1f}".rstrip("0").rstrip(".") + " %"
              for e in (e_pop, e_mf)]
+    # a winner only because the paired test over the 200 users finds the difference
+    assert comparison.finding.significant and comparison.finding.p_value < 0.001
     assert comparison.sentence.startswith(
         f"most popular wins on NDCG@10 ({e_pop.accuracy['NDCG@10']:.3f} vs "
-        f"{e_mf.accuracy['NDCG@10']:.3f}) by collapsing onto popular items: its top-10 lists "
+        f"{e_mf.accuracy['NDCG@10']:.3f}; paired randomization test over the users, at 0.05: "
+        f"p < 0.001) by collapsing onto popular items: its top-10 lists "
         f"cover {cover[0]} of the catalogue against {cover[1]} for MF")
+    assert comparison.warning                  # a collapse is styled as a warning
     assert list(comparison.table.index) == list(e_mf.overall.index)
     assert comparison.table.loc["Gini@10", "most popular"] > comparison.table.loc["Gini@10", "MF"]
 
 
-def _verdict_on_few_items(shown: str) -> str:
+#: A test that found the difference (four users never can): the wording of a found win.
+FOUND = Finding(0.01, 0.01, True, "a test")
+
+
+def _verdict_on_few_items(shown: str, finding=FOUND) -> str:
     """The verdict when the winner recommends one item, ``shown``, to everyone (and each user
     held out) and the rival one different item to each ("hit", "a", "c", "d"): four users, a
     catalogue of five, "hit" had by all four training users and "a".."d" by one each."""
@@ -240,7 +247,10 @@ def _verdict_on_few_items(shown: str) -> str:
              "varied": {u: [i] for u, i in zip(users, rival_items)}}
     found = {n: evaluate_recommendations(lists[n], heldout, k=1, train=train,
                                          catalogue=catalogue) for n in lists}
-    comparison = compare_recommenders(found["varied"], found["same"], ("varied", "same"))
+    comparison = compare_recommenders(found["varied"], found["same"], ("varied", "same"),
+                                      finding=finding)
+    if finding is None:
+        return comparison.sentence
     assert comparison.winner == "same" and comparison.collapsed
     return comparison.sentence
 
@@ -250,15 +260,39 @@ def test_a_narrow_winner_is_said_to_win_by_popularity_only_when_its_items_are_po
     # but also the hit: one item for everyone, yet a less popular one
     rare = _verdict_on_few_items("a")
     assert rare == (
-        "same wins on NDCG@1 (1 vs 0.25) but shows everyone the same few items: its top-1 lists "
-        "cover 20 % of the catalogue against 80 % for varied, yet its recommended items are "
-        "less popular, on average in the training history of 25 % of users against 43.8 % "
-        "for varied's.")
+        "same wins on NDCG@1 (1 vs 0.25; a test: p = 0.010) but shows everyone the same few "
+        "items: its top-1 lists cover 20 % of the catalogue against 80 % for varied, yet its "
+        "recommended items are less popular: on average 25 % of users had them in training, "
+        "against 43.8 % for varied's.")
     assert "collapsing onto popular" not in rare and "more popular" not in rare
     hit = _verdict_on_few_items("hit")
-    assert hit.startswith("same wins on NDCG@1 (1 vs 0.25) by collapsing onto popular items:")
-    assert hit.endswith("its recommended items are more popular, on average in the training "
-                        "history of 100 % of users against 43.8 % for varied's.")
+    assert hit.startswith("same wins on NDCG@1 (1 vs 0.25; a test: p = 0.010) by collapsing "
+                          "onto popular items:")
+    assert hit.endswith("its recommended items are more popular: on average 100 % of users "
+                        "had them in training, against 43.8 % for varied's.")
+
+
+def test_four_users_name_no_winner_and_a_tie_is_a_tie(shop):
+    """Issue 33: "wins" only where the paired test finds the difference; a difference below
+    irlib.ties' tolerance is a tie whatever a test says, and neither is a warning."""
+    alone = _verdict_on_few_items("hit", finding=None)
+    assert alone.startswith("No clear winner on NDCG@1: same 1 vs varied 0.25, a difference "
+                            "that could be chance (paired randomization test over the users, "
+                            "at 0.05: p = 0.250).")
+    assert "wins" not in alone and "collapsing" not in alone
+    mf, popular, held, train, _ = shop
+    e_mf = evaluate_recommendations(mf, held, k=10, train=train)
+    e_pop = evaluate_recommendations(popular, held, k=10, train=train)
+    # the issue's case: means 1.4e-5 apart, which every table prints alike, and a test
+    # that (on some page) marked it
+    tie = compare_recommenders(e_pop, e_mf, ("recs_pop", "recs_pers"),
+                               finding=Finding(1e-9, 1e-9, True, "a test",
+                                               means=(0.102014, 0.102)))
+    assert tie.tie and tie.winner is None and not tie.warning
+    assert tie.sentence.startswith("recs_pop and recs_pers are tied on NDCG@10 (0.102 vs "
+                                   "0.102, a difference below 0.0005): no clear winner.")
+    assert "collapsing" not in tie.sentence
+
 
 
 def test_a_winner_that_keeps_its_range_is_not_called_a_collapse(shop):

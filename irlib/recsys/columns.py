@@ -35,6 +35,7 @@ ROLES = {
     "interactions": {"required": ("user", "item"), "optional": ("rating", "timestamp")},
     "recommendations": {"required": ("user", "item"), "optional": ("score", "rank")},
     "categories": {"required": ("item", "category"), "optional": ()},
+    "catalogue": {"required": ("item",), "optional": ()},
 }
 #: What a role means, for messages and the page's column pickers.
 ROLE_HELP = {

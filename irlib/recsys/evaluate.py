@@ -39,75 +39,14 @@ from ..batch import Evaluation, evaluate
 from ..measures import parse_measure
 from . import beyond
 from .lists import as_frame, code_inputs, lists_from, ranking_score, sorted_unique
+from .relevance import (_EXAMPLES, ACCURACY, GAINS, AccuracyInfo, UserAccounting,  # noqa: F401
+                        _check_frame, _examples, _text, relevance_grades)
+from .roles import check_roles
+from .seen import SeenItems, count_seen, seen_in_training
+from .self_judged import SELF_JUDGED_MEASURES, self_judged_problem  # noqa: F401
 
 __all__ = ["ACCURACY", "AccuracyInfo", "RecommenderEvaluation", "UserAccounting", "check_ids_meet",
            "evaluate_recommendations", "self_judged_problem", "SELF_JUDGED_MEASURES"]
-
-
-@dataclass(frozen=True)
-class AccuracyInfo:
-    """A recommender's name for an irlib measure."""
-    label: str                 # shown with "@K": "HitRate@10"
-    title: str
-    description: str           # one line, for help texts
-    irlib: str                 # the registry name irlib.evaluate computes it with
-
-
-#: The accuracy measures in a recommender's words, in display order.
-ACCURACY = {
-    "HitRate": AccuracyInfo(
-        "HitRate", "Hit rate",
-        "Share of users with at least one relevant held-out item in their top K "
-        "(= Success@K).", "Success"),
-    "Recall": AccuracyInfo(
-        "Recall", "Recall",
-        "Share of a user's relevant held-out items that are in the top K, averaged over "
-        "users.", "R"),
-    "Precision": AccuracyInfo(
-        "Precision", "Precision",
-        "Share of the top K that is relevant (divided by K even for a shorter list).", "P"),
-    "NDCG": AccuracyInfo(
-        "NDCG", "Normalised DCG",
-        "Hits discounted by log2(rank + 1), divided by the best possible for the user's "
-        "relevant held-out items.", "nDCG"),
-    "MAP": AccuracyInfo(
-        "MAP", "Mean average precision",
-        "Precision at each hit in the top K, summed and divided by all the user's relevant "
-        "held-out items (trec_eval's map_cut), averaged over users.", "AP"),
-    "MRR": AccuracyInfo(
-        "MRR", "Mean reciprocal rank",
-        "1 / rank of the first hit in the top K (0 without one), averaged over users.", "RR"),
-}
-GAINS = ("binary", "graded")
-_EXAMPLES = 3
-
-
-@dataclass(frozen=True)
-class UserAccounting:
-    """Who was evaluated, and who was not and why (ids in text order, at most all)."""
-    evaluated: int                              # held-out users with a relevant item
-    without_recommendations: tuple[str, ...]    # evaluated, no list: scored 0
-    recommendations_only: tuple[str, ...]       # a list, no held-out item: left out
-    without_relevant: tuple[str, ...]           # held-out items, none relevant: left out
-
-    def sentences(self) -> list[str]:
-        """What the page says about the users, one sentence per group that is not empty."""
-        out = [f"{self.evaluated:,} users evaluated (each has at least one relevant "
-               "held-out item)."]
-        groups = (
-            (self.without_recommendations, "have relevant held-out items but no "
-             "recommendations: they score 0 on every accuracy measure and count in the means"),
-            (self.recommendations_only, "have recommendations but no held-out items: left "
-             "out (nothing to hit)"),
-            (self.without_relevant, "have held-out items but none relevant: left out "
-             "(nothing to hit)"))
-        for ids, what in groups:
-            if ids:
-                shown = ", ".join(repr(i) for i in ids[:_EXAMPLES])
-                more = ", ..." if len(ids) > _EXAMPLES else ""
-                out.append(f"{len(ids):,} user{'s' if len(ids) != 1 else ''} ({shown}{more}) "
-                           f"{what}.")
-        return out
 
 
 @dataclass(frozen=True)
@@ -122,66 +61,20 @@ class RecommenderEvaluation:
     by: str                        # the column per_user is sorted by
     evaluation: Evaluation         # irlib.evaluate's result (trec_eval's names)
     notes: tuple[str, ...] = ()
+    catalogue: tuple[int, str] = (0, "")   # coverage's and Gini's denominator: size, what
+    seen: SeenItems | None = None  # top-K items the users had in training (needs train)
+
+    @property
+    def catalogue_sentence(self) -> str:
+        """'Catalogue: 500 items (the training and held-out items).'"""
+        size, what = self.catalogue
+        return f"Catalogue for coverage and Gini: {size:,} items ({what})."
 
     @property
     def overall(self) -> pd.Series:
         """Accuracy and beyond-accuracy in one line: label -> value."""
         values = {v.label: v.value for v in self.beyond.values()}
         return pd.concat([self.accuracy, pd.Series(values, dtype=float)])
-
-
-def _examples(ids: Iterable) -> str:
-    ids = list(ids)[:_EXAMPLES]
-    return ", ".join(repr(str(i)) for i in ids) if ids else "(none)"
-
-
-def _check_frame(frame, columns, what):
-    if not isinstance(frame, pd.DataFrame):
-        raise TypeError(f"{what} must be a pandas DataFrame, got {type(frame).__name__}")
-    missing = [c for c in columns if c not in frame.columns]
-    if missing:
-        raise ValueError(f"{what} needs columns {', '.join(columns)} (missing "
-                         f"{', '.join(missing)}; found: {', '.join(map(str, frame.columns))}); "
-                         "irlib.recsys.read_interactions reads any column names")
-
-
-def _text(column: pd.Series) -> pd.Series:
-    if pd.api.types.is_string_dtype(column.dtype) and column.dtype != object:
-        return column.reset_index(drop=True)
-    return column.astype("str").reset_index(drop=True)
-
-
-def _relevance(heldout: pd.DataFrame, relevant_from, gain: str) -> tuple[np.ndarray, str]:
-    """The grade of each held-out row (0: not relevant) and the rule in words."""
-    if gain not in GAINS:
-        raise ValueError(f"gain must be one of {', '.join(GAINS)}, got {gain!r}")
-    if relevant_from is None:
-        if gain == "graded":
-            raise ValueError("gain='graded' needs relevant_from (grade = rating - "
-                             "relevant_from + 1)")
-        rule = "every held-out item is relevant (gain 1)"
-        if "rating" in heldout.columns and len(heldout):
-            low, high = heldout["rating"].min(), heldout["rating"].max()
-            if low != high:
-                rule += (f", whatever its rating ({low:g} to {high:g}); set relevant_from "
-                         "to count only the items users liked")
-        return np.ones(len(heldout)), rule
-    if isinstance(relevant_from, bool) or not isinstance(relevant_from, (int, float, np.number)) \
-            or not np.isfinite(relevant_from):
-        raise ValueError(f"relevant_from must be a number (a rating), got {relevant_from!r}")
-    if "rating" not in heldout.columns:
-        raise ValueError(f"relevant_from={relevant_from:g} needs ratings, but the held-out "
-                         f"interactions have none (columns: {', '.join(heldout.columns)}); "
-                         "map the rating column, or leave relevant_from out to count every "
-                         "held-out item as relevant")
-    rating = heldout["rating"].to_numpy(dtype=float)
-    relevant = rating >= relevant_from
-    t = f"{relevant_from:g}"
-    if gain == "binary":
-        return relevant.astype(float), f"a held-out item rated {t} or more is relevant (gain 1)"
-    grade = np.where(relevant, rating - relevant_from + 1, 0.0)
-    return grade, (f"a held-out item rated {t} or more is relevant, with gain rating - {t} + 1 "
-                   f"(a {t} gains 1)")
 
 
 def _never_match(what: str, recs: pd.Series, held: pd.Series) -> InputError:
@@ -193,7 +86,8 @@ def _never_match(what: str, recs: pd.Series, held: pd.Series) -> InputError:
 
 
 def check_ids_meet(recommendations: pd.DataFrame, heldout: pd.DataFrame) -> None:
-    """Raise :class:`~irlib.InputError` when the two files share no user, or no item.
+    """Raise :class:`~irlib.InputError` when the two files share no user, or no item, or
+    look given the wrong way round (:func:`~irlib.recsys.roles.check_roles`).
 
     Such files cannot be scored (every user would score 0, or every list would miss); the
     usual cause is a wrong column read as the user or the item, or files from two data sets.
@@ -209,6 +103,7 @@ Check that both files use the same ids and that the right column is read as the 
     """
     _check_frame(recommendations, ("user_id", "item_id"), "recommendations")
     _check_frame(heldout, ("user_id", "item_id"), "heldout")
+    check_roles(recommendations, heldout)
     for what in ("user", "item"):
         recs = _text(recommendations[f"{what}_id"])
         held = _text(heldout[f"{what}_id"])
@@ -220,7 +115,7 @@ def evaluate_recommendations(recommendations, heldout: pd.DataFrame, *, k: int =
                              relevant_from: float | None = None, gain: str = "binary",
                              train: pd.DataFrame | None = None, item_categories=None,
                              catalogue: Iterable | None = None, measures=None,
-                             by: str = "NDCG") -> RecommenderEvaluation:
+                             by: str = "NDCG", drop_seen: bool = False) -> RecommenderEvaluation:
     """Score top-K recommendation lists against held-out interactions.
 
     Parameters
@@ -244,13 +139,18 @@ def evaluate_recommendations(recommendations, heldout: pd.DataFrame, *, k: int =
         ``item_id, category`` (:func:`~irlib.recsys.read_item_categories`) or
         ``{item: [categories]}``: intra-list diversity.
     catalogue : iterable, optional
-        The items that could be recommended; default every item in ``train``, ``heldout``
-        and the recommendations.
+        The items that could be recommended (coverage's and Gini's denominator); default
+        the items of ``train`` and ``heldout``: the same for every system scored against
+        the same files, never enlarged by a list's items (below K or not). Stated in
+        ``catalogue`` and :attr:`RecommenderEvaluation.catalogue_sentence`.
     measures : iterable of str, optional
         Names from :data:`ACCURACY` and :data:`irlib.recsys.BEYOND` (case-insensitive);
         default all accuracy measures and every beyond-accuracy measure the inputs allow.
     by : str, default "NDCG"
         The accuracy measure that orders ``per_user`` (worst user first).
+    drop_seen : bool, default False
+        Remove from each list the items its user already had in ``train`` before the top K
+        is taken (recommender libraries' "remove seen"). Either way ``seen`` counts them.
 
     Returns
     -------
@@ -266,8 +166,9 @@ def evaluate_recommendations(recommendations, heldout: pd.DataFrame, *, k: int =
     Raises
     ------
     InputError
-        When the user ids (or the item ids) of the two sides never match; the message shows
-        a few of each side's ids.
+        When the user ids (or the item ids) of the two sides never match (the message shows
+        a few of each side's ids), or when the files look given the wrong way round
+        (:func:`~irlib.recsys.roles.check_roles`).
     ValueError
         For a parameter that cannot be used (e.g. ``relevant_from`` without ratings).
 
@@ -296,13 +197,22 @@ def evaluate_recommendations(recommendations, heldout: pd.DataFrame, *, k: int =
     if len(heldout) == 0:
         raise ValueError("the held-out interactions are empty: there is nothing to evaluate "
                          "against")
+    check_roles(recs, heldout)
+    seen = None
     if train is not None:
         _check_frame(train, ("user_id", "item_id"), "train")
+        seen_rows = seen_in_training(recs, train)
+        seen = count_seen(recs, train, k, dropped=drop_seen, seen=seen_rows)
+        if drop_seen:
+            recs = recs[~seen_rows]
+    elif drop_seen:
+        raise ValueError("drop_seen needs the training interactions (who had which item "
+                         "before the split): pass train=")
     accuracy_names, beyond_names = _split_measures(measures, train is not None,
                                                    item_categories is not None)
     by_name = _accuracy_name(by)
 
-    grade, rule = _relevance(heldout, relevant_from, gain)
+    grade, rule = relevance_grades(heldout, relevant_from, gain)
     relevant = grade > 0
     if not relevant.any():
         raise ValueError(f"no held-out item is relevant under the rule: {rule}; lower "
@@ -361,8 +271,9 @@ def evaluate_recommendations(recommendations, heldout: pd.DataFrame, *, k: int =
     per_user = per_user.iloc[order]
     per_user.index.name = "user_id"
     notes = tuple(_notes(recs, heldout, values, lists, relevant_from, k))
+    catalogue_size = (int(np.count_nonzero(coded.in_catalogue)), coded.catalogue)
     return RecommenderEvaluation(k, per_user, accuracy, values, rule, accounting, by_label,
-                                 evaluation, notes)
+                                 evaluation, notes, catalogue_size, seen)
 
 
 def _marks(codes: np.ndarray, n: int) -> np.ndarray:
@@ -434,7 +345,8 @@ def _notes(recs, heldout, values, lists, relevant_from, k) -> list[str]:
     coverage = values.get("Coverage")
     if coverage is not None and coverage.terms.get("outside"):
         notes.append(f"{coverage.terms['outside']:,} recommended items are not in the "
-                     "catalogue given; coverage and Gini count only catalogue items.")
+                     f"catalogue ({coverage.terms['catalogue_is']}): coverage and Gini count "
+                     "only catalogue items.")
     for name in ("Popularity", "Novelty"):
         value = values.get(name)
         if value is not None and value.terms.get("unseen_rows"):
@@ -447,66 +359,3 @@ def _notes(recs, heldout, values, lists, relevant_from, k) -> list[str]:
         notes.append(f"{diversity.terms['uncategorised_rows']:,} recommendations are items "
                      "without a category: left out of intra-list diversity.")
     return notes
-
-
-# --------------------------------------------------------------------------- the inflated route
-
-#: irlib measures whose value depends on relevant items the system did *not* return (the
-#: denominator of recall, AP and R-precision; NDCG's ideal). A table's own relevance column
-#: only judges the rows it lists, so these come out inflated from it (checked in the tests
-#: against irlib.evaluate itself).
-SELF_JUDGED_MEASURES = frozenset({"R", "F1", "AP", "nDCG", "Rprec", "GMAP", "Bpref", "GMBpref",
-                                  "IPrec", "IPrecAvg", "SetR", "SetF", "NumRel"})
-
-
-def _irlib_name(text) -> str:
-    key = str(text).split("@")[0].split("(")[0].strip()
-    lookup = {n.lower(): info.irlib for n, info in ACCURACY.items()}
-    if key.lower() in lookup:
-        return lookup[key.lower()]
-    return parse_measure(text).name
-
-
-def self_judged_problem(measures: Iterable, *, source: str = "the table") -> str | None:
-    """Why ``measures`` cannot be computed from a table's own relevance column, or None.
-
-    A results table (or recommendations file) that carries a relevance column judges only
-    the items it lists. Recall, NDCG, MAP (and every measure with a denominator or an ideal
-    from *all* relevant items) then never see the relevant items the system missed: in the
-    issue's data Recall@10 came out 0.710 (it was HitRate@10) against a true 0.240.
-    HitRate, Precision and MRR need only the listed items and are fine.
-
-    Parameters
-    ----------
-    measures : iterable of str
-        irlib names (``"R@10"``, ``"nDCG@10"``, ``"AP"``) or recommender names
-        (``"Recall@10"``, ``"MAP"``).
-    source : str
-        The file's name, for the message.
-
-    Returns
-    -------
-    str or None
-        The message to show (naming the measures refused and the way out), or None.
-
-    Examples
-    --------
-    >>> self_judged_problem(["P@10", "Success@10", "RR"]) is None
-    True
-    >>> print(self_judged_problem(["P@10", "Recall@10", "nDCG@10"], source="recs.csv"))
-    ... # doctest: +NORMALIZE_WHITESPACE
-    recs.csv judges only the items it lists (its own relevance column), so Recall@10 and
-    nDCG@10 would be inflated: relevant items the system did not recommend are invisible to
-    them. Add the held-out interactions (or judgments) for these; Precision, HitRate
-    (Success) and MRR (RR) need only the listed items.
-    """
-    if isinstance(measures, str):
-        measures = [measures]
-    bad = [str(m) for m in measures if _irlib_name(m) in SELF_JUDGED_MEASURES]
-    if not bad:
-        return None
-    names = bad[0] if len(bad) == 1 else ", ".join(bad[:-1]) + " and " + bad[-1]
-    return (f"{source} judges only the items it lists (its own relevance column), so {names} "
-            f"would be inflated: relevant items the system did not recommend are invisible "
-            f"to them. Add the held-out interactions (or judgments) for these; Precision, "
-            f"HitRate (Success) and MRR (RR) need only the listed items.")

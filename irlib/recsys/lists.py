@@ -45,6 +45,7 @@ class TopLists:
     category_masks: np.ndarray | None    # (n_items, words) uint64: each item's categories
     categories: tuple[str, ...] = ()     # category names, bit order
     user_codes: np.ndarray | None = None  # per list: its user's code in the Coded inputs
+    catalogue: str = "the catalogue given"    # what in_catalogue is, in words
 
     @property
     def n_lists(self) -> int:
@@ -211,14 +212,29 @@ class Coded:
     n_train_users: int | None = None
     category_masks: np.ndarray | None = None
     categories: tuple[str, ...] = ()
+    catalogue: str = "the catalogue given"    # what the catalogue is, in words
+
+
+def catalogue_words(*, given: bool, heldout: bool, train: bool) -> str:
+    """What the catalogue of coverage and Gini is, in words (:func:`code_inputs`' rule)."""
+    if given:
+        return "the catalogue given"
+    if heldout and train:
+        return "the training and held-out items"
+    if heldout or train:
+        return "the held-out items" if heldout else "the training items"
+    return "the items in the top-K lists"
 
 
 def code_inputs(recommendations, *, heldout_user=None, heldout_item=None, train=None,
                 catalogue: Iterable | None = None, item_categories=None) -> Coded:
     """Code every input once (see :class:`Coded`).
 
-    The catalogue is ``catalogue`` when given, else every item of the recommendations (all
-    users'), the held-out items and the training items.
+    The catalogue (what coverage and Gini divide by) is ``catalogue`` when given, else the
+    held-out and training items: one catalogue for every system evaluated against the same
+    files, never enlarged by what a system lists (below K or not). Without either, it is the
+    items in the top-K lists (:func:`lists_from`). Recommended items outside it are counted
+    apart (``terms["outside"]`` of coverage).
     """
     recs = as_frame(recommendations)
     user_columns = [recs["user_id"]] + ([] if heldout_user is None else [heldout_user])
@@ -239,8 +255,10 @@ def code_inputs(recommendations, *, heldout_user=None, heldout_item=None, train=
 
     in_catalogue = np.zeros(len(items), bool)
     for name in (["catalogue"] if catalogue is not None else
-                 [n for n in sources if n != "categories"]):
+                 [n for n in sources if n in ("held", "train")]):
         in_catalogue[code[name]] = True
+    words = catalogue_words(given=catalogue is not None, heldout="held" in sources,
+                            train="train" in sources)
 
     users_per_item = n_train_users = None
     if train is not None:
@@ -259,7 +277,7 @@ def code_inputs(recommendations, *, heldout_user=None, heldout_item=None, train=
 
     return Coded(users, items, user_codes[0], code["recs"], ranking_score(recs), in_catalogue,
                  user_codes[1] if heldout_user is not None else None, code.get("held"),
-                 users_per_item, n_train_users, masks, names)
+                 users_per_item, n_train_users, masks, names, words)
 
 
 def lists_from(coded: Coded, k: int, wanted: np.ndarray | None = None) -> TopLists:
@@ -276,9 +294,14 @@ def lists_from(coded: Coded, k: int, wanted: np.ndarray | None = None) -> TopLis
     list_of_code = np.cumsum(present) - 1                 # user code -> list number
     row_user = list_of_code[rec_user]
     rows = top_rows(row_user, score, coded.items, rec_item, int(present.sum()), k)
+    in_catalogue = coded.in_catalogue
+    if coded.catalogue == catalogue_words(given=False, heldout=False, train=False):
+        in_catalogue = np.zeros(len(coded.items), bool)
+        in_catalogue[rec_item[rows]] = True
     return TopLists(k, coded.users[present], row_user[rows], rec_item[rows], coded.items,
-                    coded.in_catalogue, coded.users_per_item, coded.n_train_users,
-                    coded.category_masks, coded.categories, np.flatnonzero(present))
+                    in_catalogue, coded.users_per_item, coded.n_train_users,
+                    coded.category_masks, coded.categories, np.flatnonzero(present),
+                    coded.catalogue)
 
 
 def top_lists(recommendations, k: int, *, users: Iterable | None = None, train=None,
@@ -296,8 +319,8 @@ def top_lists(recommendations, k: int, *, users: Iterable | None = None, train=N
     train : DataFrame, optional
         Training interactions ``user_id, item_id``: popularity and novelty.
     catalogue : iterable, optional
-        The items that can be recommended. Default: every item in ``train`` and the
-        recommendations (all users').
+        The items that can be recommended. Default: the items of ``train``; without it, the
+        items in the top-``k`` lists (never those below K).
     item_categories : DataFrame or mapping, optional
         ``item_id, category`` rows, or ``{item: [categories]}``: intra-list diversity.
 

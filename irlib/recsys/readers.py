@@ -31,7 +31,8 @@ from ..io.source import load_head, source_name
 from ..io.tables import Table, header_line, is_parquet, load_table
 from .columns import _HEAD_BYTES, read_header, resolve_columns
 
-__all__ = ["read_interactions", "read_recommendations", "read_item_categories"]
+__all__ = ["read_interactions", "read_recommendations", "read_item_categories",
+           "read_catalogue"]
 
 
 def _load(src, name, kind: str, columns) -> tuple[Table, dict[str, str]]:
@@ -298,5 +299,26 @@ def read_item_categories(src, *, name: str | None = None, columns=None,
                          "on every row", source=table.where.name,
                          line=None if table.where.lines is None else header_line(table))
     out = with_notes(pairs.reset_index(drop=True), table.notes)
+    out.attrs["columns"] = {role: column.strip() for role, column in mapping.items()}
+    return out
+
+
+def read_catalogue(src, *, name: str | None = None, columns=None) -> pd.DataFrame:
+    """Read a catalogue: the items that could be recommended, one per row (an item column;
+    other columns are ignored). Coverage and Gini then divide by its size for every system.
+
+    Returns
+    -------
+    DataFrame
+        ``item_id`` (str), each item once; ``attrs["columns"]``, ``attrs["notes"]`` as the
+        other readers.
+
+    >>> read_catalogue(b"sku,title\\nm1,Boots\\nm2,Hat\\nm1,Boots\\n")["item_id"].tolist()
+    ['m1', 'm2']
+    """
+    table, mapping = _load(src, name, "catalogue", columns)
+    items = _ids(table, mapping, "item")
+    out = with_notes(pd.DataFrame({"item_id": pd.Series(pd.unique(items), dtype="str")}),
+                     table.notes)
     out.attrs["columns"] = {role: column.strip() for role, column in mapping.items()}
     return out

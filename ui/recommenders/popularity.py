@@ -1,8 +1,11 @@
 """Trap 3, popularity: the same few films for everyone can win on accuracy.
 
-Accuracy, then what accuracy cannot see: coverage, exposure, novelty and diversity of the
-lists (irlib's beyond-accuracy measures, :func:`irlib.reclab.lesson.beyond_table`) and irlib's
-sentence on whether the winner collapsed onto a few films.
+Accuracy, then what accuracy cannot see: coverage, exposure, popularity now, novelty and
+diversity of the lists (irlib's beyond-accuracy measures,
+:func:`irlib.reclab.lesson.beyond_table`; popularity counted in the training's last week, the
+window Trending ranks by) and irlib's tested sentence on the best one-list-for-everyone model
+against matrix factorisation: a win only where the paired test finds it, a warning when it
+won by collapsing onto popular films.
 """
 from __future__ import annotations
 
@@ -10,21 +13,28 @@ import pandas as pd
 import streamlit as st
 
 from irlib.reclab import lesson
-from irlib.reclab.models import MODELS
+from irlib.reclab.data import DAYS
+from irlib.reclab.models import MODELS, TRENDING_DAYS
 from ui.recommenders import (MODEL_COLORS, PREFIX, WINNER_MARK, model_name,
                              names, winners)
+from ui.texts import md_escape
+
+
+#: What the trap shows, said once under the verdict.
+WHAT_IT_SHOWS = ("**The trap:** one list for everyone tops the accuracy table by showing "
+                 "everyone what is popular now, and most films are never shown to anyone.")
 
 
 def insight(table: pd.DataFrame, k: int) -> str:
-    """Which model wins how many of the accuracy numbers, and what accuracy cannot see."""
+    """Which model has the best mean on how many accuracy numbers (★: the highest mean, not
+    yet a tested win)."""
     wins = {m: sum(m in winners(table[c]) for c in table.columns) for m in MODELS}
     best = max(wins, key=wins.get)
     if best != "mf" and wins[best] == len(table.columns):
-        lead = (f"{names([best])}, the same {k} films for everyone, wins every accuracy "
-                "number against the personalised model.")
-    else:
-        lead = f"{names([best])} wins {wins[best]} of the {len(table.columns)} accuracy numbers."
-    return lead + " Accuracy cannot see how few films a popularity list shows:"
+        return (f"{names([best])}, the same {k} films for everyone, has the best mean (★) on "
+                "every accuracy number.")
+    return (f"{names([best])} has the best mean on {wins[best]} of the "
+            f"{len(table.columns)} accuracy numbers.")
 
 
 def counts_figure(counts: pd.DataFrame, height: int = 210) -> dict:
@@ -45,8 +55,8 @@ def counts_figure(counts: pd.DataFrame, height: int = 210) -> dict:
 
 
 #: irlib's beyond-accuracy measures as the table heads them, and which way is "more varied".
-BEYOND_COLUMNS = {"Coverage": "coverage", "Gini": "exposure Gini", "Novelty": "novelty",
-                  "ILD": "diversity"}
+BEYOND_COLUMNS = {"Coverage": "coverage", "Gini": "exposure Gini",
+                  "Popularity": "popular now", "Novelty": "novelty now", "ILD": "diversity"}
 
 
 def beyond_frame(table: pd.DataFrame, k: int) -> pd.DataFrame:
@@ -54,18 +64,22 @@ def beyond_frame(table: pd.DataFrame, k: int) -> pd.DataFrame:
     shown = pd.DataFrame({
         f"coverage@{k}": [f"{v:.0%}" for v in table["Coverage"]],
         f"exposure Gini@{k}": [f"{v:.2f}" for v in table["Gini"]],
-        "novelty (bits)": [f"{v:.2f}" for v in table["Novelty"]],
+        "popular now": [f"{v:.0%}" for v in table["Popularity"]],
+        "novelty now (bits)": [f"{v:.2f}" for v in table["Novelty"]],
         "genre diversity": [f"{v:.2f}" for v in table["ILD"]]},
         index=[model_name(m) for m in table.index]).T
     return shown.rename_axis("Metric")
 
 
 def beyond_accuracy(table: pd.DataFrame, k: int) -> None:
-    """What accuracy says and what it cannot see in one box (irlib's sentence on the winner's
-    lists), and the picture of where the lists go a click away (the numbers sit under the
-    accuracy table)."""
-    st.info(f"{insight(table, k)} {lesson.popularity_verdict(k)}",
-            icon=":material/lightbulb:")
+    """What accuracy says and what it cannot see in one box (irlib's tested sentence on the
+    best chart against the personalised model: a warning when it won by collapsing onto
+    popular films), what the trap shows, and the picture of where the lists go a click away
+    (the numbers sit under the accuracy table)."""
+    verdict = lesson.popularity_comparison(k)
+    box = st.warning if verdict.warning else st.info
+    box(f"{insight(table, k)} {md_escape(verdict.sentence)} {WHAT_IT_SHOWS}",
+        icon=":material/trending_down:" if verdict.warning else ":material/lightbulb:")
     with st.expander("Where the lists go, film by film", icon=":material/bar_chart:"):
         st.plotly_chart(counts_figure(lesson.list_counts(k), height=200),
                         key=PREFIX + "counts", config={"displayModeBar": False})
@@ -87,7 +101,7 @@ def accuracy_frame(table: pd.DataFrame) -> pd.DataFrame:
 def show(S, k: int) -> None:
     table = lesson.accuracy_table(k)
     lists = lesson.chart_lists(k)
-    left, middle, right = st.columns([5, 5, 4], gap="small")
+    left, middle, right = st.columns([4, 5, 5], gap="small")
     with left:
         shown = pd.DataFrame({model_name("popular"): lists["popular"].to_numpy(),
                               model_name("trending"): lists["trending"].to_numpy()},
@@ -96,12 +110,16 @@ def show(S, k: int) -> None:
         # films a fixed height keeps the list on a laptop's screen (it scrolls)
         st.table(shown, height="content" if k <= 10 else 388)
         st.caption("The two popularity lists: every user gets one of them, minus the films "
-                   "they have already watched.")
+                   f"they have already watched. Most popular counts all {DAYS} days of views, "
+                   f"Trending the last {TRENDING_DAYS:g}: films here are watched in their first "
+                   "weeks, so the recent chart hits.")
     with middle:
         st.table(pd.concat([accuracy_frame(table), beyond_frame(lesson.beyond_table(k), k)]))
         st.caption(f"Per user, averaged; judged after day {lesson.cut_day():.0f} (trap 1's "
-                   "temporal split); ★ the best. Below, what the lists hold: the share of the "
-                   "200 films shown; how unevenly they share the slots (Gini 0: evenly); how "
-                   "surprising the average film is; how varied a list's genres are.")
+                   "temporal split); ★ the highest mean. Below, what the lists hold: the share "
+                   "of the 200 films shown; how unevenly they share the slots (Gini 0: "
+                   "evenly); the share of the last week's viewers who watched the average "
+                   "recommended film, and its surprise in bits (now: what a trending list "
+                   "follows); how varied a list's genres are.")
     with right:
         beyond_accuracy(table, k)

@@ -58,7 +58,8 @@ FORMAT_HELP = {
               "interactions** (what users did later: the test split), with any column names "
               "(checked below each file). The held-out items are the relevant ones, including "
               "those no system recommended, so recall and NDCG are not inflated. Optional: the "
-              "training interactions (popularity, novelty) and item categories (diversity).",
+              "training interactions (popularity, novelty), item categories (diversity) and a "
+              "catalogue (what coverage divides by).",
 }
 
 

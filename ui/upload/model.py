@@ -107,6 +107,10 @@ SLOTS = {
              "for coverage."),
         Slot("categories", "Item categories (optional)", "categories", False,
              "An item and its category or genres ('Action|Comedy'): gives diversity."),
+        Slot("catalogue", "Catalogue (optional)", "catalogue", False,
+             "The items that could be recommended (an item column): what coverage and Gini "
+             "divide by, the same for every system. Default: the training and held-out "
+             "items."),
     ),
 }
 SLOT_BY_ID = {slot_id: s for slots in SLOTS.values() for s in slots for slot_id in s.positions()}
@@ -297,7 +301,8 @@ SLOTS_BY_SYSTEM = {s.id: s for slots in SLOTS.values() for s in slots if s.syste
 
 def build_dataset(kind: str, files: Mapping[str, Parsed], key: tuple = (),
                   names: Sequence[str] | None = None,
-                  relevant_from: int = 0) -> tuple[Dataset | None, str | None]:
+                  relevant_from: int = 0,
+                  drop_seen: bool = False) -> tuple[Dataset | None, str | None]:
     """The dataset of input ``kind`` from parsed ``files`` (slot position -> :class:`Parsed`).
 
     ``names``: the systems' names in load order (default: :func:`default_names`);
@@ -305,7 +310,7 @@ def build_dataset(kind: str, files: Mapping[str, Parsed], key: tuple = (),
     (0: every held-out item). Returns ``(dataset, None)`` or ``(None, what is still missing)``.
     """
     if kind == "recsys":
-        return _recommender_dataset(files, key, names, relevant_from)
+        return _recommender_dataset(files, key, names, relevant_from, drop_seen)
     notes: list[str] = []
     if kind == "ratings":
         if "ratings" not in files:
@@ -341,8 +346,16 @@ def build_dataset(kind: str, files: Mapping[str, Parsed], key: tuple = (),
                 notes.append(f"{first.name} has a relevance column; the judgments from "
                              f"{judged_file.name} are used instead.")
         elif "relevance" in first.frame.columns:
-            judged_file, judgments = first, _qrels_from(first.frame)
-            self_judged = first.name
+            # every table's own labels, pooled: a second table's are never silently
+            # replaced by the first's (issue 33); labels that disagree are refused
+            judgments, problem = recsys.pooled_labels(
+                {f.name: f.frame for f in systems}, notes)
+            if problem:
+                return None, problem
+            judged_file = first
+            labelled = [f.name for f in systems if "relevance" in f.frame.columns]
+            self_judged = labelled[0] if len(labelled) == 1 else \
+                ", ".join(labelled[:-1]) + " and " + labelled[-1]
         else:
             return None, (f"{first.name} has no relevance column: add judgments (a qrels "
                           "file or a ratings sheet).")
@@ -361,8 +374,8 @@ def build_dataset(kind: str, files: Mapping[str, Parsed], key: tuple = (),
                    sources, tuple(automatic), {"self_judged": self_judged}), None
 
 
-def _recommender_dataset(files: Mapping[str, Parsed], key: tuple, names,
-                         relevant_from: int) -> tuple[Dataset | None, str | None]:
+def _recommender_dataset(files: Mapping[str, Parsed], key: tuple, names, relevant_from: int,
+                         drop_seen: bool = False) -> tuple[Dataset | None, str | None]:
     """Recommendation lists as runs and held-out interactions as judgments: a user is a
     query, an item a document. Relevant: every held-out item, or those rated
     ``relevant_from`` or more (then 1, the others 0: binary, so no rating is worth 31 as
@@ -400,6 +413,8 @@ def _recommender_dataset(files: Mapping[str, Parsed], key: tuple, names,
     runs = {}
     for name, f in zip(chosen, systems):
         recs = f.frame
+        if drop_seen and "train" in files:     # "remove seen": before the top K is taken
+            recs = recs[~recsys.seen_in_training(recs, files["train"].frame)]
         # the list's order is its rank when the file has one (the order the user saw)
         order = -recs["rank"].to_numpy(dtype=float) if "rank" in recs.columns else \
             recs["score"].to_numpy()
@@ -408,9 +423,13 @@ def _recommender_dataset(files: Mapping[str, Parsed], key: tuple, names,
         notes += [f"{f.name}: {n}" for n in recs.attrs.get("notes", ())]
     extras = {"lists": {n: f.frame for n, f in zip(chosen, systems)},
               "heldout": held, "relevant_from": relevant_from,
+              "drop_seen": drop_seen and "train" in files,
               "train": files["train"].frame if "train" in files else None,
-              "categories": files["categories"].frame if "categories" in files else None}
-    sources = tuple(_source(role, files[role]) for role in ("heldout", "train", "categories")
+              "categories": files["categories"].frame if "categories" in files else None,
+              "catalogue": files["catalogue"].frame["item_id"] if "catalogue" in files
+              else None}
+    sources = tuple(_source(role, files[role]) for role in ("heldout", "train", "categories",
+                                                            "catalogue")
                     if role in files) + tuple(_source(n, f) for n, f in zip(chosen, systems))
     return Dataset("recsys", qrels, runs, None, None, tuple(notes), key, sources,
                    tuple(automatic), extras), None
@@ -422,7 +441,8 @@ class BeyondSummary:
     table: pd.DataFrame          # system x coverage, Gini, popularity, novelty, diversity
     sentence: str | None         # irlib's: did the accuracy winner collapse onto popular items
     relevance: str               # irlib's rule in words ("a held-out item rated 4 or more ...")
-    collapsed: bool | None = None   # irlib.recsys': the winner went popular (None: not said)
+    warning: bool = False        # the sentence is a win by collapsing (styled as a warning)
+    notes: tuple[str, ...] = ()  # the catalogue's size, items seen in training per system
 
 
 def score(dataset: Dataset, names: Sequence[str]) -> dict[str, irlib.Evaluation]:

@@ -69,7 +69,8 @@ def query_view(dataset: Dataset, table: pd.DataFrame, settings: Settings, system
     if ranking.empty:
         st.info(f"{md_escape(system)} returned nothing for this {dataset.unit}, so every "
                 "measure is 0. "
-                f"It has {len(judged)} judged documents.")
+                + (f"The user has {int((judged > 0).sum())} relevant held-out items."
+                   if dataset.kind == "recsys" else f"It has {len(judged)} judged documents."))
         return
     view = st.segmented_control("Show the ranking as", ["rows", "cards"],
                                 **page_state().bind("view"), required=True)
@@ -118,16 +119,31 @@ def _rows(dataset: Dataset, ranking: pd.DataFrame, k: int) -> None:
     if dataset.kind != "ratings":     # a ratings sheet judges every row and has no scores
         columns += ["judged", "score"]
     columns += [c for c in dataset.rater_columns + ["disagreement"] if c in shown.columns]
-    config = {"doc_id": st.column_config.TextColumn("document"),
-              "relevance": st.column_config.NumberColumn("grade", format="%d"),
-              "score": st.column_config.NumberColumn("score", format="%.4f"),
-              "disagreement": st.column_config.NumberColumn(
-                  "rater spread", format="%g", help="max − min of the raters' grades")}
+    if dataset.kind == "recsys" and (shown["score"] == -shown["rank"]).all():
+        columns.remove("score")          # a rank-only list: its score is -rank, nothing more
+    config = _column_config(dataset.kind == "recsys")
     st.dataframe(shown[columns], hide_index=True, width="stretch", key="upload_ranking",
                  column_config={c: config[c] for c in columns if c in config},
                  height=min(38 + 35 * len(shown), 400))
     if len(ranking) > len(shown):
         st.caption(f"Showing the top {len(shown)} of {len(ranking):,} results.")
+
+
+def _column_config(recsys: bool) -> dict:
+    """The ranking's column heads: a search engineer's, or a recommender's (items, held out
+    later or not, relevant under the page's rule)."""
+    if recsys:
+        return {"doc_id": st.column_config.TextColumn("item"),
+                "relevance": st.column_config.NumberColumn(
+                    "relevant", format="%d", help="1: a relevant held-out item (a hit)"),
+                "judged": st.column_config.CheckboxColumn("held out",
+                                                          help="The user had it later"),
+                "score": st.column_config.NumberColumn("score", format="%.4f")}
+    return {"doc_id": st.column_config.TextColumn("document"),
+            "relevance": st.column_config.NumberColumn("grade", format="%d"),
+            "score": st.column_config.NumberColumn("score", format="%.4f"),
+            "disagreement": st.column_config.NumberColumn(
+                "rater spread", format="%g", help="max − min of the raters' grades")}
 
 
 def _cards(dataset: Dataset, ranking: pd.DataFrame, k: int) -> None:
@@ -142,7 +158,9 @@ def _cards(dataset: Dataset, ranking: pd.DataFrame, k: int) -> None:
                 st.caption(f"#{int(row['rank'])}{in_top}")
                 st.text(str(row["doc_id"]))
                 grade = row["relevance"]
-                if not row["judged"]:
+                if dataset.kind == "recsys":
+                    _held_out_badge(row)
+                elif not row["judged"]:
                     st.badge("unjudged (grade 0)", color="gray")
                 else:
                     st.badge(f"grade {grade:g}", color=GRADE_COLORS.get(int(grade), "green"))
@@ -152,3 +170,14 @@ def _cards(dataset: Dataset, ranking: pd.DataFrame, k: int) -> None:
                     st.caption(f"raters {votes} (spread {spread:g})")
     if len(ranking) > len(shown):
         st.caption(f"Showing the top {len(shown)} of {len(ranking):,} results.")
+
+
+def _held_out_badge(row) -> None:
+    """A recommended item: a hit, held out but not relevant (rated below the rule), or not
+    held out."""
+    if row["relevance"] > 0:
+        st.badge("held out: a hit", color="green")
+    elif row["judged"]:
+        st.badge("held out, not relevant", color="orange")
+    else:
+        st.badge("not held out", color="gray")

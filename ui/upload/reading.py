@@ -66,10 +66,11 @@ def read_upload(reader: str, name: str, data: bytes, aggregate: str = "median",
 
 RECSYS_READERS = {"recommendations": recsys.read_recommendations,
                   "interactions": recsys.read_interactions,
-                  "categories": recsys.read_item_categories}
+                  "categories": recsys.read_item_categories,
+                  "catalogue": recsys.read_catalogue}
 #: Which of irlib.recsys' column roles each recommender reader takes.
 READER_ROLES = {"recommendations": "recommendations", "interactions": "interactions",
-                "categories": "categories"}
+                "categories": "categories", "catalogue": "catalogue"}
 
 
 def check_size(name: str, nbytes: int) -> str | None:
@@ -97,7 +98,7 @@ def file_summary(reader: str, frame: pd.DataFrame) -> str:
         mapping = ", ".join(f"{role} = {column}" for role, column in
                             frame.attrs.get("columns", {}).items() if column)
         what = {"recommendations": "recommendations", "interactions": "interactions",
-                "categories": "category rows"}[reader]
+                "categories": "category rows", "catalogue": "catalogue items"}[reader]
         who = (f", {frame['user_id'].nunique():,} users" if "user_id" in frame.columns else
                f", {frame['item_id'].nunique():,} items")
         return f"{len(frame):,} {what}{who} (columns: {mapping})"

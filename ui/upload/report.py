@@ -213,9 +213,13 @@ def report_html(dataset: Dataset, settings: Settings, include_missing: bool,
     elif pair is not None:
         parts += _pair_words(pair, "The answer")
     if beyond is not None:
+        # a win by collapsing onto popular items is a warning; a healthy win or no clear
+        # winner is said plainly (issue 33)
+        style = _beyond_style(beyond)
         parts.append("<h2>Beyond accuracy</h2>" + (
-            f"<div class='{_beyond_style(beyond)}'><p>{_e(beyond.sentence)}</p></div>"
-            if beyond.sentence else "") + _table(beyond.table.round(3))
+            f"<div class='{style}'><p>{_e(beyond.sentence)}</p></div>" if beyond.sentence
+            else "") + _table(beyond.table.round(3))
+            + "".join(f"<p class='muted'>{_e(n)}</p>" for n in beyond.notes)
             + f"<p class='muted'>{_e(BEYOND_EXPLAINED.format(k=settings.k))}</p>")
     if result is not None:
         counts = {s: (int(r["wins"]), int(r["ties"]), int(r["losses"]))
@@ -279,11 +283,9 @@ def _measure_title(key: str, settings: Settings) -> str:
 
 
 def _beyond_style(beyond: BeyondSummary) -> str:
-    """A collapse onto popular items is a warning; a healthy win is not. irlib.recsys' flag
-    when the page hands it on, else its sentence's own word for it."""
-    collapsed = beyond.collapsed if beyond.collapsed is not None else \
-        "collaps" in (beyond.sentence or "")
-    return "disagree" if collapsed else "verdict"
+    """A win by collapsing onto popular items is a warning; a healthy win is not (irlib.recsys'
+    own flag, never a guess from the sentence's words)."""
+    return "disagree" if beyond.warning else "verdict"
 
 
 def _pair_words(pair, heading: str) -> list[str]:

@@ -98,10 +98,15 @@ def _user_notes(dataset: Dataset, evaluations: Mapping[str, irlib.Evaluation]) -
             st.info(f"{md_escape(system)} has no recommendations for {n:,} of the {n_users:,} "
                     f"users with relevant held-out items: they count 0.",
                     icon=":material/person_off:")
-        if ev.ignored_queries:
-            n = len(ev.ignored_queries)
-            st.caption(f"{md_escape(system)}: {n:,} users have recommendations but no held-out "
-                       "item, so nothing to be judged by: left out.")
+        # users held out with nothing relevant are said once in the dataset's notes: only
+        # those with no held-out item at all are "no held-out item" (issue 33)
+        held = dataset.extras["heldout"]["user_id"]
+        no_item = pd.Index(ev.ignored_queries).difference(pd.Index(held.unique()))
+        if len(no_item):
+            n = len(no_item)
+            st.caption(f"{md_escape(system)}: {n:,} user{'s have' if n != 1 else ' has'} "
+                       "recommendations but no held-out item, so nothing to be judged by: "
+                       "left out.")
     return True
 
 

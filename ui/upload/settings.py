@@ -15,7 +15,7 @@ from irlib import recsys
 from ui import page_state as ps
 from ui.texts import md_escape
 from ui.upload.measures import (GAINS, MEASURE_KEYS, RECSYS_DEFAULTS, RECSYS_KEYS,
-                                USES_THRESHOLD, measure_label, parse_measures)
+                                USES_THRESHOLD, mean_label, measure_label, parse_measures)
 from ui.upload.model import (AGGREGATES, DEFAULT_GAIN, DEFAULTS, INPUT_KINDS, K_MAX,
                              MAX_SYSTEMS, REL_MAX, Dataset, Settings, default_k)
 
@@ -61,6 +61,7 @@ def page_state() -> ps.PageState:
         ps.Field("relevant_from", 0, ps.whole_number(0, 10), "from"),
         # the data is the app's own samples: a link opens them (they are not private)
         ps.Field("samples", False, ps.switch()),
+        ps.Field("drop_seen", False, ps.switch(), "unseen"),   # drop items seen in training
     ])
 
 
@@ -201,7 +202,7 @@ def _recommender_settings(dataset: Dataset) -> Settings:
     columns = st.columns([4, 2, 1])
     with columns[0]:
         chosen = st.multiselect("Measures", RECSYS_KEYS, **fields.bind("rec_measures"),
-                                format_func=lambda m: measure_label(m, "K", recsys=True),
+                                format_func=lambda m: mean_label(m, "K", recsys=True),
                                 help="Each user's top K. HitRate@K is Success@K: 1 when a "
                                      "held-out item is in the list. MAP@K and MRR@K are the "
                                      "means of AP@K and RR@K over users; AP@K divides by all "
@@ -211,7 +212,7 @@ def _recommender_settings(dataset: Dataset) -> Settings:
         fields.set("by", measures[0])
     with columns[1]:
         by = st.selectbox("Rank users and compare by", measures, **fields.bind("by"),
-                          format_func=lambda m: measure_label(m, "K", recsys=True))
+                          format_func=lambda m: mean_label(m, "K", recsys=True))
     with columns[2]:
         k = st.number_input("K", min_value=1, max_value=K_MAX, step=1, **fields.bind("k"),
                             on_change=_on_k_change, help="How many of each list count.")
