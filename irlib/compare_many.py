@@ -29,7 +29,7 @@ import numpy as np
 import pandas as pd
 
 from irlib.compare import compare_systems
-from irlib.ties import TIE_TOLERANCE, is_tie
+from irlib.ties import is_tie
 
 TESTS = {"t-test": "paired t-test", "randomization": "randomization test"}
 CORRECTIONS = {"holm": "Holm–Bonferroni", "none": "no correction"}

@@ -28,7 +28,7 @@ import numpy as np
 from scipy import stats
 
 from irlib.compare import _TIE_TOLERANCE, Comparison
-from irlib.compare_many import CORRECTIONS, TESTS, Finding
+from irlib.compare_many import TESTS, Finding
 from irlib.ties import TIE_TOLERANCE, is_tie
 
 #: Below this many differing queries a difference is easily chance; the sentence says so.

@@ -199,7 +199,7 @@ def test_the_report_speaks_of_users_the_rule_and_what_the_lists_hold():
     assert "Catalogue for coverage and Gini: 481 items" in text
     plain = BeyondSummary(beyond_frame(lists), "No clear winner on NDCG@10", first.relevance)
     calm = unescaped(report_html(dataset, settings, True, None, pair, beyond=plain).decode())
-    assert "<div><p>No clear winner on NDCG@10" in calm and "disagree'><p>No clear" not in calm
+    assert "<div class='verdict'><p>No clear winner on NDCG@10" in calm and "disagree'><p>No clear" not in calm
     assert "Relevant: a held-out item rated 4 or more is relevant" in text
     assert "trec_eval -l" not in text and "grade itself" not in text
     assert "Cut-off K = 10 for every measure" in text

@@ -21,6 +21,7 @@ import pandas as pd
 
 import irlib
 from irlib import io as irio
+from irlib import recsys
 from ui.upload.measures import DEFAULT_MEASURES, measure_label, measure_name
 from ui.upload.reading import (READER_ROLES, RECSYS_READERS, LoadedFile,  # noqa: F401
                                check_size, error_message, file_safe, file_summary, read_upload,
