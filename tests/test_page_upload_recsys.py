@@ -1,4 +1,4 @@
-"""Lesson 8 with a recommender's files: recommendations + held-out interactions, read with
+"""Lesson 9 with a recommender's files: recommendations + held-out interactions, read with
 their own column names, in a recommender engineer's words, with what accuracy cannot see.
 
 The samples are the issue's shop (assets/samples/shop.py): 200 users x 500 items, a

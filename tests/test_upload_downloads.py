@@ -1,4 +1,4 @@
-"""What Lesson 8 hands on as files: the summary CSV, the per-query differences CSV and the
+"""What Lesson 9 hands on as files: the summary CSV, the per-query differences CSV and the
 differences chart (issue 25: a header with no measure, no means or p-values, a chart PNG
 with no title). Built from the TREC samples the way the page builds them."""
 from __future__ import annotations

@@ -157,7 +157,7 @@ def test_a_long_table_prints_every_row_and_a_kept_box_stays_whole(start_app, ope
 
 def test_your_own_judgments_with_four_systems_prints_verdict_and_tables_whole(app_url,
                                                                              open_page):
-    """Lesson 8 with the TREC samples (a baseline and three variants): the systems table,
+    """Lesson 9 with the TREC samples (a baseline and three variants): the systems table,
     the per-query table down to its last row, and the verdict with its numbers each on one
     page, at A4 and Letter; no uploader, button or download on paper."""
     from tests.browser.helpers import expect_app_run

@@ -116,7 +116,7 @@ def test_loading_the_samples_brings_the_scores_into_view_and_a_setting_does_not(
 
 @pytest.fixture
 def trec_samples(start_app, open_page) -> Page:
-    """Lesson 8 at 1366x768 with the TREC samples (four runs) loaded."""
+    """Lesson 9 at 1366x768 with the TREC samples (four runs) loaded."""
     app = start_app("app.py")
     page = open_page(f"{app.url}/upload", width=1366, height=768, query="input=trec&k=5")
     with expect_app_run(page):
