@@ -14,8 +14,7 @@ from ui import page_state as ps
 from ui.course import through_app_navigation
 from ui.layout import board_page
 from ui.rooms import questions as qs
-from ui.rooms import view
-from ui.rooms.qr import qr_png
+from ui.rooms import screen, view
 from ui.rooms.store import MAX_CHOICE, MAX_CHOICES, MAX_PROMPT, RoomError, check_payload
 
 through_app_navigation()   # first: a deep link on a fresh server (ui/course.py)
@@ -48,6 +47,7 @@ S = ps.PageState(P, [
 ])
 S.start()
 view.style()
+screen.style()
 db = view.store()
 
 
@@ -130,14 +130,7 @@ choosing = current is None or S["next"]
 board_page()
 left, right = st.columns([2, 3], gap="large")
 with left:
-    st.markdown(f'<div class="room-link">Join on your phone: '
-                f'<span class="room-url">{view.link_html(link)}</span></div>'
-                f'<div class="room-code" aria-label="Room code">{room.code}</div>',
-                unsafe_allow_html=True)
-    # once a question is up, a smaller QR (latecomers) leaves room for the tally below it;
-    # a link only this computer can open says so beside the QR code
-    st.markdown(view.qr_img(qr_png(link), link, small=current is not None),
-                unsafe_allow_html=True)
+    screen.join_panel(room, link)
 
 
 @st.fragment(run_every=view.TEACHER_POLL_S)
@@ -151,15 +144,8 @@ def live_tally() -> None:
     if question != (current.id if current else None) or \
             (current is not None and revealed != current.revealed):
         st.rerun()
-    if current is None:
-        st.markdown(f"#### {members} joined")
-        return
-    counts = db.tally(room.code, current.id)
-    st.markdown(f"#### {sum(counts.values())} answered · {members} joined",
-                help="Counts only: the room never shows who answered what.")
-    st.plotly_chart(view.tally_figure(current.payload, counts, current.revealed,
-                                      height=240),
-                    key=P + "tally", config={"displayModeBar": False, "staticPlot": True})
+    # while the teacher previews the next question, the bars still count the one up: say so
+    screen.tally(db, room.code, current, members, previous=choosing, key=P + "tally")
 
 
 def choose_options(kind: qs.Kind) -> None:
@@ -272,17 +258,7 @@ def choose() -> None:
 
 def posed() -> None:
     """The question the room is answering: reveal it, or go on to the next one."""
-    view.question_text(current.payload)
-    view.rankings(current.payload)
-    right_answer_key = current.payload.get("correct")
-    if current.revealed:
-        if right_answer_key:
-            words = view.md_escape(view.choice_label(current.payload, right_answer_key))
-            st.success(f"Right answer: **{words}**. "
-                       f"{view.md_escape(current.payload.get('explanation', ''))}",
-                       icon=":material/check_circle:")
-        else:
-            st.info("A poll: no right answer.", icon=":material/ballot:")
+    screen.stage(current)
     with st.container(horizontal=True, gap="small"):
         if not current.revealed:
             st.button("Reveal the answer", icon=":material/visibility:", key=P + "reveal",
@@ -303,7 +279,11 @@ with right:
         with st.container(key=P + "stage"):
             posed()
 
-with st.popover("Close the room", icon=":material/door_front:"):
+with st.container(horizontal=True, gap="small"):
+    with st.popover("Projector screen", icon=":material/cast:"):
+        screen.setup_help(screen.screen_link(room.code, S["key"]))
+    close = st.popover("Close the room", icon=":material/door_front:")
+with close:
     st.markdown("Closing deletes the room, its questions and every answer now. "
                 "Students see that the room has closed.")
     st.button("Close it now", key=P + "close",

@@ -123,6 +123,16 @@ def _hash(secret: str) -> str:
     return hashlib.sha256(secret.encode("utf-8")).hexdigest()
 
 
+def screen_token(secret: str) -> str:
+    """The projector link's token: the SHA-256 the store keeps of the teacher's key, so it
+    cannot be turned back into the key (it opens the projector screen only).
+
+    >>> screen_token("k") == _hash("k") and screen_token("k") != "k"
+    True
+    """
+    return _hash(secret)
+
+
 def check_payload(payload: Mapping) -> dict:
     """The question as the store keeps it, after the checks every question must pass."""
     def refuse(problem):
@@ -236,6 +246,15 @@ class RoomStore:
         room = self.room(code)
         (stored,), = self.db.query("SELECT secret_hash FROM rooms WHERE code = ?", (room.code,))
         if not secret or not hmac.compare_digest(stored, _hash(str(secret))):
+            raise RoomError("forbidden")
+        return room
+
+    def screen(self, code: str, token: str | None) -> Room:
+        """The room for its projector screen, if ``token`` is :func:`screen_token` of its
+        teacher's key (the link shows what the class may see, and runs nothing)."""
+        room = self.room(code)
+        (stored,), = self.db.query("SELECT secret_hash FROM rooms WHERE code = ?", (room.code,))
+        if not token or not hmac.compare_digest(stored, str(token)):
             raise RoomError("forbidden")
         return room
 
