@@ -107,7 +107,10 @@ else:
                 if mine == right:
                     st.markdown("You got it right.")
                 else:
-                    st.markdown(f"Your answer: {yours}.")
+                    # a wrong answer says so and names the right one, both as sentences
+                    st.warning(f"**Not right.** Your answer: {yours}. The right answer: "
+                               f"**{view.md_escape(view.said(current.payload, right))}**.",
+                               icon=":material/close:")
             if current.payload.get("explanation"):
                 st.markdown(view.md_escape(current.payload["explanation"]))
     elif mine is not None:

@@ -113,6 +113,15 @@ def test_the_projector_screen_follows_the_teacher_and_never_shows_an_answer_earl
     assert f"✓ {right}" in main.inner_text()
     assert small_text(projector) == []
     shot(projector, "screen_1920_revealed")
+    # the phone (it chose the first answer) says whether it was right, and which one is
+    phrase = question["phrases"][question["correct"]]
+    if question["choices"][0][0] == question["correct"]:
+        expect(student.get_by_text("You got it right.")).to_be_visible(timeout=POLL_TIMEOUT_MS)
+    else:
+        warning = student.get_by_test_id("stAlertContentWarning")
+        expect(warning).to_contain_text("Not right.", timeout=POLL_TIMEOUT_MS)
+        expect(warning).to_contain_text(f"The right answer: {phrase}.")
+    shot(student, "phone_revealed")
 
     # the next question: the projector shows it, with a fresh tally and no answer
     teacher.get_by_role("button", name="Next question").click()
