@@ -31,7 +31,7 @@ PRESENT_CSS = """<style>
 /* a projector's width: nothing the class reads under 20 px from the back of a 200-seat hall
    (``max``: larger text keeps its size; tests/browser/test_room_screen.py measures it) */
 @media (min-width: 1600px) {
-  [data-testid="stMainBlockContainer"] :is(p, li, label, figcaption, td, th) {
+  [data-testid="stMainBlockContainer"] :is(p, li, label, figcaption, td, th, input) {
     font-size: max(1.25rem, 1em); }
   [data-testid="stMainBlockContainer"] .katex-display > .katex { font-size: 1.6rem; }
 }

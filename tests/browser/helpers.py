@@ -344,9 +344,13 @@ TEXT_SIZES = """(selector) => {
     while (walk.nextNode()) {
       const node = walk.currentNode;
       if (node.shadowRoot) visit(node.shadowRoot);
-      if (node.nodeType !== Node.TEXT_NODE) continue;
-      const text = node.textContent.trim(), el = node.parentElement;
-      if (!text || !el || el.closest('[aria-hidden=true], .stTooltipIcon, .katex-mathml'))
+      const field = node.tagName === 'INPUT' && node.type === 'text';   // a picker's value
+      if (node.nodeType !== Node.TEXT_NODE && !field) continue;
+      // shown text hidden from screen readers (a widget's label, the K cut) is read too
+      const text = (field ? node.value : node.textContent).replace(/[\\s\\u200b]+/g, ' ').trim();
+      const el = field ? node : node.parentElement;
+      // an icon's name is a glyph, not text
+      if (!text || !el || el.closest('.stTooltipIcon, .katex-mathml, [data-testid=stIconMaterial]'))
         continue;
       const box = el.getBoundingClientRect(), style = getComputedStyle(el);
       if (box.width < 1 || box.height < 1 || style.visibility === 'hidden'

@@ -12,6 +12,7 @@ from tests.browser.helpers import (
     board_card,
     board_order,
     drag_card,
+    small_text,
     touch_drag,
     wait_for_app_loaded,
     wait_for_app_run,
@@ -211,3 +212,37 @@ def test_a_drag_on_a_users_film_list_solves_a_recommender_challenge(app, open_pa
     expect(page.get_by_test_id("stAlertContentSuccess")).to_contain_text(
         "Solved: MAP@8 = 0.207, above 0.2 as asked; 1 move in all (at most 1)")
     assert picker_value(page) == "✓ 7. Recommenders · " + c.title
+
+
+def test_on_a_phone_the_progress_links_copy_button_shows_without_a_hover(app, open_page):
+    """Issue 35: the panel says "copy it"; a phone has no hover, and Streamlit showed the code
+    block's copy button only on hover. A tap on the button copies the link."""
+    page = open_page(app.url + "/practice", **PHONE)
+    expect(page.get_by_role("checkbox", name="Presenter")).to_be_hidden()   # no use on a phone
+    page.get_by_role("button", name=re.compile("^Progress is kept only in this link")).click()
+    copy = page.get_by_role("dialog").get_by_role("button", name="Copy to clipboard")
+    expect(copy).to_be_visible()
+    box = copy.bounding_box()
+    assert box["width"] >= 44 and box["height"] >= 44           # a thumb's target
+    page.context.grant_permissions(["clipboard-read", "clipboard-write"])
+    copy.tap()
+    assert "challenge=" in page.evaluate("() => navigator.clipboard.readText()")
+
+
+@pytest.mark.parametrize("width, height", [(1920, 1080), (1366, 768)])
+def test_practice_has_a_presenter_view_that_reads_from_the_back(app, open_page, width, height):
+    """Issue 35: the sidebar was on the projector. The presenter view hides it, keeps itself in
+    the link, and at 1920x1080 no text is under 20 px."""
+    page = open_page(app.url + "/practice", width=width, height=height)
+    board_card(page, rank=8).wait_for()
+    page.get_by_text("Presenter", exact=True).click()
+    wait_for_app_run(page)
+    expect(page).to_have_url(re.compile("view=present"))
+    expect(page.get_by_test_id("stSidebar")).to_be_hidden()
+    expect(page.locator(".rb-root.rb-large")).to_have_count(1)
+    expect(page.get_by_text("Each challenge gives a board")).to_have_count(0)
+    check = page.get_by_test_id("stAlert").filter(has_text="Not yet")
+    expect(check).to_be_in_viewport(ratio=1)
+    expect(board_card(page, rank=8)).to_be_in_viewport(ratio=1)     # board and check: one screen
+    if width == 1920:
+        assert small_text(page) == []
