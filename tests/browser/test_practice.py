@@ -12,6 +12,7 @@ from tests.browser.helpers import (
     board_card,
     board_order,
     drag_card,
+    finger_on,
     small_text,
     touch_drag,
     wait_for_app_loaded,
@@ -246,3 +247,22 @@ def test_practice_has_a_presenter_view_that_reads_from_the_back(app, open_page, 
     expect(board_card(page, rank=8)).to_be_in_viewport(ratio=1)     # board and check: one screen
     if width == 1920:
         assert small_text(page) == []
+
+
+def test_on_a_phone_a_held_card_scrolls_the_page_above_the_check_strip(app, open_page):
+    """Issue 35: the board scrolled the page only in the screen's bottom 90 px, most of them
+    under the pinned check strip: a card held at 700 px for 5 s did not scroll. It scrolls
+    from 90 px above the strip."""
+    c = all_challenges()["one-query-lifts-map"]
+    page = open_page(app.url + "/practice", **PHONE,
+                     query="challenge=" + at_codec(all_challenges()).encode((c.id, c.start)))
+    board_card(page, rank=8, index=2).wait_for()
+    strip = page.locator(".st-key-pr_check")
+    main = "() => document.querySelector('[data-testid=stMain]').scrollTop"
+    with finger_on(page, board_card(page, rank=1)) as finger:
+        top = strip.bounding_box()["y"]
+        held_at = top - 30               # above the strip, and above the old edge's 90 px
+        assert held_at < PHONE["height"] - 90, (top, held_at)
+        start = page.evaluate(main)
+        finger.to(PHONE["width"] / 2, held_at)
+        wait_until(page, lambda: page.evaluate(main) > start + 100)
