@@ -108,7 +108,9 @@ message = st.session_state.pop(P + "message", None)
 if not S["code"]:
     st.title("Run a class room")
     st.markdown(
-        "Open a room, put this page on the projector and ask the class a question. Students "
+        "Open a room, put its *Projector screen* on the projector (the link and how to set "
+        "it up are at the foot of the page once the room is open; this page, with its "
+        "preview and right answers, stays yours) and ask the class a question. Students "
         "join on their phones with the code or the QR code and answer once; the projector "
         "shows only how many chose each answer — no names. A room lasts "
         f"{db.lifetime_s / 3600:g} hours, then it and all its answers are deleted.")

@@ -442,3 +442,25 @@ def test_a_wrong_answer_says_not_right_and_gives_the_right_one(rooms_db):
     assert texts(wrong, "warning").startswith("**Not right.** Your answer: **")
     assert texts(wrong, "warning").endswith(f"The right answer: **{phrase}**.")
     assert "You got it right." in texts(right, "markdown") and texts(right, "warning") == ""
+
+
+def test_the_projector_screen_shows_what_the_class_may_see(rooms_db):
+    """Issue 35: the projector's own page, by the link the teacher's page gives: the question
+    and the tally (with what it counts), no answer before the reveal, the answer after it; the
+    teacher's key is not its token, and a wrong token is refused."""
+    from ui.rooms.screen import TALLY_NOTE
+    from ui.rooms.store import screen_token
+    at, code, key = teacher_with_question("predict")
+    token = screen_token(key)
+    screen = run_page("screen", query={"room": code, "view": token})
+    shown = texts(screen, "markdown")
+    assert "After this change" in shown and TALLY_NOTE in shown
+    assert "Answers to this question so far" in shown
+    assert texts(screen, "success") == "" and not screen.button
+    at.button(key="room_reveal").click().run()
+    screen.run()
+    assert "Right answer:" in texts(screen, "success")
+    for wrong in (key, "0" * 64):
+        refused = run_page("screen", query={"room": code, "view": wrong})
+        assert "is not valid" in texts(refused, "error") and "After" not in texts(refused,
+                                                                                 "markdown")
