@@ -108,7 +108,7 @@ else:
                     st.markdown("You got it right.")
                 else:
                     # a wrong answer says so and names the right one, both as sentences
-                    st.warning(f"**Not right.** Your answer: {yours}. The right answer: "
+                    st.warning(f"**Not right.** Your answer: {yours}. Correct: "
                                f"**{view.md_escape(view.said(current.payload, right))}**.",
                                icon=":material/close:")
             if current.payload.get("explanation"):

@@ -57,7 +57,9 @@ with left, st.container(key=P + "side"):
     def live_tally() -> None:
         """Counts only, redrawn every poll; a new question or a reveal redraws the page."""
         *_, members = screen.follow(db, room.code, seen)
-        screen.tally(db, room.code, current, members, key=P + "tally")
+        # the question is beside it; a shorter chart keeps what it counts in view at 768 px
+        screen.tally(db, room.code, current, members, beside=True, height=200,
+                     key=P + "tally")
 
     live_tally()
 with right, st.container(key=P + "stage"):

@@ -440,7 +440,7 @@ def test_a_wrong_answer_says_not_right_and_gives_the_right_one(rooms_db):
     from ui.texts import md_escape
     phrase = md_escape(question["phrases"][question["correct"]])
     assert texts(wrong, "warning").startswith("**Not right.** Your answer: **")
-    assert texts(wrong, "warning").endswith(f"The right answer: **{phrase}**.")
+    assert texts(wrong, "warning").endswith(f"Correct: **{phrase}**.")
     assert "You got it right." in texts(right, "markdown") and texts(right, "warning") == ""
 
 

@@ -36,6 +36,8 @@ SCREEN_CSS = """<style>
 .st-key-screen_stage [data-testid="stMarkdownContainer"] p,
 .st-key-screen_stage [data-testid="stCaptionContainer"] p { font-size: 1.3rem; }
 .st-key-screen_stage .room-strip .lbl { font-size: 1.4rem; }
+/* a laptop's 768 px on the projector: a smaller QR code keeps the tally's note in view */
+@media (max-height: 800px) { .st-key-screen_side .room-qr.small { width: min(120px, 100%); } }
 @media (min-width: 1200px) {
   .st-key-screen_stage .room-cards { gap: .5rem; }
   .st-key-screen_stage .room-cards[style] { grid-template-columns: none !important;
@@ -70,9 +72,10 @@ def _excerpt(text: str, most: int = 70) -> str:
 
 
 def tally(db: RoomStore, code: str, current: Posed | None, members: int, *,
-          previous: bool = False, key: str) -> None:
+          previous: bool = False, beside: bool = False, key: str, height: int = 240) -> None:
     """The tally as the class reads it: which question it counts (``previous``: the one still
-    open while the teacher previews the next), how many answered, the bars (counts only) and
+    open while the teacher previews the next; its first words unless the question is
+    ``beside`` it, as on the projector screen), how many answered, the bars (counts only) and
     what they count."""
     if current is None:
         st.markdown(f"#### {members} joined")
@@ -85,10 +88,11 @@ def tally(db: RoomStore, code: str, current: Posed | None, members: int, *,
     else:
         tag = "Answers to this question so far"
     prompt = html.escape(_excerpt(str(current.payload.get("prompt", ""))))
-    st.markdown(f'<p class="room-tally-tag{" previous" if previous else ""}">{tag}</p>'
-                f'<p class="room-tally-of">“{prompt}”</p>', unsafe_allow_html=True)
+    of = "" if beside else f'<p class="room-tally-of">“{prompt}”</p>'
+    st.markdown(f'<p class="room-tally-tag{" previous" if previous else ""}">{tag}</p>{of}',
+                unsafe_allow_html=True)
     st.markdown(f"#### {sum(counts.values())} answered · {members} joined")
-    st.plotly_chart(view.tally_figure(current.payload, counts, current.revealed, height=240),
+    st.plotly_chart(view.tally_figure(current.payload, counts, current.revealed, height=height),
                     key=key, config={"displayModeBar": False, "staticPlot": True})
     st.markdown(f'<p class="room-tally-note">{TALLY_NOTE}</p>', unsafe_allow_html=True)
 
