@@ -206,6 +206,15 @@ def test_a_drag_on_a_users_film_list_solves_a_recommender_challenge(app, open_pa
     watched = next(i for i in c.start[vera].order if c.start[vera].grades[i])
     card = board_card(page, item_id=watched, index=vera)
     expect(card.locator("img")).to_have_attribute("src", re.compile("^data:image/svg"))
+    # issue 35: the genre is read in the card's title (the poster's word was ~7 px at
+    # 1366x768), at least 12 px, and no title runs out of its card
+    from ui.films import _films
+    genre = _films()[watched][1]
+    expect(card.locator(".rb-title")).to_have_text(re.compile(rf" · {genre}$"))
+    sizes = page.locator(".rb-card .rb-title").evaluate_all(
+        "(ts) => ts.map((t) => [parseFloat(getComputedStyle(t).fontSize),"
+        " t.scrollWidth <= t.clientWidth + 1])")
+    assert all(size >= 12 and fits for size, fits in sizes), sizes
     card.evaluate("(c) => c.scrollIntoView({block: 'center'})")     # below the pinned task
     drag_card(page, card, board_card(page, rank=1, index=vera))
     wait_for_app_run(page)
