@@ -27,10 +27,6 @@ db = view.store()
 st.html(PRESENT_CSS + HIDE_SIDEBAR_CSS)
 
 
-def leave() -> None:
-    S.reset("code", "view")
-
-
 if not (S["code"] and S["view"]):
     st.title("Projector screen")
     st.markdown("Open this screen with the link on the teacher's page (*Run a class room → "

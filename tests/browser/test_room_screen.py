@@ -16,7 +16,7 @@ from playwright.sync_api import Page, expect  # noqa: E402
 
 from tests.browser.test_rooms import (PHONE, POLL_TIMEOUT_MS, answers, ask, choose,  # noqa: E402
                                       latest_question, open_room)
-from tests.browser.helpers import HALL_PX, small_text  # noqa: E402
+from tests.browser.helpers import small_text  # noqa: E402
 from tests.browser.waiting import wait_for_app_run  # noqa: E402
 from ui.rooms.screen import TALLY_NOTE  # noqa: E402
 

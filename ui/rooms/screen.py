@@ -16,7 +16,7 @@ import streamlit as st
 
 from ui.rooms import view
 from ui.rooms.qr import qr_png
-from ui.rooms.store import Posed, Room, RoomStore, screen_token
+from ui.rooms.store import Posed, Room, RoomError, RoomStore, screen_token
 
 #: What the bars count, under the tally: the class reads it from the back of the hall.
 TALLY_NOTE = ("Each bar counts the phones that chose that answer. "
@@ -139,11 +139,12 @@ def setup_help(link: str) -> None:
         "(it holds your key; never show it).")
 
 
-def follow(db: RoomStore, code: str, seen: tuple[int | None, bool]) -> tuple[int | None, bool,
-                                                                               int]:
-    """One small read; the whole page reruns when the question or its reveal changed (or the
-    room ended). (question, revealed, members)."""
-    from ui.rooms.store import RoomError
+Seen = tuple[int | None, bool]        # the question up (its id) and whether it is revealed
+
+
+def follow(db: RoomStore, code: str, seen: Seen) -> tuple[int | None, bool, int]:
+    """One small read: (question, revealed, members). The whole page reruns when the question
+    or its reveal changed since ``seen`` (:func:`seen_of`), or the room ended."""
     try:
         question, revealed, members = db.status(code)
     except RoomError:
@@ -153,7 +154,8 @@ def follow(db: RoomStore, code: str, seen: tuple[int | None, bool]) -> tuple[int
     return question, revealed, members
 
 
-def seen_of(current: Posed | None) -> tuple[int | None, bool]:
+def seen_of(current: Posed | None) -> Seen:
+    """What a page drew: the question up and whether it was revealed."""
     return (current.id if current else None, current.revealed if current else False)
 
 
