@@ -44,6 +44,8 @@ glossary = st.Page("pages/glossary.py", title="Glossary", icon=":material/menu_b
 room_pages = [st.Page("pages/room.py", title="Run a class room", icon=":material/co_present:",
                       url_path="room"),
               st.Page("pages/join.py", title="Join a class", icon=":material/login:",
-                      url_path="join")]
+                      url_path="join"),
+              st.Page("pages/screen.py", title="Projector screen", icon=":material/cast:",
+                      url_path="screen")]
 st.navigation({"Start": [home, glossary], "Lessons": lessons, "Class": room_pages},
               position="sidebar", expanded=True).run()

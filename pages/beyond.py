@@ -88,16 +88,14 @@ if judged is not None:
         st.table(judged[[by.NAME, "Verdict"]].map(md_escape), hide_index=True)
     with steps_side:
         st.markdown("**Walking up the frontier**: what each step to a dearer system buys")
-        # short headings: all five columns fit half a laptop's page without a sideways scroll
-        st.dataframe(by.frontier_steps(judged), hide_index=True, width="stretch",
-                     key=P + "steps",
-                     column_config={
-                         by.MRR: st.column_config.NumberColumn(format="%.3f"),
-                         by.COST: st.column_config.NumberColumn("Cost", format="%.0f",
-                                                                help="USD per month"),
-                         "MRR@10 gained": st.column_config.TextColumn("+ MRR@10"),
-                         "Extra cost (USD / month)": st.column_config.TextColumn(
-                             "+ cost", help="USD per month")})
+        # a static table, as the verdicts: its cells wrap, so a phone reads all five columns
+        # without a sideways scroll (a grid scrolled); short headings, Markdown-escaped names
+        steps = by.frontier_steps(judged)
+        st.table({by.NAME: steps[by.NAME].map(md_escape).tolist(),
+                  by.MRR: [f"{v:.3f}" for v in steps[by.MRR]],
+                  "Cost (USD/mo)": [f"{v:,.0f}" for v in steps[by.COST]],
+                  "MRR@10 gained": steps["MRR@10 gained"].tolist(),
+                  "Extra cost": steps["Extra cost (USD / month)"].tolist()}, hide_index=True)
 
 st.subheader("What a deployed system is judged on")
 st.markdown(

@@ -127,7 +127,10 @@ else:
                 if mine == right:
                     st.markdown("You got it right.")
                 else:
-                    st.markdown(f"Your answer: {yours}.")
+                    # a wrong answer says so and names the right one, both as sentences
+                    st.warning(f"**Not right.** Your answer: {yours}. Correct: "
+                               f"**{shown.markdown(view.said(current.payload, right))}**.",
+                               icon=":material/close:")
             if current.payload.get("explanation"):
                 st.markdown(shown.markdown(current.payload["explanation"]))
     elif mine is not None:

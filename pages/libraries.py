@@ -7,6 +7,7 @@ import streamlit as st
 import irlib
 from irlib import conventions as cv
 from ui import libraries as lib
+from ui import phone_tables
 from ui.board import ranking_board
 from ui.catalog import board_items, load_catalog
 from ui.course import lesson_links, through_app_navigation
@@ -45,7 +46,8 @@ k_ap, k_ndcg, rel = int(S["k_ap"]), int(S["k_ndcg"]), int(S["rel"])
 missed, missed_grade = int(S["missed"]), int(S["missed_grade"])
 judged = lib.judged_pool(grades, missed, missed_grade)
 
-st.table(lib.scores_table(grades, judged, k_ap, k_ndcg, rel))
+# a phone turns it: the libraries as rows (ui/phone_tables.py)
+phone_tables.table(lib.scores_table(grades, judged, k_ap, k_ndcg, rel), P + "scores")
 st.caption("— : the library has no such measure. Every number is computed by irlib with that "
            "library's conventions switched on; tests check them against pytrec_eval, ranx, "
            "scikit-learn and Spark themselves, and against the source of torchmetrics, apk, "
@@ -133,7 +135,7 @@ if missed:
                "in trec_eval's and ranx's R and ideal ranking; scikit-learn cannot see them.")
 
 st.header("All the conventions")
-st.table(lib.conventions_matrix())
+phone_tables.table(lib.conventions_matrix(), P + "conventions")   # a phone: per row
 st.caption("In a few words. Each library's tab below has its record in full, with how it is "
            "called, its version and the source it was read from.")
 for key, tab in zip(cv.CONVENTIONS, S.tabs("details", [lib.SHORT[k] for k in cv.CONVENTIONS])):

@@ -8,28 +8,36 @@ challenges are ticked, those whose answer was seen marked; all of it lives in th
 import streamlit as st
 
 from ui import practice as pr
+from ui import practice_layout
 from ui.course import lesson_links, through_app_navigation
 from ui.layout import board_page
 
 through_app_navigation()   # first: a deep link on a fresh server (ui/course.py)
 
 S = pr.page_state()
-board_page(compact_metrics=True)
-st.title("Practice: challenges", anchor=False)
-st.caption("Each challenge gives a board from a lesson and a goal. **Drag** the cards and "
-           "**click a badge** to judge them: the check follows every change, with the numbers "
-           "irlib computes.")
 pr.init()
+present = S["present"]
+board_page(present, compact_metrics=True)
+head, switch = st.columns([5, 1], vertical_alignment="bottom")
+head.title("Practice: challenges", anchor=False)
+switch.toggle("Presenter", **S.bind("present"),
+              help="For a projector: no sidebar, no intro, a larger board and type. "
+                   "The link keeps it (view=present).")
+if not present:
+    st.caption("Each challenge gives a board from a lesson and a goal. **Drag** the cards and "
+               "**click a badge** to judge them: the check follows every change, with the "
+               "numbers irlib computes.")
 result = pr.check()                 # before the picker, so a new tick shows at once
 pr.picker()
 challenge, _ = pr.current()
 
-pr.keep_check_in_view()
+practice_layout.keep_check_in_view()
+practice_layout.copy_in_view()
 with st.container(key=pr.PREFIX + "work"):
     with st.container(border=True, key=pr.PREFIX + "task"):
         st.markdown(f"**{pr.md(challenge.title)}.** {pr.md(challenge.task)}")
         pr.verdict(result)
-    pr.boards()
+    pr.boards(present)
 # one row under the boards; the hint and the answer open over the page, where they are seen
 with st.container(horizontal=True, gap="small"):
     st.button("↺ Start this challenge again", key=pr.PREFIX + "restart", on_click=pr.restart)

@@ -12,13 +12,11 @@ import streamlit as st
 
 from ui import own_data
 from ui import page_state as ps
-from ui.charts import plotly_config
 from ui.course import through_app_navigation
 from ui.layout import board_page
 from ui.playground import EXAMPLE as PLAYGROUND_EXAMPLE
 from ui.rooms import questions as qs
-from ui.rooms import shown, view
-from ui.rooms.qr import qr_png
+from ui.rooms import screen, shown, view
 from ui.rooms.limits import MAX_MEMBERS
 from ui.rooms.store import MAX_CHOICE, MAX_CHOICES, MAX_PROMPT, RoomError, check_payload
 
@@ -62,6 +60,7 @@ if repeated:
         f"This teacher link gives {' and '.join(f'`{n}=`' for n in repeated)} more than "
         "once, so it is refused. Use the link shown when the room was opened.")
 view.style()
+screen.style()
 db = view.store()
 
 
@@ -128,7 +127,9 @@ message = st.session_state.pop(P + "message", None)
 if not S["code"]:
     st.title("Run a class room")
     st.markdown(
-        "Open a room, put this page on the projector and ask the class a question. Students "
+        "Open a room, put its *Projector screen* on the projector (the link and how to set "
+        "it up are at the foot of the page once the room is open; this page, with its "
+        "preview and right answers, stays yours) and ask the class a question. Students "
         "join on their phones with the code or the QR code and answer once; the projector "
         "shows only how many chose each answer — no names. A room lasts "
         f"{db.lifetime_s / 3600:g} hours, then it and all its answers are deleted.")
@@ -150,14 +151,7 @@ choosing = current is None or S["next"]
 board_page()
 left, right = st.columns([2, 3], gap="large")
 with left:
-    st.markdown(f'<div class="room-link">Join on your phone: '
-                f'<span class="room-url">{view.link_html(link)}</span></div>'
-                f'<div class="room-code" aria-label="Room code">{room.code}</div>',
-                unsafe_allow_html=True)
-    # once a question is up, a smaller QR (latecomers) leaves room for the tally below it;
-    # a link only this computer can open says so beside the QR code
-    st.markdown(view.qr_img(qr_png(link), link, small=current is not None),
-                unsafe_allow_html=True)
+    screen.join_panel(room, link)
 
 
 @st.fragment(run_every=view.TEACHER_POLL_S)
@@ -172,15 +166,8 @@ def live_tally() -> None:
             (current is not None and revealed != current.revealed):
         st.rerun()
     door_queue()
-    if current is None:
-        st.markdown(f"#### {members} joined")
-        return
-    counts = db.tally(room.code, current.id)
-    st.markdown(f"#### {sum(counts.values())} answered · {members} joined",
-                help="Counts only: the room never shows who answered what.")
-    st.plotly_chart(view.tally_figure(current.payload, counts, current.revealed,
-                                      height=240),
-                    key=P + "tally", config=plotly_config(displayModeBar=False, staticPlot=True))
+    # while the teacher previews the next question, the bars still count the one up: say so
+    screen.tally(db, room.code, current, members, previous=choosing, key=P + "tally")
 
 
 def door_queue() -> None:
@@ -227,7 +214,7 @@ def choose_options(kind: qs.Kind) -> None:
     own = "example" in kind.options and example is not None
     with st.container(horizontal=True, gap="small", key=P + "options"):
         if own:
-            st.toggle(f"On your example “{view.md_escape(example.query)}”", **S.bind("own"),
+            st.toggle(f"On your example “{shown.markdown(example.query)}”", **S.bind("own"),
                       help="The example you put on the playground's board, in place of the "
                            "cats.")
         if "source" in kind.options and not (own and S["own"]):
@@ -334,17 +321,7 @@ def choose() -> None:
 
 def posed() -> None:
     """The question the room is answering: reveal it, or go on to the next one."""
-    view.question_text(current.payload)
-    view.rankings(current.payload)
-    right_answer_key = current.payload.get("correct")
-    if current.revealed:
-        if right_answer_key:
-            words = shown.markdown(view.choice_label(current.payload, right_answer_key))
-            st.success(f"Right answer: **{words}**. "
-                       f"{shown.markdown(current.payload.get('explanation', ''))}",
-                       icon=":material/check_circle:")
-        else:
-            st.info("A poll: no right answer.", icon=":material/ballot:")
+    screen.stage(current)
     with st.container(horizontal=True, gap="small"):
         if not current.revealed:
             st.button("Reveal the answer", icon=":material/visibility:", key=P + "reveal",
@@ -367,6 +344,8 @@ with right:
 
 with st.container(horizontal=True, gap="small"):
     door()
+    with st.popover("Projector screen", icon=":material/cast:"):
+        screen.setup_help(screen.screen_link(room.code, S["key"]))
     close_box = st.popover("Close the room", icon=":material/door_front:")
 with close_box:
     st.markdown("Closing deletes the room, its questions and every answer now. "

@@ -309,9 +309,9 @@ def test_a_recommender_challenge_is_solved_by_the_learners_moves():
     at = run_page("practice", query={"challenge": link(c.id, c.start)})
     assert at.selectbox(key=PREFIX + "pick").value == "7. Recommenders · " + c.title
     (board,) = component_data(at, "irlab_ranking_board")
-    from ui.films import title
+    from ui.films import _films
     titles = {i["id"]: i["title"] for i in board["items"]}
-    assert titles == {i: title(i) for i in c.start[0].order}
+    assert titles == {i: " · ".join(_films()[i]) for i in c.start[0].order}   # title · genre
     assert all(i["image"].startswith("data:image/svg+xml;base64,") for i in board["items"])
     assert board["k"] == 3 and board["grades"] == dict(c.start[0].grades)
     assert "Maya's top 8 from Matrix factorisation: watched 18 films after the cut" in \
@@ -341,7 +341,7 @@ def test_a_recommender_answer_on_the_board_is_seen_not_solved():
     at.button(key=PREFIX + "answer").click().run()
     text = plain(" ".join(m.value for m in at.markdown))
     assert "“The Silent Horizon” up to rank 3" in text
-    assert "The Silent Horizon (0)" in text                             # the boards, titled
+    assert "The Silent Horizon · Sci-fi (0)" in text                    # the boards, titled
     at.button(key=PREFIX + "answer").click().run()
     assert not at.exception
     assert at.success and verdicts(at) == [c.check(c.answer).why]

@@ -421,3 +421,48 @@ def test_a_recommender_question_is_previewed_posed_and_shown_on_the_phone_as_pre
     phone.run()
     assert f"Right answer: **{right}**" in texts(phone, "success")
     assert texts(at, "error") == "" and texts(phone, "error") == ""
+
+
+def test_a_wrong_answer_says_not_right_and_gives_the_right_one(rooms_db):
+    """Issue 35: after the reveal, a student who chose wrong reads "Not right." and the right
+    answer as a sentence; one who chose right reads "You got it right." and no warning."""
+    import json
+    at, code, _ = teacher_with_question("predict")
+    with sqlite3.connect(rooms_db) as conn:
+        (payload,), = conn.execute("SELECT payload FROM questions WHERE room = ?", (code,))
+    question = json.loads(payload)
+    keys = [key for key, _ in question["choices"]]
+    wrong, right = student(code), student(code)
+    answer_buttons(wrong)[keys.index(next(k for k in keys if k != question["correct"]))] \
+        .click().run()
+    answer_buttons(right)[keys.index(question["correct"])].click().run()
+    at.button(key="room_reveal").click().run()
+    wrong.run()
+    right.run()
+    from ui.texts import md_escape
+    phrase = md_escape(question["phrases"][question["correct"]])
+    assert texts(wrong, "warning").startswith("**Not right.** Your answer: **")
+    assert texts(wrong, "warning").endswith(f"Correct: **{phrase}**.")
+    assert "You got it right." in texts(right, "markdown") and texts(right, "warning") == ""
+
+
+def test_the_projector_screen_shows_what_the_class_may_see(rooms_db):
+    """Issue 35: the projector's own page, by the link the teacher's page gives: the question
+    and the tally (with what it counts), no answer before the reveal, the answer after it; the
+    teacher's key is not its token, and a wrong token is refused."""
+    from ui.rooms.screen import TALLY_NOTE
+    from ui.rooms.store import screen_token
+    at, code, key = teacher_with_question("predict")
+    token = screen_token(key)
+    screen = run_page("screen", query={"room": code, "view": token})
+    shown = texts(screen, "markdown")
+    assert "After this change" in shown and TALLY_NOTE in shown
+    assert "Answers to this question so far" in shown
+    assert texts(screen, "success") == "" and not screen.button
+    at.button(key="room_reveal").click().run()
+    screen.run()
+    assert "Right answer:" in texts(screen, "success")
+    for wrong in (key, "0" * 64):
+        refused = run_page("screen", query={"room": code, "view": wrong})
+        assert "is not valid" in texts(refused, "error") and "After" not in texts(refused,
+                                                                                 "markdown")

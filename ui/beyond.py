@@ -240,9 +240,11 @@ def figure(judged: pd.DataFrame, *, log_x: bool, budget: float,
         if not len(rows):
             continue
         part = judged.iloc[rows]
-        # names as text, never HTML; a line break only where place_labels put one
+        # names as text, never HTML; a line break only where place_labels put one, after a
+        # space: the SVG's text (what a screen reader or a copy reads) keeps the words apart
+        # ("dense bi-encoder", not "densebi-encoder")
         shown = [("top center", "") if labels[i] is None
-                 else (labels[i][0], "<br>".join(html.escape(t) for t in labels[i][1]))
+                 else (labels[i][0], " <br>".join(html.escape(t) for t in labels[i][1]))
                  for i in rows]
         fig.add_trace(go.Scatter(
             x=part[COST], y=part[MRR], mode="markers+text", name=label,

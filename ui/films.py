@@ -46,18 +46,43 @@ _PICTOGRAMS = {
 }
 
 
+#: The poster's width and height in SVG units: square, so it fills a room card's square and a
+#: board's picture box (wider than tall on a laptop) more than a portrait poster did, and the
+#: longest genre name ("Documentary") fits between its film holes.
+POSTER = 84
+#: The genre's name at most this many units wide (between the holes), this tall at most.
+_WORD_WIDTH, _WORD_SIZE = 72, 15
+
+
+def word_size(genre: str) -> float:
+    """The genre's font size on the poster: the largest up to 15 units that keeps the word
+    inside the holes (a bold sans letter is about 0.62 of the size wide).
+
+    >>> word_size("Drama"), round(word_size("Documentary"), 1)
+    (15, 10.6)
+    """
+    return min(_WORD_SIZE, _WORD_WIDTH / (0.62 * max(1, len(genre))))
+
+
 @functools.cache
 def poster(genre: str) -> str:
-    """A genre's poster as a ``data:`` URI: its colour, its pictogram and its name."""
+    """A genre's poster as a ``data:`` URI: its colour, its pictogram and its name. The name is
+    drawn as large as fits and held to the space between the film holes (``textLength``), so
+    a long one never spills over the poster's edge."""
     paper, ink = GENRE_COLOURS.get(genre, ("#888888", "#ffffff"))
     picture = _PICTOGRAMS.get(genre, "").format(ink=ink, paper=paper)
     holes = "".join(f'<rect x="{x}" y="{y}" width="3" height="4" rx="1" fill="{ink}" '
-                    f'opacity=".45"/>' for x in (3, 58) for y in range(6, 80, 9))
-    svg = ('<svg xmlns="http://www.w3.org/2000/svg" viewBox="0 0 64 84" width="64" height="84">'
-           f'<rect width="64" height="84" rx="5" fill="{paper}"/>{holes}'
-           f'<g transform="translate(0 6)">{picture}</g>'
-           f'<text x="32" y="72" font-family="sans-serif" font-size="10" font-weight="700" '
-           f'text-anchor="middle" fill="{ink}">{html.escape(genre)}</text></svg>')
+                    f'opacity=".45"/>' for x in (3, POSTER - 6) for y in range(6, 80, 9))
+    size = word_size(genre)
+    fit = (f' textLength="{_WORD_WIDTH}" lengthAdjust="spacingAndGlyphs"'
+           if 0.62 * size * len(genre) > _WORD_WIDTH else "")
+    svg = (f'<svg xmlns="http://www.w3.org/2000/svg" viewBox="0 0 {POSTER} {POSTER}" '
+           f'width="{POSTER}" height="{POSTER}">'
+           f'<rect width="{POSTER}" height="{POSTER}" rx="5" fill="{paper}"/>{holes}'
+           f'<g transform="translate(10 2)">{picture}</g>'
+           f'<text x="{POSTER / 2:g}" y="76" font-family="sans-serif" font-size="{size:.3g}" '
+           f'font-weight="700" text-anchor="middle" fill="{ink}"{fit}>{html.escape(genre)}'
+           f'</text></svg>')
     return "data:image/svg+xml;base64," + base64.b64encode(svg.encode()).decode("ascii")
 
 
@@ -82,6 +107,8 @@ def film_items(ids) -> list[dict]:
     out = []
     for i in ids:
         name, genre = _films()[i]
-        out.append({"id": i, "title": name, "image": poster(genre),
+        # the genre in the title too: the board's text is read at its size, the poster's
+        # word only as large as the picture (about 7 px in a laptop's small boards)
+        out.append({"id": i, "title": f"{name} · {genre}", "image": poster(genre),
                     "alt": f"{genre} poster"})
     return out

@@ -28,6 +28,13 @@ PRESENT_CSS = """<style>
   [data-testid="stMainBlockContainer"] [data-testid="stVerticalBlock"] { gap: 0.75rem; }
 }
 [data-testid="stMainBlockContainer"] h1 { font-size: 1.75rem; padding: 0.25rem 0; }
+/* a projector's width: nothing the class reads under 20 px from the back of a 200-seat hall
+   (``max``: larger text keeps its size; tests/browser/test_room_screen.py measures it) */
+@media (min-width: 1600px) {
+  [data-testid="stMainBlockContainer"] :is(p, li, label, figcaption, td, th, input) {
+    font-size: max(1.25rem, 1em); }
+  [data-testid="stMainBlockContainer"] .katex-display > .katex { font-size: 1.6rem; }
+}
 </style>"""
 
 

@@ -28,11 +28,10 @@ from ui import page_state as ps
 from ui.board import ranking_board
 from ui.catalog import board_items, load_catalog
 from ui.course import LESSONS, page_link
-from ui.layout import keep_in_view
+from ui.practice_links import _is_cats, _is_films, at_codec, id_set, solved_codec
 from ui.texts import md_escape as md
 
 PREFIX = "pr_"
-_BOARD_SEP, _PART_SEP, _LIST_SEP, _SOLVED_SEP = "~", ".", ".", "_"
 SOLVED_MARK, SEEN_MARK = "✓ ", "◐ "
 
 
@@ -61,105 +60,6 @@ def all_challenges() -> dict[str, Challenge]:
     return challenges(sources())
 
 
-def _is_cats(board: Board) -> bool:
-    return set(board.order) == set(load_catalog().items)
-
-
-def _is_films(board: Board) -> bool:
-    return films.is_film(board.order[0])
-
-
-def _board_codecs(board: Board) -> tuple[ps.Codec, ps.Codec]:
-    """The order and the judgments of a board of this kind, as the lessons write them; a
-    user's films by their ids in sorted order (the same whatever the board's order)."""
-    if _is_cats(board):
-        ids = list(load_catalog().items)
-        return ps.ordering(ids), ps.judgments(ids, board.top)
-    if _is_films(board):
-        ids = sorted(board.order)
-        return ps.ordering(ids), ps.judgments(ids, 1)
-    return ps.ordering(choosing.DOCS, "".join(choosing.DOCS)), ps.judgments(choosing.DOCS, 1)
-
-
-def at_codec(table: dict[str, Challenge]) -> ps.Codec:
-    """The open challenge and its boards: ``id~order.grades~order.grades``.
-
-    >>> c = at_codec(all_challenges())
-    >>> value = c.parse("f1-three-quarters~23456781.01011010")
-    >>> value[0], value[1][0].order[0], c.encode(value)
-    ('f1-three-quarters', 'white-cat-box', 'f1-three-quarters~23456781.01011010')
-    """
-    def parse(text: str):
-        cid, *parts = text.split(_BOARD_SEP)
-        if cid not in table or len(parts) != len(table[cid].start):
-            raise ValueError(text)
-        boards = []
-        for start, part in zip(table[cid].start, parts):
-            order_text, _, grades_text = part.partition(_PART_SEP)
-            order, grades = _board_codecs(start)
-            boards.append(start.with_state(order.parse(order_text), grades.parse(grades_text)))
-        return cid, tuple(boards)
-
-    def encode(value) -> str:
-        cid, boards = value
-        texts = []
-        for board in boards:
-            order, grades = _board_codecs(board)
-            texts.append(order.encode(board.order) + _PART_SEP + grades.encode(board.grades))
-        return _BOARD_SEP.join([cid, *texts])
-    return ps.Codec(parse, encode, "a challenge and its boards")
-
-
-def solved_codec(table: dict[str, Challenge]) -> ps.Codec:
-    """The solved challenges, each with the boards that solved it, in the course's order:
-    ``at_codec`` entries joined by ``_``. A link written before the boards were kept (ids
-    joined by ``.``) still reads; its challenges are solved with boards unknown (None).
-
-    >>> c = solved_codec(all_challenges())
-    >>> value = c.parse("f1-three-quarters~23456781.01011010_top-three")
-    >>> list(value), value["top-three"], c.encode(value)
-    (['top-three', 'f1-three-quarters'], None, 'top-three_f1-three-quarters~23456781.01011010')
-    >>> list(c.parse("top-three.mrr-one"))
-    ['top-three', 'mrr-one']
-    """
-    entry = at_codec(table)
-
-    def parse(text: str) -> dict:
-        found = {}
-        for part in filter(None, text.split(_SOLVED_SEP if _BOARD_SEP in text else _LIST_SEP)):
-            if _BOARD_SEP in part:
-                cid, boards = entry.parse(part)
-            elif part in table:
-                cid, boards = part, None
-            else:
-                raise ValueError(text)
-            found[cid] = boards
-        return {cid: found[cid] for cid in table if cid in found}
-
-    def encode(value: dict) -> str:
-        return _SOLVED_SEP.join(cid if value[cid] is None else entry.encode((cid, value[cid]))
-                                for cid in table if cid in value)
-    return ps.Codec(parse, encode, "challenge names, each with its boards")
-
-
-def id_set(ids) -> ps.Codec:
-    """A set of challenge ids, written ``a.b`` in the course's order (empty: none).
-
-    >>> c = id_set(["x", "y", "z"])
-    >>> c.parse("z.x"), c.encode(("z", "x")), c.parse("")
-    (['x', 'z'], 'x.z', [])
-    """
-    ids = list(ids)
-
-    def parse(text: str) -> list:
-        chosen = set(filter(None, text.split(_LIST_SEP)))
-        if chosen - set(ids):
-            raise ValueError(text)
-        return [i for i in ids if i in chosen]
-    return ps.Codec(parse, lambda value: _LIST_SEP.join(i for i in ids if i in set(value)),
-                    "challenge names separated by dots")
-
-
 def _first() -> tuple[str, tuple[Board, ...]]:
     first = next(iter(all_challenges().values()))
     return first.id, first.start
@@ -170,7 +70,10 @@ def page_state() -> ps.PageState:
     table = all_challenges()
     return ps.PageState(PREFIX, [ps.Field("at", _first, at_codec(table), "challenge"),
                                  ps.Field("solved", {}, solved_codec(table)),
-                                 ps.Field("seen", [], id_set(table))])
+                                 ps.Field("seen", [], id_set(table)),
+                                 # the presenter view in a link, as the playground's
+                                 ps.Field("present", False, ps.switch(on="present",
+                                                                      off="learn"), "view")])
 
 
 def init() -> None:
@@ -338,9 +241,10 @@ def picker() -> None:
     with where.popover("Progress is kept only in this link: copy it", icon=":material/link:",
                        key=PREFIX + "link", width="stretch"):
         st.markdown("Your progress is saved nowhere else: bookmark this page or keep this link "
-                    "to come back to your boards and your ✓ and ◐ marks. A reload, Back and "
-                    "Forward keep them too.")
-        st.code(_link(), language=None, wrap_lines=True)
+                    "(the :material/content_copy: button copies it) to come back to your "
+                    "boards and your ✓ and ◐ marks. A reload, Back and Forward keep them too.")
+        with st.container(key=PREFIX + "link_body"):     # its copy button shown (a phone)
+            st.code(_link(), language=None, wrap_lines=True)
     st.caption(f"{progress.line()}. Only your own board counts as a solve: a look at a worked "
                "answer marks its challenge ◐ until then.")
 
@@ -352,8 +256,9 @@ def items_of(board: Board) -> list[dict]:
     return films.film_items(sorted(board.order)) if _is_films(board) else choosing.board_items()
 
 
-def boards() -> None:
-    """The challenge's boards, each saving its changes (the check reruns with them)."""
+def boards(present: bool = False) -> None:
+    """The challenge's boards, each saving its changes (the check reruns with them); in the
+    presenter view (``present``) a single board is large, several normal."""
     challenge, shown = current()
     small = len(shown) > 1
     for n, board in enumerate(shown):
@@ -362,38 +267,8 @@ def boards() -> None:
         ranking_board(items_of(board), list(board.order), dict(board.grades),
                       mode="binary" if board.top == 1 else "graded",
                       key=f"{PREFIX}board_{challenge.id}_{n}", k=challenge.k,
-                      size="small" if small else "normal", on_change=_saver(n))
-
-
-#: Where the laptop's pinned task is off (a phone; a landscape phone, too short for it), the
-#: verdict is a strip stuck to the bottom of the screen while the boards scroll under it, so
-#: the check of a board is in view after every move on it. Sticky, not fixed: at the end of the
-#: boards it rests in its place under them and covers nothing; and the scroll container stops a
-#: card brought into view (keyboard focus) above it. The laptop's task box opens up (``display:
-#: contents``) so that the verdict is the work area's own child, ordered after the boards, and
-#: what follows it (the notes, the way on) after the strip, out of the boards' way.
-_STRIP_CSS = """<style>
-@media (max-width: 639.98px), (max-height: 599.98px) {{
-  .st-key-{task}, div:has(> .st-key-{task}) {{ display: contents; }}
-  div:has(> .st-key-{check}) {{ order: 1; position: sticky; bottom: 0; z-index: 5; }}
-  div:has(> .st-key-{after}) {{ order: 2; }}
-  .st-key-{check} {{ background: {ground}; padding: 0.5rem 0 0.75rem; max-height: 35vh;
-                     overflow-y: auto; box-shadow: 0 -0.5rem 0.5rem -0.5rem rgba(0, 0, 0, 0.25); }}
-  .st-key-{check} [data-testid="stAlert"] > div {{ padding: 0.4rem 0.75rem; }}
-  .st-key-{check} p {{ font-size: 0.875rem; }}
-  [data-testid="stMain"] {{ scroll-padding-bottom: 9rem; }}
-}}</style>"""
-
-
-def keep_check_in_view() -> None:
-    """The check in view while the learner works on any board: on a laptop the task and its
-    check stay at the top (a challenge with three boards is taller than the screen); on a
-    phone the check is a strip at the bottom of the screen (:data:`_STRIP_CSS`)."""
-    keep_in_view(f"{PREFIX}task")
-    # the app's background, as keep_in_view has it (no CSS variable holds it)
-    ground = "#171614" if getattr(st.context.theme, "type", "light") == "dark" else "#ffffff"
-    st.html(_STRIP_CSS.format(task=f"{PREFIX}task", check=f"{PREFIX}check",
-                              after=f"{PREFIX}after_check", ground=ground))
+                      size=("normal" if small else "large") if present
+                      else "small" if small else "normal", on_change=_saver(n))
 
 
 def verdict(result: Result) -> None:

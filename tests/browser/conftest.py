@@ -102,3 +102,21 @@ def open_page(browser):
     yield _open
     for page in pages:
         page.context.close()
+
+
+@pytest.fixture(scope="session")
+def rooms(tmp_path_factory):
+    """The app with its own rooms database, shared by the class-room tests (test_rooms.py,
+    test_room_screen.py): (base URL, database path)."""
+    from tests.browser.helpers import streamlit_app
+
+    db = tmp_path_factory.mktemp("rooms") / "rooms.sqlite3"
+    with pytest.MonkeyPatch.context() as mp:
+        mp.setenv("IRLAB_ROOMS_DB", str(db))
+        mp.delenv("IRLAB_ROOMS_URL", raising=False)
+        # every browser here is one client (loopback), opening a room and joining in each
+        # test: the per-address limits as for a class behind one address (the limits
+        # themselves: tests/test_rooms_limits.py, tests/browser/test_rooms_flood.py)
+        mp.setenv("IRLAB_ROOMS_PER_ADDRESS", "20")
+        with streamlit_app("app.py") as app:
+            yield app.url, db

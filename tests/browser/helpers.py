@@ -331,3 +331,38 @@ def drawn_curves(page: Page) -> list[list[list[float]]]:
     """Per chart, per curve: the numbers of its line path and its markers' positions (px)."""
     return [[[round(float(n), 1) for n in re.findall(r"-?\d+(?:\.\d+)?", str(curve))]
              for curve in chart] for chart in page.evaluate(CURVES_JS)]
+
+
+#: The smallest type a 200-seat hall reads on a 1920x1080 projector (issue 35).
+HALL_PX = 20
+#: Every visible piece of text in the page's main area (HTML and the charts' SVG) with its
+#: computed font size in CSS pixels.
+TEXT_SIZES = """(selector) => {
+  const out = [];
+  const visit = (root) => {      // the components' shadow roots too (the board, the charts)
+    const walk = document.createTreeWalker(root, NodeFilter.SHOW_ELEMENT | NodeFilter.SHOW_TEXT);
+    while (walk.nextNode()) {
+      const node = walk.currentNode;
+      if (node.shadowRoot) visit(node.shadowRoot);
+      const field = node.tagName === 'INPUT' && node.type === 'text';   // a picker's value
+      if (node.nodeType !== Node.TEXT_NODE && !field) continue;
+      // shown text hidden from screen readers (a widget's label, the K cut) is read too
+      const text = (field ? node.value : node.textContent).replace(/[\\s\\u200b]+/g, ' ').trim();
+      const el = field ? node : node.parentElement;
+      // an icon's name is a glyph, not text
+      if (!text || !el || el.closest('.stTooltipIcon, .katex-mathml, [data-testid=stIconMaterial]'))
+        continue;
+      const box = el.getBoundingClientRect(), style = getComputedStyle(el);
+      if (box.width < 1 || box.height < 1 || style.visibility === 'hidden'
+          || Number(style.opacity) === 0) continue;
+      out.push([parseFloat(style.fontSize), text.slice(0, 60)]);
+    }
+  };
+  visit(document.querySelector(selector));
+  return out;
+}"""
+
+
+def small_text(page: Page, root: str = "[data-testid=stMain]", least: float = HALL_PX):
+    """The visible text under ``root`` smaller than ``least`` CSS px: (size, text) pairs."""
+    return [(size, text) for size, text in page.evaluate(TEXT_SIZES, root) if size < least]

@@ -8,7 +8,7 @@ import re
 import pytest
 from playwright.sync_api import expect
 
-from tests.browser.helpers import board_card, wait_for_app_run
+from tests.browser.helpers import board_card, small_text, wait_for_app_run
 
 pytestmark = pytest.mark.browser
 
@@ -68,6 +68,11 @@ def test_presenter_view_hides_the_sidebar_and_reads_from_the_back(start_app, ope
     toggle.get_by_text("Sidebar").click()
     wait_for_app_run(page)
     expect(page.get_by_test_id("stSidebar")).to_be_hidden()
+    # from the back row of a hall (issue 35): no text under 20 px at 1920x1080, the charts'
+    # ticks and legends, the formula and the For/Against lines included
+    expect(page.locator(".lc-root .js-plotly-plot .xtick").first).to_be_visible()
+    page.screenshot(path="/tmp/h35/playground_present_1920.png", full_page=True)
+    assert small_text(page) == []
     # the link keeps it
     reopened = open_page(page.url, width=1920, height=1080)
     board_card(reopened, rank=8).wait_for()

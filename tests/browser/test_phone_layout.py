@@ -84,3 +84,28 @@ def test_desktop_formulas_keep_their_size_and_no_fade(app_url, open_page):
     assert not formula["too_wide"] and formula["fade"] == "none"
     assert page.locator(f"{FORMULA} > .katex").evaluate(
         "k => getComputedStyle(k).fontSize") == "19.36px"      # KaTeX's 1.21em of 16px
+
+
+#: Each visible static table (and the phone's turned copies): its box's width and its content's.
+TABLES_JS = """() => [...document.querySelectorAll(
+    "[data-testid=stTable], [class*='_phone'] table")].filter(t => t.offsetParent)
+  .map(t => { const inner = t.querySelector('table') || t;
+              return [t.innerText.slice(0, 30), t.clientWidth, inner.scrollWidth]; })"""
+
+
+@pytest.mark.parametrize("path, tables", [("/libraries", 2), ("/beyond", 2)])
+def test_lessons_5_and_6_tables_read_on_a_phone_without_a_sideways_scroll(
+        app_url, open_page, path, tables):
+    """Issue 35: Lesson 5's tables of libraries and Lesson 6's verdicts and "Walking up the
+    frontier" scrolled sideways in their grids at 390 px. A phone gets the cells turned (Lesson
+    5) or wrapping (Lesson 6): every table fits its box, the page does not scroll sideways."""
+    page = open_page(app_url + path, **PHONE)
+    wait_until(page, lambda: len(page.evaluate(TABLES_JS)) >= tables, timeout_ms=25_000)
+    wide = [(text, box, content) for text, box, content in page.evaluate(TABLES_JS)
+            if content > box + 1]
+    assert wide == []
+    assert page.evaluate("() => document.documentElement.scrollWidth") <= PHONE["width"]
+    if path == "/beyond":           # the names on the chart read with their spaces
+        names = page.evaluate("() => [...document.querySelectorAll('.textpoint text')]"
+                              ".map(t => t.textContent)")
+        assert "dense bi-encoder" in names, names

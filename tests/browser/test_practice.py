@@ -12,6 +12,8 @@ from tests.browser.helpers import (
     board_card,
     board_order,
     drag_card,
+    finger_on,
+    small_text,
     touch_drag,
     wait_for_app_loaded,
     wait_for_app_run,
@@ -204,6 +206,15 @@ def test_a_drag_on_a_users_film_list_solves_a_recommender_challenge(app, open_pa
     watched = next(i for i in c.start[vera].order if c.start[vera].grades[i])
     card = board_card(page, item_id=watched, index=vera)
     expect(card.locator("img")).to_have_attribute("src", re.compile("^data:image/svg"))
+    # issue 35: the genre is read in the card's title (the poster's word was ~7 px at
+    # 1366x768), at least 12 px, and no title runs out of its card
+    from ui.films import _films
+    genre = _films()[watched][1]
+    expect(card.locator(".rb-title")).to_have_text(re.compile(rf" · {genre}$"))
+    sizes = page.locator(".rb-card .rb-title").evaluate_all(
+        "(ts) => ts.map((t) => [parseFloat(getComputedStyle(t).fontSize),"
+        " t.scrollWidth <= t.clientWidth + 1])")
+    assert all(size >= 12 and fits for size, fits in sizes), sizes
     card.evaluate("(c) => c.scrollIntoView({block: 'center'})")     # below the pinned task
     drag_card(page, card, board_card(page, rank=1, index=vera))
     wait_for_app_run(page)
@@ -211,3 +222,56 @@ def test_a_drag_on_a_users_film_list_solves_a_recommender_challenge(app, open_pa
     expect(page.get_by_test_id("stAlertContentSuccess")).to_contain_text(
         "Solved: MAP@8 = 0.207, above 0.2 as asked; 1 move in all (at most 1)")
     assert picker_value(page) == "✓ 7. Recommenders · " + c.title
+
+
+def test_on_a_phone_the_progress_links_copy_button_shows_without_a_hover(app, open_page):
+    """Issue 35: the panel says "copy it"; a phone has no hover, and Streamlit showed the code
+    block's copy button only on hover. A tap on the button copies the link."""
+    page = open_page(app.url + "/practice", **PHONE)
+    expect(page.get_by_role("checkbox", name="Presenter")).to_be_hidden()   # no use on a phone
+    page.get_by_role("button", name=re.compile("^Progress is kept only in this link")).click()
+    copy = page.get_by_role("dialog").get_by_role("button", name="Copy to clipboard")
+    expect(copy).to_be_visible()
+    box = copy.bounding_box()
+    assert box["width"] >= 44 and box["height"] >= 44           # a thumb's target
+    page.context.grant_permissions(["clipboard-read", "clipboard-write"])
+    copy.tap()
+    assert "challenge=" in page.evaluate("() => navigator.clipboard.readText()")
+
+
+@pytest.mark.parametrize("width, height", [(1920, 1080), (1366, 768)])
+def test_practice_has_a_presenter_view_that_reads_from_the_back(app, open_page, width, height):
+    """Issue 35: the sidebar was on the projector. The presenter view hides it, keeps itself in
+    the link, and at 1920x1080 no text is under 20 px."""
+    page = open_page(app.url + "/practice", width=width, height=height)
+    board_card(page, rank=8).wait_for()
+    page.get_by_text("Presenter", exact=True).click()
+    wait_for_app_run(page)
+    expect(page).to_have_url(re.compile("view=present"))
+    expect(page.get_by_test_id("stSidebar")).to_be_hidden()
+    expect(page.locator(".rb-root.rb-large")).to_have_count(1)
+    expect(page.get_by_text("Each challenge gives a board")).to_have_count(0)
+    check = page.get_by_test_id("stAlert").filter(has_text="Not yet")
+    expect(check).to_be_in_viewport(ratio=1)
+    expect(board_card(page, rank=8)).to_be_in_viewport(ratio=1)     # board and check: one screen
+    if width == 1920:
+        assert small_text(page) == []
+
+
+def test_on_a_phone_a_held_card_scrolls_the_page_above_the_check_strip(app, open_page):
+    """Issue 35: the board scrolled the page only in the screen's bottom 90 px, most of them
+    under the pinned check strip: a card held at 700 px for 5 s did not scroll. It scrolls
+    from 90 px above the strip."""
+    c = all_challenges()["one-query-lifts-map"]
+    page = open_page(app.url + "/practice", **PHONE,
+                     query="challenge=" + at_codec(all_challenges()).encode((c.id, c.start)))
+    board_card(page, rank=8, index=2).wait_for()
+    strip = page.locator(".st-key-pr_check")
+    main = "() => document.querySelector('[data-testid=stMain]').scrollTop"
+    with finger_on(page, board_card(page, rank=1)) as finger:
+        top = strip.bounding_box()["y"]
+        held_at = top - 30               # above the strip, and above the old edge's 90 px
+        assert held_at < PHONE["height"] - 90, (top, held_at)
+        start = page.evaluate(main)
+        finger.to(PHONE["width"] / 2, held_at)
+        wait_until(page, lambda: page.evaluate(main) > start + 100)

@@ -252,3 +252,29 @@ def test_on_a_phone_the_numbers_of_a_held_card_are_pinned_in_view(start_app, ope
     wait_until(page, lambda: page.evaluate(STRIP_JS) == page.evaluate(TILES_JS) == held)
     expect(page.locator(".lc-strip-cell.lc-changed")).to_have_count(0)   # Python's own now
     clear_of_the_strip(dark)
+
+
+def test_on_a_phone_a_card_held_below_the_board_says_it_goes_last(start_app, open_page):
+    """Issue 35: a finger let go below the board drops the card last, but while it was held
+    there the card kept its old rank and the strip the old numbers. Held just above the pinned
+    strip, the page scrolls (it scrolled only in the 90 px under the strip), the board goes up
+    past the finger, and the card then says it goes last, with the numbers of that order."""
+    page = open_page(start_app("app.py").url + "/playground",
+                     query="order=71234568&labels=00000010&k=2&mode=binary", **PHONE)
+    board_card(page, rank=8).wait_for()
+    expect(page.locator(".lc-strip")).to_be_visible(timeout=TIMEOUT_MS)
+    wait_until(page, lambda: page.evaluate(STRIP_JS).get("Recall@2") == "1")
+    dark = page.locator(".rb-card:not(.rb-held)[data-item-id='dark-cat-box']")
+    held = page.locator(".rb-card.rb-held")
+    main = "() => document.querySelector('[data-testid=stMain]').scrollTop"
+    with finger_on(page, dark) as finger:
+        strip_top = page.locator(".lc-strip").bounding_box()["y"]
+        start = page.evaluate(main)
+        finger.to(PHONE["width"] / 2, strip_top - 30)        # above the strip, not under it
+        wait_until(page, lambda: page.evaluate(main) > start + 100)   # the page scrolls
+        expect(held).to_have_attribute("data-spill", "goes last")
+        expect(held.locator(".rb-rank")).to_have_text("8")
+        wait_until(page, lambda: page.evaluate(STRIP_JS)["Recall@2"] == "0")
+        page.screenshot(path="/tmp/h35/phone_held_below.png")
+    wait_for_app_run(page)
+    expect(page).to_have_url(re.compile("order=12345687"))

@@ -31,21 +31,6 @@ PHONE = dict(width=390, height=844, is_mobile=True, has_touch=True, device_scale
 POLL_TIMEOUT_MS = 15_000
 
 
-@pytest.fixture(scope="module")
-def rooms(tmp_path_factory):
-    """The app with its own rooms database: (base URL, database path)."""
-    db = tmp_path_factory.mktemp("rooms") / "rooms.sqlite3"
-    with pytest.MonkeyPatch.context() as mp:
-        mp.setenv("IRLAB_ROOMS_DB", str(db))
-        mp.delenv("IRLAB_ROOMS_URL", raising=False)
-        # every browser here is one client (loopback), opening a room and joining in each
-        # test: the per-address limits as for a class behind one address (the limits
-        # themselves: tests/test_rooms_limits.py, tests/browser/test_rooms_flood.py)
-        mp.setenv("IRLAB_ROOMS_PER_ADDRESS", "20")
-        with streamlit_app("app.py") as app:
-            yield app.url, db
-
-
 def choose(teacher: Page, kind: str) -> None:
     """Pick the kind of question ("A or B?", "Your own"…): the preview follows."""
     teacher.get_by_role("radio", name=kind, exact=True).click()

@@ -342,16 +342,68 @@ function scrollingArea(node) {
   return document.scrollingElement || document.documentElement;
 }
 
+// The top of what is pinned over the foot of the screen (Practice's check strip on a phone,
+// the playground's numbers): the board scrolls from EDGE above it, where the finger still sees
+// the cards, not from under it. The components' shadow roots are looked into; the held card's
+// own copy and the board itself are not what is pinned.
+function pinnedTop(s) {
+  const x = window.innerWidth / 2, y = window.innerHeight - 2;
+  let top = window.innerHeight;
+  const look = (root) => {
+    for (const hit of root.elementsFromPoint(x, y)) {
+      if (s.root.contains(hit)) continue;
+      if (hit.shadowRoot && hit.shadowRoot !== root) look(hit.shadowRoot);
+      for (let n = hit; n && n !== document.documentElement; n = n.parentNode || n.host) {
+        if (n.nodeType !== 1) continue;
+        const position = getComputedStyle(n).position;
+        if (position === "sticky" || position === "fixed") {
+          const r = n.getBoundingClientRect();
+          if (r.top > window.innerHeight / 2) top = Math.min(top, r.top);
+          break;
+        }
+      }
+    }
+  };
+  look(document);
+  return top;
+}
+
+// A finger held below the board drops the card last, above it first (dropPlace): say so while
+// it is held there, as over the board. The held card shows its rank to be, and the numbers
+// beside the board (ui/preview.py) the order the drop will make. "here": as SortableJS has it.
+function spill(s) {
+  const held = s.list.querySelector(`.${HELD}`);
+  if (!held || !s.pointer || !s.touch) return;
+  const r = s.list.getBoundingClientRect();
+  const y = s.pointer.clientY;
+  const place = y > r.bottom ? "last" : y < r.top ? "first" : "here";
+  if (place === s.spill) return;
+  s.spill = place;
+  const id = held.dataset.itemId;
+  let order = shownOrder(s.list);
+  if (place !== "here") {
+    order = order.filter((c) => c !== id);
+    if (place === "first") order.unshift(id); else order.push(id);
+  }
+  const i = s.order.indexOf(id), j = order.indexOf(id);
+  const key = i === j ? null : `move:${i}:${j}`;
+  const tags = preview(s, key);
+  paintPlaces(s, order, key ? tags : s.order.map((c) => s.outcomes.get(c) || ""));
+  held.classList.toggle("rb-spill", place !== "here");
+  setAttr(held, "data-spill", place === "last" ? "goes last" : place === "first" ? "goes first" : "");
+}
+
 function autoScroll(s) {
   s.scrollFrame = 0;
   if (!s.dragging || !s.pointer) return;
+  spill(s);
   const area = s.scrollArea;
   const box = area === document.scrollingElement ? { top: 0, bottom: window.innerHeight }
     : area.getBoundingClientRect();
   // Streamlit's header bar lies over the top of the area
   const header = document.querySelector('[data-testid="stHeader"]');
   const top = Math.max(box.top, 0, header ? header.getBoundingClientRect().bottom : 0) + EDGE;
-  const bottom = Math.min(box.bottom, window.innerHeight) - EDGE;
+  const bottom = Math.min(box.bottom, window.innerHeight, s.pinnedTop) - EDGE;
   const y = s.pointer.clientY;
   const depth = y < top ? -(top - y) / EDGE : y > bottom ? (y - bottom) / EDGE : 0;
   const step = Math.sign(depth) * Math.max(1, Math.round(Math.min(1, Math.abs(depth)) * SCROLL_STEP));
@@ -375,6 +427,7 @@ function setup(parentElement) {
     const up = ["touchend", "touchcancel", "mouseup"].includes(e.type);
     const hover = e.type === "mousemove" && !s.pointer;      // no button down
     s.pointer = up || hover ? null : e.touches ? e.touches[0] : e;
+    if (!up && !hover) s.touch = !!e.touches || e.pointerType === "touch";
   };
   // Escape puts a held card back at once, as the browser's own drag and drop does
   const onEscapeL = (e) => {
@@ -410,10 +463,13 @@ function setup(parentElement) {
       s.escaped = false;
       s.previewBase = signature(s);
       s.scrollArea = scrollingArea(s.root);
+      s.pinnedTop = pinnedTop(s);
+      s.spill = "here";
       s.scrollFrame = requestAnimationFrame(() => autoScroll(s));
     },
     // The card is held over another rank: show that order's numbers and places now.
     onChange: (evt) => {
+      s.spill = "here";
       const order = shownOrder(list);
       const id = evt.item.dataset.itemId;
       const i = s.order.indexOf(id);

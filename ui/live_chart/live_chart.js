@@ -44,7 +44,10 @@ function readTheme(root) {
   };
 }
 
-function themed(layout, theme, width) {
+// The presenter view's charts in type a back row reads on a 1920x1080 projector: ticks, axis
+// titles and the legend at 20 px (the laptop view's 14 px were unreadable from a hall's back).
+const LARGE_FONT = 20;
+function themed(layout, theme, width, large) {
   const axis = (a) => ({ gridcolor: theme.grid, zerolinecolor: theme.grid, linecolor: theme.grid,
                          automargin: true, ...(a || {}) });
   return {
@@ -54,7 +57,8 @@ function themed(layout, theme, width) {
     width,
     paper_bgcolor: "rgba(0,0,0,0)",
     plot_bgcolor: "rgba(0,0,0,0)",
-    font: { family: theme.font, color: theme.text, ...(layout.font || {}) },
+    font: { family: theme.font, color: theme.text, ...(layout.font || {}),
+            ...(large ? { size: LARGE_FONT } : {}) },
     hoverlabel: { bgcolor: theme.hover, font: { color: theme.text }, ...(layout.hoverlabel || {}) },
     xaxis: axis(layout.xaxis),
     yaxis: axis(layout.yaxis),
@@ -419,12 +423,13 @@ function drawOne(Plotly, s, cell, chart) {
   // all the rest (ui/live_chart.py: figure_look). Then the axes, legend and labels stay: move
   // the points in place, or if that cannot be done, let plotly.js move them
   // (Plotly.animate with redraw: false, still cheaper than Plotly.react).
-  const frame = [chart.look, cell.width, height, s.themeKey].join("|");
+  const large = s.data.size === "large";
+  const frame = [chart.look, cell.width, height, s.themeKey, large].join("|");
   const same = cell.drawn && frame === cell.frame;
   if (same) {
     moveOrAnimate(Plotly, cell, figure.data);
   } else {
-    Plotly.react(cell.plot, figure.data, { ...themed(figure.layout, s.theme, cell.width), height },
+    Plotly.react(cell.plot, figure.data, { ...themed(figure.layout, s.theme, cell.width, large), height },
                  CONFIG);
   }
   cell.frame = frame;

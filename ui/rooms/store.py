@@ -110,6 +110,16 @@ def _hash(secret: str) -> str:
     return hashlib.sha256(secret.encode("utf-8")).hexdigest()
 
 
+def screen_token(secret: str) -> str:
+    """The projector link's token: the SHA-256 the store keeps of the teacher's key, so it
+    cannot be turned back into the key (it opens the projector screen only).
+
+    >>> screen_token("k") == _hash("k") and screen_token("k") != "k"
+    True
+    """
+    return _hash(secret)
+
+
 class RoomStore:
     """Rooms, questions and answers in one database (see the module's docstring for the rules).
 
@@ -214,15 +224,26 @@ class RoomStore:
         """The room, if ``secret`` is its teacher's. Otherwise :class:`RoomError`
         ``forbidden``, the same whether the code is a live room, an ended one or none at all
         (no oracle), counted as a guess of ``address`` (``rate`` once its guesses are used)."""
+        return self._keyed(code, _hash(str(secret or "")) if secret else "", address)
+
+    def screen(self, code: str, token: str | None, address: str = "local") -> Room:
+        """The room for its projector screen, if ``token`` is :func:`screen_token` of its
+        teacher's key (the link shows what the class may see, and runs nothing). Refused as
+        :meth:`teacher` refuses: no oracle, and a wrong token counts as a guess."""
+        return self._keyed(code, str(token or ""), address)
+
+    def _keyed(self, code: str, given_hash: str, address: str) -> Room:
+        """The live room whose stored key hash is ``given_hash``; else ``forbidden``, the same
+        for a live, ended, unknown or malformed code, counted as a guess of ``address``."""
         try:
             code = normalise_code(code)
         except RoomError:
             code = ""
         rows = self.db.query("SELECT secret_hash, expires_at FROM rooms WHERE code = ?",
                              (code,)) if code else []
-        given = _hash(str(secret or ""))
         stored = rows[0][0] if rows else _hash(secrets.token_hex(16))   # compared all the same
-        if hmac.compare_digest(stored, given) and secret and rows[0][1] > self.clock():
+        if hmac.compare_digest(stored, given_hash or "-") and given_hash \
+                and rows[0][1] > self.clock():
             return self.room(code)
         self._limit("guess", self._client(address))
         raise RoomError("forbidden", hours=self._hours())

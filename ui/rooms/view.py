@@ -192,17 +192,19 @@ LOCAL_NOTE = ("<b>⚠ Only this computer can open this address.</b> For phones, 
               "network name or address (or set <code>IRLAB_PUBLIC_URL</code>).")
 
 
-def qr_img(png: bytes, link: str, *, small: bool = False) -> str:
+def qr_img(png: bytes, link: str, *, small: bool = False, note: bool = True) -> str:
     """The QR code as an ``<img>`` with its alt text (``st.image`` gives it none) and a caption;
     ``small`` while a question is up (the tally goes below it). A link phones cannot open
-    (:func:`is_local`) gets :data:`LOCAL_NOTE` beside the code (below it when it is large)."""
+    (:func:`is_local`) gets :data:`LOCAL_NOTE` beside the code (below it when it is large), unless
+    ``note`` is false (the projector screen: the note is for the lecturer's page)."""
     import base64
     source = "data:image/png;base64," + base64.b64encode(png).decode("ascii")
     figure = (f'<figure class="room-qr{" small" if small else ""}"><img src="{source}" '
               f'alt="QR code of the join link {html.escape(link)}">'
               f'<figcaption>Scan to join</figcaption></figure>')
-    note = f'<p class="room-local" role="note">{LOCAL_NOTE}</p>' if is_local(link) else ""
-    return f'<div class="room-qr-row">{figure}{note}</div>'
+    aside = f'<p class="room-local" role="note">{LOCAL_NOTE}</p>' if note and is_local(link) \
+        else ""
+    return f'<div class="room-qr-row">{figure}{aside}</div>'
 
 
 def style() -> None:
@@ -317,8 +319,8 @@ def tally_figure(question: Mapping, counts: Mapping[str, int], revealed: bool,
         "layout": {"height": height, "margin": {"l": 10, "r": 40, "t": 10, "b": 30},
                    "font": {"size": 22}, "showlegend": False,
                    "xaxis": {"range": [0, top * 1.15], "dtick": max(1, round(top / 5)),
-                             "title": {"text": "answers", "font": {"size": 20}},
-                             "tickfont": {"size": 18}, "fixedrange": True},
+                             "title": {"text": "phones that chose it", "font": {"size": 22}},
+                             "tickfont": {"size": 22}, "fixedrange": True},
                    "yaxis": {"automargin": True, "fixedrange": True,
                              "tickfont": {"size": 24}}},
     }
