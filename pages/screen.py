@@ -39,7 +39,12 @@ try:
     room = db.screen(S["code"], S["view"], view.client_address())
 except RoomError as error:
     st.title("Projector screen")
-    view.say(error)
+    if error.reason == "forbidden":     # the same words for a live, ended or unknown room
+        st.error(f"This projector link opens no room: its key is wrong, or its room has ended "
+                 f"(closed, or expired after {error.details.get('hours', 4)} hours). Use the "
+                 "link under *Projector screen* on the teacher's page.", icon=":material/block:")
+    else:
+        view.say(error)
     S.keep_address()
     st.stop()
 
