@@ -38,7 +38,7 @@ import streamlit  # noqa: E402,F401  (sets up its loggers; quiet them afterwards
 for _name in ("streamlit", "streamlit.runtime.caching.cache_data_api"):
     logging.getLogger(_name).setLevel(logging.ERROR)
 from benchmarks.bench_upload import print_ratios, reader_ratios, write_files  # noqa: E402
-from irlib.compare import compare_systems  # noqa: E402
+from irlib.stats.compare import compare_systems  # noqa: E402
 from ui.upload import model as ui  # noqa: E402
 from ui.upload.tables import per_query_table  # noqa: E402
 

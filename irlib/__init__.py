@@ -4,20 +4,22 @@ Per-ranking functions take ``grades``, the relevance grades of the results in ra
 (0 = not relevant). :func:`evaluate` scores whole runs given as pandas DataFrames.
 """
 from irlib._common import DEFAULT_REL, InputError
-from irlib.ap import DENOMINATORS, average_precision, mean_average_precision
-from irlib.batch import Evaluation, evaluate
-from irlib.batch_curves import (CONFUSION_NAMES, confusion_curves_batch, metric_curves_batch,
-                                 outcomes_at_k_batch)
-from irlib.binary import (Confusion, confusion_at_k, f1_at_k, precision_at_k, r_precision,
-                          recall_at_k, success_at_k)
-from irlib.curves import CURVE_NAMES, metric_curves
-from irlib.dcg import (GAINS, IDEALS, cg_at_k, dcg_at_k, idcg_at_k, ideal_grades, mean_ndcg,
-                       ndcg_at_k)
-from irlib.explain import Explanation, explain, fmt
-from irlib.interpolated import precision_recall_batch, precision_recall_points
-from irlib.measures import MEASURES, PARAMS, RUN_MEASURES, Measure, MeasureInfo, parse_measure
-from irlib.neighbours import Neighbours, one_move_neighbours
-from irlib.rank import first_relevant_rank, mean_reciprocal_rank, reciprocal_rank
+from irlib.measures.ap import DENOMINATORS, average_precision, mean_average_precision
+from irlib.batch.engine import Evaluation, evaluate
+from irlib.batch.curves import (CONFUSION_NAMES, confusion_curves_batch, metric_curves_batch,
+                                outcomes_at_k_batch)
+from irlib.measures.binary import (Confusion, confusion_at_k, f1_at_k, precision_at_k, r_precision,
+                                   recall_at_k, success_at_k)
+from irlib.measures.curves import CURVE_NAMES, metric_curves
+from irlib.measures.dcg import (GAINS, IDEALS, cg_at_k, dcg_at_k, idcg_at_k, ideal_grades,
+                                mean_ndcg, ndcg_at_k)
+from irlib.measures.explain import Explanation, fmt
+from irlib.measures.registry import explain
+from irlib.measures.interpolated import precision_recall_batch, precision_recall_points
+from irlib.measures.registry import (MEASURES, PARAMS, RUN_MEASURES, Measure, MeasureInfo,
+                                     parse_measure)
+from irlib.measures.neighbours import Neighbours, one_move_neighbours
+from irlib.measures.rank import first_relevant_rank, mean_reciprocal_rank, reciprocal_rank
 
 __all__ = [
     "DEFAULT_REL", "InputError", "DENOMINATORS", "average_precision", "mean_average_precision",

@@ -15,7 +15,7 @@ whole queries, goes to a Python worker as Arrow batches (``mapInArrow``), where
 way: irlib turns only the distinct ones into the text it compares). The
 per-query values come back as a Spark DataFrame; the line over all queries is made in Spark
 SQL by each measure's registry rule (``aggregate``: mean, geometric mean, sum or count, as
-:func:`irlib.batch.summarize` makes it), so no query's values are collected to the driver.
+:func:`irlib.batch.engine.summarize` makes it), so no query's values are collected to the driver.
 
 .. code-block:: python
 
@@ -42,9 +42,9 @@ import numpy as np
 import pandas as pd
 
 from irlib._common import GEOMETRIC_FLOOR
-from irlib.batch import (FLOAT_ID_LIMIT, boolean_ids_message, check_options,
-                         large_float_ids_message)
-from irlib.measures import MEASURES, Measure
+from irlib.batch.engine import (FLOAT_ID_LIMIT, boolean_ids_message, check_options,
+                                large_float_ids_message)
+from irlib.measures.registry import MEASURES, Measure
 
 if TYPE_CHECKING:                      # pyspark is optional: imported where it is used
     from pyspark.sql import Column, DataFrame
@@ -165,7 +165,7 @@ def _spark_convention(ev, qrels: pd.DataFrame, run: pd.DataFrame, options: dict)
     document (the qrels made 0/1 at the measure's ``rel``: IDCG is min(R, K) gains of 1), and
     AP@K is divided by min(R, K) instead of R. P@K (over K), R@K and AP (over R) are
     trec_eval's already."""
-    from irlib.batch import evaluate as evaluate_in_memory
+    from irlib.batch.engine import evaluate as evaluate_in_memory
     per_query = ev.per_query.copy()
     for m in ev.measures:
         if m.name == "nDCG":
@@ -191,7 +191,7 @@ def _numeric(df: DataFrame, name: str, what: str) -> None:
 
 def _aggregate(name: str, how: str) -> Column:
     """The line over all queries of one measure column, by its registry rule, in Spark SQL:
-    :func:`irlib.batch.summarize`'s rules. Null rows (queries the run misses, without
+    :func:`irlib.batch.engine.summarize`'s rules. Null rows (queries the run misses, without
     ``complete``; queries without judgments) are left out, as summarize leaves out NaN."""
     from pyspark.sql import functions as F
     x = F.col(f"`{name}`")
@@ -216,8 +216,8 @@ def _partition_evaluator(measures: tuple[Measure, ...], names: list[str], comple
     """The function each Spark task runs on one partition's Arrow batches: judgments and
     results of whole queries, two lists per query."""
     def evaluate_group(qrels: pd.DataFrame, run: pd.DataFrame) -> pd.DataFrame:
-        from irlib.batch import _ids
-        from irlib.batch import evaluate as evaluate_in_memory
+        from irlib.batch.engine import _ids
+        from irlib.batch.engine import evaluate as evaluate_in_memory
         if len(qrels) == 0:                      # only queries without judgments here
             ids = pd.unique(_ids(run, "query_id", "run").to_numpy(dtype=object))
             out = pd.DataFrame({"query_id": _text(ids.astype(str)),

@@ -115,7 +115,7 @@ st.markdown(
 st.caption("After the lecture's cost-vs-MRR plot from its “synthetic leaderboard”: BM25 is "
            "cheap but weak, small learned sparse models jump far ahead for about the same "
            "cost, and an expensive system below them is dominated. The frontier is computed by "
-           "irlib.pareto.")
+           "irlib.stats.pareto.")
 
 lesson_links("pages/beyond.py")
 S.keep_address()

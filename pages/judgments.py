@@ -8,7 +8,7 @@ import plotly.graph_objects as go
 import streamlit as st
 
 from irlib._common import InputError
-from irlib.power import power_at, queries_needed, spread
+from irlib.stats.power import power_at, queries_needed, spread
 from ui import judgments as jd
 from ui.course import lesson_links, through_app_navigation
 from ui.layout import board_page

@@ -5,7 +5,7 @@ by side; then each disagreement (AP's denominator, NDCG's gain and ideal, ties) 
 import streamlit as st
 
 import irlib
-from irlib import conventions as cv
+from irlib.measures import conventions as cv
 from ui import libraries as lib
 from ui import phone_tables
 from ui.board import ranking_board
@@ -141,7 +141,7 @@ st.caption("In a few words. Each library's tab below has its record in full, wit
 for key, tab in zip(cv.CONVENTIONS, S.tabs("details", [lib.SHORT[k] for k in cv.CONVENTIONS])):
     with tab:
         st.table(lib.library_details(key))
-st.caption("The conventions live in irlib/conventions.py as data, one record per library. "
+st.caption("The conventions live in irlib/measures/conventions.py as data, one record per library. "
            "When numbers disagree across papers or tools, check these rows first.")
 
 lesson_links("pages/libraries.py")

@@ -6,8 +6,8 @@ controls, the board, then tiles beside both curve charts; the formula below.
 import streamlit as st
 
 import irlib
-from irlib.dcg import GAIN_FORMULAS
-from irlib.measures import MEASURES
+from irlib.measures.dcg import GAIN_FORMULAS
+from irlib.measures.registry import MEASURES
 from ui import playground as pg
 from ui import own_example, predict
 from ui.board import ranking_board

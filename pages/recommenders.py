@@ -3,7 +3,7 @@ watched later are the relevant documents) on a built-in film data set, and four 
 split, sampled metrics, popularity, and averaging over users."""
 import streamlit as st
 
-from irlib.reclab.data import DAYS, N_ITEMS, N_USERS
+from course.reclab.data import DAYS, N_ITEMS, N_USERS
 from ui import recommenders as rc
 from ui.course import lesson_links, through_app_navigation
 from ui.layout import board_page

@@ -1,11 +1,11 @@
-"""irlib.evaluate's rank finding (irlib/_judged.py): both search paths, ties, duplicates."""
+"""irlib.evaluate's rank finding (irlib/batch/_judged.py): both search paths, ties, duplicates."""
 import numpy as np
 import pandas as pd
 import pytest
 import pytrec_eval
 
 import irlib
-from irlib._judged import _place_among_hits_padded, _place_among_hits_sorted, match_judged
+from irlib.batch._judged import _place_among_hits_padded, _place_among_hits_sorted, match_judged
 
 
 def test_both_placements_agree_with_ties_and_signed_zeros():
@@ -95,13 +95,13 @@ def test_duplicate_run_row_is_named():
 @pytest.mark.parametrize("rounds", [0, 1])
 def test_fallback_after_the_last_round_agrees(monkeypatch, rounds):
     """If hashing left rows over (it never does in practice), pandas finishes the job."""
-    import irlib._judged
+    import irlib.batch._judged
     run_q = np.repeat(np.arange(30, dtype=np.int32), 50)
     run_d = np.tile(np.arange(50, dtype=np.int32), 30)
     judged_q, judged_d = run_q[::7].astype(np.int64), run_d[::7].copy()
     judged_d[::3] = -1                                       # never returned
     expected = match_judged(run_q, run_d, judged_q, judged_d, 30)
-    monkeypatch.setattr(irlib._judged, "_MAX_ROUNDS", rounds)
+    monkeypatch.setattr(irlib.batch._judged, "_MAX_ROUNDS", rounds)
     got = match_judged(run_q, run_d, judged_q, judged_d, 30)
     assert got[0] == expected[0] == -1
     assert dict(zip(got[1], got[2])) == dict(zip(expected[1], expected[2]))
@@ -116,9 +116,9 @@ def test_run_in_file_order_ranks_like_the_general_search(monkeypatch, longest_ti
     """A run listed query by query, best first (a TREC file's order), takes the sorted-run
     path; its ranks equal the general search's, with ties inside and across query edges,
     and a tie longer than the walk allows falls back to the general search."""
-    import irlib._judged
+    import irlib.batch._judged
     from irlib._codes import factorize
-    from irlib._judged import _ranks_of_sorted_run, judged_ranks
+    from irlib.batch._judged import _ranks_of_sorted_run, judged_ranks
     rng = np.random.default_rng(15)
     rows = []
     for qi in range(40):
@@ -134,8 +134,8 @@ def test_run_in_file_order_ranks_like_the_general_search(monkeypatch, longest_ti
     score = run["score"].to_numpy()
     hits = np.sort(rng.choice(len(run), len(run) // 3, replace=False))
     sorted_path = _ranks_of_sorted_run(run_q, score, run_d, names, hits)
-    assert (sorted_path is None) == (longest_tie > irlib._judged._MAX_TIE_STEPS)
-    monkeypatch.setattr(irlib._judged, "_ranks_of_sorted_run", lambda *args: None)
+    assert (sorted_path is None) == (longest_tie > irlib.batch._judged._MAX_TIE_STEPS)
+    monkeypatch.setattr(irlib.batch._judged, "_ranks_of_sorted_run", lambda *args: None)
     general = judged_ranks(run_q, score, run_d, names, hits)
     if sorted_path is not None:
         np.testing.assert_array_equal(sorted_path, general)

@@ -7,10 +7,10 @@ import re
 import pytest
 
 import irlib
-from irlib.challenges import Board, InputError, challenges, judge, move
-from irlib.challenges._board import moves_between, number
-from irlib.challenges._recommenders import USERS, catalogue, move_film
-from irlib.conventions import score_under
+from course.challenges import Board, InputError, challenges, judge, move
+from course.challenges._board import moves_between, number
+from course.challenges._recommenders import USERS, catalogue, move_film
+from irlib.measures.conventions import score_under
 from ui.practice import all_challenges, sources
 
 CHALLENGES = all_challenges()
@@ -126,8 +126,8 @@ def evaluated(challenge, boards, measure: str) -> float:
     every film each user watched after the cut as the qrels (the lesson's temporal split)."""
     import pandas as pd
 
-    from irlib.reclab.lesson import HONEST_SPLIT
-    from irlib.reclab.splits import lesson_split
+    from course.reclab.lesson import HONEST_SPLIT
+    from course.reclab.splits import lesson_split
     users = [USERS[source][0] for source in challenge_sources(challenge)]
     test = lesson_split(HONEST_SPLIT).test
     test = test[test["user_id"].isin(users)]

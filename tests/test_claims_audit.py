@@ -1,8 +1,8 @@
 """Section 8 of issue 33: a claims audit. Many random comparisons (2 to 10 systems, search
 queries and recommender users, some with no real difference, some with one, some a tie)
 are said in every sentence the product makes: the page's verdict and plain-words box
-(irlib.verdict), the report's headline (irlib.compare_many.headline), the summary CSV's
-finding (ui.upload.tables.finding_words) and the command line's (irlib._many_cli). Each
+(irlib.stats.verdict), the report's headline (irlib.stats.compare_many.headline), the summary CSV's
+finding (ui.upload.tables.finding_words) and the command line's (irlib.cli.many). Each
 claim is checked against the table's marks: no contradiction at all. Under no real
 difference the share of comparisons that call anything real stays at α (Holm's family-wise
 guarantee) within a Monte Carlo margin.
@@ -17,9 +17,9 @@ import re
 import numpy as np
 import pandas as pd
 
-from irlib._many_cli import comparison_records
-from irlib.compare_many import compare_many, headline
-from irlib.verdict import verdict
+from irlib.cli.many import comparison_records
+from irlib.stats.compare_many import compare_many, headline
+from irlib.stats.verdict import verdict
 from ui.upload.tables import finding_words
 
 ALPHA = 0.05

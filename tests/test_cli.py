@@ -17,7 +17,7 @@ import numpy as np
 import pytest
 import pytrec_eval
 
-from irlib.__main__ import main
+from irlib.cli.trec_eval import main
 from tests.test_parity import as_dicts, random_case
 
 SAMPLES = Path(__file__).resolve().parents[1] / "assets" / "samples"

@@ -10,7 +10,7 @@ import sys
 
 import pytest
 
-from irlib.__main__ import main
+from irlib.cli.trec_eval import main
 from tests import issue33_data
 from tests.apptest import run_page
 

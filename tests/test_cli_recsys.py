@@ -15,7 +15,7 @@ import pandas as pd
 import pytest
 
 from irlib import recsys
-from irlib.recsys.__main__ import main
+from irlib.cli.recsys import main
 
 SAMPLES = Path(__file__).resolve().parents[1] / "assets" / "samples"
 HELD, POPULAR, MF = (SAMPLES / n for n in ("shop_test.csv", "shop_recs_popular.tsv",

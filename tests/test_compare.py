@@ -1,4 +1,4 @@
-"""irlib.compare: every number checked against scipy (or by hand), plus the edge cases."""
+"""irlib.stats.compare: every number checked against scipy (or by hand), plus the edge cases."""
 from __future__ import annotations
 
 import math
@@ -11,9 +11,9 @@ import pytest
 from scipy import stats
 
 import irlib
-from irlib.compare import compare_systems, per_query_ranking
-from irlib.randomization import sign_flip_test
-from irlib.verdict import format_number, format_p, verdict
+from irlib.stats.compare import compare_systems, per_query_ranking
+from irlib.stats.randomization import sign_flip_test
+from irlib.stats.verdict import format_number, format_p, verdict
 
 
 def summary_sentence(c, label, a, b):

@@ -1,6 +1,6 @@
-"""Many systems (irlib.compare_many) against ranx's compare (means, uncorrected p-values,
+"""Many systems (irlib.stats.compare_many) against ranx's compare (means, uncorrected p-values,
 wins/ties/losses, with the paired t-test and Fisher's randomization test) and against
-statsmodels' Holm–Bonferroni; the verdict's wording (irlib.verdict) on the cases it names."""
+statsmodels' Holm–Bonferroni; the verdict's wording (irlib.stats.verdict) on the cases it names."""
 import numpy as np
 import pandas as pd
 import pytest
@@ -8,9 +8,9 @@ import ranx
 from statsmodels.stats.multitest import multipletests
 
 import irlib
-from irlib.compare import compare_systems
-from irlib.compare_many import compare_many, holm
-from irlib.verdict import format_pair, queries, verdict
+from irlib.stats.compare import compare_systems
+from irlib.stats.compare_many import compare_many, holm
+from irlib.stats.verdict import format_pair, queries, verdict
 from tests.test_parity import random_case
 
 MEASURES = {"nDCG@10": "ndcg@10", "AP": "map", "P@5": "precision@5"}

@@ -1,4 +1,4 @@
-"""irlib.conventions against the real libraries (pytrec_eval, ranx, scikit-learn) and against
+"""irlib.measures.conventions against the real libraries (pytrec_eval, ranx, scikit-learn) and against
 the published source of those not installed (torchmetrics, Kaggle's apk, Microsoft
 Recommenders, RecBole), transcribed below. Spark's record is checked against real pyspark in
 tests/test_spark_conventions.py."""
@@ -12,8 +12,8 @@ import pytrec_eval
 import ranx
 from sklearn import metrics
 
-from irlib.conventions import (CONVENTIONS, ROWS, TIE_RULES, conventions_table, score_under,
-                               tie_scores)
+from irlib.measures.conventions import (CONVENTIONS, ROWS, TIE_RULES, conventions_table,
+                                        score_under, tie_scores)
 
 GRADED = [0, 4, 1, 3, 4, 1, 3, 2]          # the video's "white cat in a box", grades 0-4
 IDS = [f"d{i}" for i in range(1, 9)]

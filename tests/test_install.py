@@ -106,13 +106,13 @@ def test_the_wheel_holds_irlib_alone_with_its_dependencies(wheel):
     assert runtime | spark | judgments == requires
     scripts = zipfile.ZipFile(wheel).read(
         next(n for n in names if n.endswith(".dist-info/entry_points.txt"))).decode()
-    assert "irlib-trec-eval = irlib.__main__:run" in scripts
-    assert "irlib-recsys = irlib.recsys.__main__:run" in scripts
+    assert "irlib-trec-eval = irlib.cli.trec_eval:run" in scripts
+    assert "irlib-recsys = irlib.cli.recsys:run" in scripts
 
 
 def test_the_commands_print_what_irlib_prints_here(venv):
-    from irlib.__main__ import main as trec_eval_main
-    from irlib.recsys.__main__ import main as recsys_main
+    from irlib.cli.trec_eval import main as trec_eval_main
+    from irlib.cli.recsys import main as recsys_main
     for command, main, argv in (("irlib-trec-eval", trec_eval_main, TREC_EVAL),
                                 ("irlib-recsys", recsys_main, RECSYS)):
         code, out, err = _in_process(main, argv)

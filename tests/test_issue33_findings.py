@@ -13,7 +13,7 @@ import pandas as pd
 import pytest
 
 import irlib
-from irlib.compare_many import compare_many
+from irlib.stats.compare_many import compare_many
 from irlib.io import read_qrels, read_run
 from tests import issue33_data
 from tests.apptest import run_page

@@ -16,9 +16,9 @@ import pytest
 import irlib
 from irlib import io as irio
 from irlib._common import InputError
-from irlib.pooling import pool, pooled_qrels, run_from_lists, scores_under_pooling
-from irlib.power import power_at, queries_needed, spread, verdict_by_queries
-from irlib.raters import agreement, cohen_kappa, combine_ratings, scores_by_rater
+from irlib.batch.pooling import pool, pooled_qrels, run_from_lists, scores_under_pooling
+from irlib.stats.power import power_at, queries_needed, spread, verdict_by_queries
+from irlib.stats.raters import agreement, cohen_kappa, combine_ratings, scores_by_rater
 
 SAMPLES = Path(__file__).resolve().parents[1] / "assets" / "samples"
 #: The notebook's "disagreement" query: doc1..doc4 in rank order, rating_1..rating_3.
@@ -113,7 +113,7 @@ def test_judged_at_k_in_the_cli_and_with_judged_only(tmp_path, capsys):
     qrels.write_text("1 0 a 1\n1 0 b 0\n")
     run = tmp_path / "r.txt"
     run.write_text("1 Q0 x 1 4 t\n1 Q0 a 2 3 t\n1 Q0 y 3 2 t\n1 Q0 b 4 1 t\n")
-    from irlib.__main__ import main
+    from irlib.cli.trec_eval import main
     assert main([str(qrels), str(run), "-m", "Judged@4", "-m", "Judged@2"]) == 0
     out = capsys.readouterr().out
     assert "Judged@4              \tall\t0.5000" in out
@@ -207,7 +207,7 @@ def test_fewer_queries_give_the_full_verdict_less_often_on_the_sample_runs():
     qrels = irio.read_qrels(SAMPLES / "qrels.txt")
     a = irlib.evaluate(qrels, _sample("control"), ["nDCG@10"]).per_query.iloc[:, 0]
     b = irlib.evaluate(qrels, _sample("rm3"), ["nDCG@10"]).per_query.iloc[:, 0]
-    full = irlib.compare.compare_systems(a, b)
+    full = irlib.stats.compare.compare_systems(a, b)
     curve = verdict_by_queries(a, b, [4, 12, int(full.n)], draws=60)
     everything = curve.loc[full.n]
     assert everything.sum() == pytest.approx(1.0)

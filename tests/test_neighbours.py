@@ -5,7 +5,7 @@ from hypothesis import given
 from hypothesis import strategies as st
 
 import irlib
-from irlib.neighbours import move_orders
+from irlib.measures.neighbours import move_orders
 
 states = st.lists(st.integers(0, 4), min_size=0, max_size=9)
 

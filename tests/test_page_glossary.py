@@ -9,7 +9,7 @@ from dataclasses import replace
 import pytest
 from streamlit.testing.v1 import AppTest
 
-from irlib import measures
+from irlib.measures import registry as measures
 from tests.apptest import ROOT, address, component_data, run_page
 from ui import glossary as gl
 

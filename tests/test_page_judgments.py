@@ -6,7 +6,7 @@ import re
 
 import pytest
 
-from irlib.power import queries_needed, spread
+from irlib.stats.power import queries_needed, spread
 from tests.apptest import address, run_page
 from ui import judgments as jd
 from ui.texts import md_escape

@@ -111,7 +111,7 @@ def test_trap_3_popularity_shows_the_lists_their_accuracy_and_what_accuracy_cann
     beyond = at.table[1].value                    # irlib.recsys' measures of the same lists
     assert list(beyond.index)[4:] == ["coverage@10", "exposure Gini@10", "popular now",
                                       "novelty now (bits)", "genre diversity"]
-    from irlib.reclab import lesson
+    from course.reclab import lesson
     numbers = lesson.beyond_table(10)
     assert beyond.loc["coverage@10", "Trending"] == f"{numbers.at['trending', 'Coverage']:.0%}"
     assert beyond.loc["popular now", "Trending"] == f"{numbers.at['trending', 'Popularity']:.0%}"

@@ -24,7 +24,7 @@ from scipy import stats
 from streamlit.testing.v1 import AppTest
 
 import irlib
-from irlib.verdict import format_p
+from irlib.stats.verdict import format_p
 from irlib.io import read_qrels, read_ratings, read_run
 from tests.apptest import address, run_page
 from ui import upload as ui

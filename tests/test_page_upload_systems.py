@@ -179,7 +179,7 @@ def _dataset(run_b_name="run_test.txt"):
 
 
 def test_the_report_holds_the_question_verdict_table_chart_settings_and_provenance():
-    from irlib.compare_many import compare_many
+    from irlib.stats.compare_many import compare_many
     from ui.upload.compare import build_pair
 
     dataset = _dataset()

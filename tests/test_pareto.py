@@ -1,10 +1,10 @@
-"""irlib.pareto: the frontier against a brute-force definition, ties, NaN, and validation."""
+"""irlib.stats.pareto: the frontier against a brute-force definition, ties, NaN, and validation."""
 import math
 
 import numpy as np
 import pytest
 
-from irlib.pareto import Problem, check_systems, pareto_front
+from irlib.stats.pareto import Problem, check_systems, pareto_front
 
 
 def brute_force(cost, quality):
@@ -94,7 +94,7 @@ def test_check_systems_edges_are_allowed():
 
 
 def test_huge_costs_are_flagged_not_drawn():
-    from irlib.pareto import check_systems
+    from irlib.stats.pareto import check_systems
     ok, problems = check_systems(["a", "b"], [0.3, 0.4], [1e308, 10])
     assert ok.tolist() == [False, True]
     assert "too large" in str(problems[0]) and "Row 1" in str(problems[0])

@@ -12,7 +12,7 @@ import pytest
 import pytrec_eval
 
 import irlib
-from irlib.trec_names import trec_eval_measures, trec_eval_name
+from irlib.measures.trec_names import trec_eval_measures, trec_eval_name
 from tests.test_parity import as_dicts, random_case
 
 # irlib measure -> pytrec_eval's key; every per-query value of these must agree
@@ -22,7 +22,7 @@ NEW_PAIRS = {
     "SetP": "set_P", "SetR": "set_recall", "SetF": "set_F",
     "Success@1": "success_1", "Success@5": "success_5", "Success@10": "success_10",
     **{f"IPrec@{level:g}": f"iprec_at_recall_{level:3.2f}" for level in
-       irlib.interpolated.ELEVEN_LEVELS},
+       irlib.measures.interpolated.ELEVEN_LEVELS},
     "AP@5": "map_cut_5", "nDCG@20": "ndcg_cut_20", "P@1000": "P_1000",
 }
 # per query, trec_eval keeps log(max(value, 1e-5)) and prints only the geometric mean

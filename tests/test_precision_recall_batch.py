@@ -9,8 +9,9 @@ import numpy as np
 import pytest
 
 import irlib
-from irlib.interpolated import (ELEVEN_LEVELS, interpolated_precision, precision_recall_batch,
-                                precision_recall_points, relevant_needed)
+from irlib.measures.interpolated import (ELEVEN_LEVELS, interpolated_precision,
+                                         precision_recall_batch, precision_recall_points,
+                                         relevant_needed)
 from tests.test_batch_curves import BINARY, GRADED, JUDGED_MODES, judged_for, random_state
 
 TOL = dict(rtol=0, atol=1e-12)

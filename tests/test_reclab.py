@@ -1,4 +1,4 @@
-"""irlib.reclab, the recommenders lesson's lab: the generated data set, the splits, the models,
+"""course.reclab, the recommenders lesson's lab: the generated data set, the splits, the models,
 sampled metrics, and the traps' findings on the lesson's seed. Accuracy numbers are checked
 against ranx and against counts made here by hand."""
 from __future__ import annotations
@@ -8,14 +8,13 @@ import pandas as pd
 import pytest
 import ranx
 
-from irlib.reclab import data as rdata
-from irlib.reclab import lesson
-from irlib.reclab.evaluation import accuracy, per_view
-from irlib.reclab.models import MODELS, Ranking, lesson_ranking, rankings
-from irlib.reclab.sampled import (DEFAULT_NEGATIVES, MAX_NEGATIVES, candidate_run,
-                                  lesson_sampled, negative_orders, sampled_accuracy,
-                                  sampled_sweep)
-from irlib.reclab.splits import Split, leak, lesson_split, split
+from course.reclab import data as rdata
+from course.reclab import lesson
+from course.reclab.evaluation import accuracy, per_view
+from course.reclab.models import MODELS, Ranking, lesson_ranking, rankings
+from course.reclab.sampled import (DEFAULT_NEGATIVES, MAX_NEGATIVES, candidate_run, lesson_sampled,
+                                   negative_orders, sampled_accuracy, sampled_sweep)
+from course.reclab.splits import Split, leak, lesson_split, split
 
 K = 10
 

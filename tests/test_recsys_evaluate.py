@@ -14,7 +14,7 @@ import ranx
 
 import irlib
 from irlib import InputError
-from irlib.measures import MEASURES, RUN_MEASURES
+from irlib.measures.registry import MEASURES, RUN_MEASURES
 from irlib.recsys import (SELF_JUDGED_MEASURES, Finding, compare_recommenders,
                           evaluate_recommendations, read_interactions, read_item_categories,
                           read_recommendations, self_judged_problem)
@@ -274,7 +274,7 @@ def test_a_narrow_winner_is_said_to_win_by_popularity_only_when_its_items_are_po
 
 def test_four_users_name_no_winner_and_a_tie_is_a_tie(shop):
     """Issue 33: "wins" only where the paired test finds the difference; a difference below
-    irlib.ties' tolerance is a tie whatever a test says, and neither is a warning."""
+    irlib.stats.ties' tolerance is a tie whatever a test says, and neither is a warning."""
     alone = _verdict_on_few_items("hit", finding=None)
     assert alone.startswith("No clear winner on NDCG@1: same 1 vs varied 0.25, a difference "
                             "that could be chance (paired randomization test over the users, "

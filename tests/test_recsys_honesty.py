@@ -13,11 +13,11 @@ import pandas as pd
 import pytest
 
 from irlib import InputError
-from irlib.compare_many import compare_many
+from irlib.stats.compare_many import compare_many
 from irlib.recsys import (check_roles, drop_seen, evaluate_recommendations, read_interactions,
                           read_recommendations, recommender_verdicts, seen_in_training)
-from irlib.recsys.__main__ import main
-from irlib.ties import TIE_TOLERANCE
+from irlib.cli.recsys import main
+from irlib.stats.ties import TIE_TOLERANCE
 from tests.recsys_data import make_shop, write_shop
 
 

@@ -1,4 +1,4 @@
-"""The measure registry (irlib.measures.MEASURES): every entry's functions agree with each other.
+"""The measure registry (irlib.measures.registry.MEASURES): every entry's functions agree with each other.
 
 One table feeds the parser, evaluate, the curves, explain and the app; these tests walk it, so
 a new entry is checked without a new test: its curve against its one-ranking function at every
@@ -10,8 +10,8 @@ import numpy as np
 import pytest
 
 import irlib
-import irlib.interpolated
-from irlib.measures import CUTOFFS, FAMILIES, MEASURES, RUN_MEASURES, parse_measure
+import irlib.measures.interpolated
+from irlib.measures.registry import CUTOFFS, FAMILIES, MEASURES, RUN_MEASURES, parse_measure
 
 
 def per_ranking(info, grades, k, *, judged, rel, gain):
@@ -56,7 +56,7 @@ def test_level_measures_explainer_and_function_agree_at_every_level(name):
     for seed in range(3):
         for grades, judged in random_rankings(seed):
             for rel in (1, 2):
-                for level in irlib.interpolated.ELEVEN_LEVELS + (0.25, 0.05):
+                for level in irlib.measures.interpolated.ELEVEN_LEVELS + (0.25, 0.05):
                     want = info.per_ranking(grades, level, judged=judged, rel=rel)
                     got = irlib.explain(name, grades, level, judged=judged, rel=rel)
                     assert got.value == pytest.approx(want, abs=1e-12), (name, level)

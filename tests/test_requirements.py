@@ -17,7 +17,7 @@ from importlib import metadata
 from pathlib import Path
 
 ROOT = Path(__file__).resolve().parents[1]
-SCANNED = ["tests", "irlib", "ui", "pages", "benchmarks", "deploy", "app.py"]
+SCANNED = ["tests", "irlib", "course", "ui", "pages", "benchmarks", "deploy", "app.py"]
 REQUIREMENTS = "requirements-dev.txt"   # it includes the others with -r
 
 

@@ -8,7 +8,7 @@ import pytest
 from scipy import stats
 
 import irlib
-from irlib.compare import compare_systems
+from irlib.stats.compare import compare_systems
 
 
 def test_judged_must_include_the_shown_documents():

@@ -230,9 +230,9 @@ def test_users_questions_agree_with_irlib(seed):
     watched after the cut (the lesson's split), by irlib.evaluate."""
     import pandas as pd
 
-    from irlib.reclab.data import generate
-    from irlib.reclab.lesson import HONEST_SPLIT, held_out
-    from irlib.reclab.splits import lesson_split
+    from course.reclab.data import generate
+    from course.reclab.lesson import HONEST_SPLIT, held_out
+    from course.reclab.splits import lesson_split
     question = qs.make_question("users", random.Random(seed))
     check_payload(question)
     measure, k = rec_shown(question)
@@ -258,12 +258,12 @@ def test_users_questions_agree_with_irlib(seed):
 
 @pytest.mark.parametrize("seed", range(6))
 def test_sampled_questions_agree_with_irlib(seed):
-    """Recomputed with irlib.reclab.sampled's own functions on a freshly drawn sample (seed 0,
+    """Recomputed with course.reclab.sampled's own functions on a freshly drawn sample (seed 0,
     as the lesson's page), not through the lesson's caches."""
-    from irlib.reclab.data import generate
-    from irlib.reclab.models import MODELS, rankings
-    from irlib.reclab.sampled import negative_orders, sampled_accuracy
-    from irlib.reclab.splits import split
+    from course.reclab.data import generate
+    from course.reclab.models import MODELS, rankings
+    from course.reclab.sampled import negative_orders, sampled_accuracy
+    from course.reclab.splits import split
     question = qs.make_question("sampled", random.Random(seed))
     check_payload(question)
     measure, k = rec_shown(question)

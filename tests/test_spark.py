@@ -12,8 +12,8 @@ import pytest
 
 import irlib
 import irlib.spark
-from irlib.measures import RUN_MEASURES
-from irlib.trec_names import expand_measures
+from irlib.measures.registry import RUN_MEASURES
+from irlib.measures.trec_names import expand_measures
 from tests.test_parity import random_case
 
 # every run measure of the registry: trec_eval's all_trec, plus those it does not print
@@ -110,7 +110,7 @@ def test_a_run_that_answers_no_query_has_no_means(spark):
 
 
 def test_irlib_and_the_app_never_import_pyspark():
-    code = ("import sys, irlib, irlib.spark, irlib.conventions, ui.libraries; "
+    code = ("import sys, irlib, irlib.spark, irlib.measures.conventions, ui.libraries; "
             "assert 'pyspark' not in sys.modules, 'pyspark imported'")
     subprocess.run([sys.executable, "-c", code], check=True, timeout=120,
                    cwd=str(__import__("pathlib").Path(__file__).resolve().parents[1]))

@@ -1,4 +1,4 @@
-"""irlib.conventions' Spark record against real pyspark (RankingEvaluator, local[2], the shared
+"""irlib.measures.conventions' Spark record against real pyspark (RankingEvaluator, local[2], the shared
 session of tests/conftest.py): what its NDCG does with grades, what its MAP divides by, that
 ties are the caller's order, and what a query without relevant items scores. The app shows
 irlib's reimplementation; these tests are why it can be trusted."""
@@ -7,7 +7,7 @@ from __future__ import annotations
 import numpy as np
 import pytest
 
-from irlib.conventions import CONVENTIONS, score_under
+from irlib.measures.conventions import CONVENTIONS, score_under
 from tests.test_conventions import GRADED, random_cases
 
 METRICS = {"ndcgAtK": ("NDCG", None), "meanAveragePrecisionAtK": ("AP", None),

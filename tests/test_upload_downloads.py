@@ -10,7 +10,7 @@ import io
 import pandas as pd
 import pytest
 
-from irlib.compare_many import compare_many
+from irlib.stats.compare_many import compare_many
 from irlib.io import read_qrels, read_run
 from tests.test_page_upload_systems import SAMPLES
 from ui import upload as ui

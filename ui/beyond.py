@@ -20,7 +20,7 @@ import streamlit as st
 from ui import page_state as ps
 from ui.texts import md_escape
 
-from irlib.pareto import Problem, check_systems, dominated_by, pareto_front
+from irlib.stats.pareto import Problem, check_systems, dominated_by, pareto_front
 
 PREFIX = "beyond_"
 DATA_KEY = PREFIX + "data"

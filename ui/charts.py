@@ -7,7 +7,7 @@ from collections.abc import Sequence
 import numpy as np
 import plotly.graph_objects as go
 
-from irlib.measures import MEASURES
+from irlib.measures.registry import MEASURES
 from ui.texts import METRIC_TEXT
 
 # The same colour for a metric on every page: irlib's registry holds it (Okabe-Ito).

@@ -1,7 +1,7 @@
 """The film service's films as cards: a poster per genre (an SVG made here, no files, no network)
 and each film's title, for the ranking board (Practice) and the class room's strips.
 
-The films come from :mod:`irlib.reclab.data` (Lesson 7's generated service). A poster shows
+The films come from :mod:`course.reclab.data` (Lesson 7's generated service). A poster shows
 the genre twice, as a word and as a pictogram, on the genre's colour, so two films of one
 genre look alike and a list's spread over genres can be seen at a glance.
 """
@@ -89,7 +89,7 @@ def poster(genre: str) -> str:
 @functools.cache
 def _films() -> dict[str, tuple[str, str]]:
     """item id -> (title, genre) of every film of the service."""
-    from irlib.reclab.data import generate
+    from course.reclab.data import generate
     items = generate().items
     return dict(zip(items["item_id"], zip(items["title"], items["genre"])))
 

@@ -1,6 +1,6 @@
 """The course's terms in plain words, for the glossary page (pages/glossary.py).
 
-A measure's name and definition are irlib's registry's (``irlib.measures.MEASURES``: title,
+A measure's name and definition are irlib's registry's (``irlib.measures.registry.MEASURES``: title,
 label, description; ``PARAMS`` for trec_eval's ``-l``), never a second copy; a term adds at
 most one plain sentence of its own. Every term has a stable ``slug``: the glossary's link
 ``glossary?term=<slug>`` opens the page on it (:func:`term_link`, for help texts elsewhere).
@@ -14,8 +14,8 @@ from dataclasses import dataclass
 import streamlit as st
 from streamlit.errors import StreamlitAPIException
 
-from irlib.compare_many import CORRECTIONS
-from irlib.measures import MEASURES, PARAMS
+from irlib.stats.compare_many import CORRECTIONS
+from irlib.measures.registry import MEASURES, PARAMS
 from ui import page_state as ps
 from ui.course import HOME, LESSONS
 from ui.texts import md_escape

@@ -3,7 +3,7 @@
 Three parts (``pages/judgments.py``): raters who disagree (the notebook's "disagreement" query,
 the learner in rater 2's seat), documents nobody judged (a pool of two systems and a third
 that was not in it), and how many queries a comparison needs (the sample runs). Every number
-comes from :mod:`irlib.raters`, :mod:`irlib.pooling` and :mod:`irlib.power`; this module only
+comes from :mod:`irlib.stats.raters`, :mod:`irlib.batch.pooling` and :mod:`irlib.stats.power`; this module only
 holds the data, reads the learner's input and lays numbers out as text.
 """
 from __future__ import annotations
@@ -18,9 +18,9 @@ import pandas as pd
 import irlib
 from irlib import io as irio
 from irlib._common import InputError
-from irlib.pooling import RULES, pool, run_from_lists, scores_under_pooling
-from irlib.power import verdict_by_queries
-from irlib.raters import COMBINE_RULES, agreement, scores_by_rater
+from irlib.batch.pooling import RULES, pool, run_from_lists, scores_under_pooling
+from irlib.stats.power import verdict_by_queries
+from irlib.stats.raters import COMBINE_RULES, agreement, scores_by_rater
 from ui import page_state as ps
 
 PREFIX = "jd_"
@@ -57,7 +57,7 @@ def rater_names() -> list[str]:
 
 def rater_table(yours) -> pd.DataFrame:
     """One column per rater and per way of combining them: each document's grade, then
-    DCG@4 and NDCG@4 of the ranking under those grades (irlib.raters.scores_by_rater)."""
+    DCG@4 and NDCG@4 of the ranking under those grades (irlib.stats.raters.scores_by_rater)."""
     k = len(DOCS)
     scores = scores_by_rater(ratings(yours), k, gain=GAIN)
     scores.index = [*rater_names(), *COMBINE_RULES]
@@ -201,7 +201,7 @@ def curve_sizes(n: int, needed: int) -> list[int]:
 
 def verdict_curve(table: pd.DataFrame, base: str, other: str,
                   sizes: tuple[int, ...]) -> pd.DataFrame:
-    """The verdict on as many queries like these (irlib.power, drawn with replacement):
+    """The verdict on as many queries like these (irlib.stats.power, drawn with replacement):
     some 1,300 randomization tests, so each pair's curve is kept for the session."""
     import streamlit as st
     cache = st.session_state.setdefault(PREFIX + "curves", {})

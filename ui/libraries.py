@@ -1,6 +1,6 @@
 """Helpers for the lesson "Why libraries disagree": one graded ranking, eight libraries.
 
-The numbers come from :mod:`irlib.conventions` (each library's conventions as irlib switches);
+The numbers come from :mod:`irlib.measures.conventions` (each library's conventions as irlib switches);
 this module keeps the board's state and arranges tables and formulas.
 """
 from __future__ import annotations
@@ -11,7 +11,7 @@ from collections.abc import Sequence
 import pandas as pd
 
 import irlib
-from irlib import conventions as cv
+from irlib.measures import conventions as cv
 from ui import page_state as ps
 from ui.boards import BoardState
 from ui.catalog import load_catalog

@@ -14,7 +14,7 @@ import plotly.graph_objects as go
 import streamlit as st
 
 import irlib
-from irlib.dcg import GAIN_FORMULAS
+from irlib.measures.dcg import GAIN_FORMULAS
 from ui import page_state as ps
 from ui.boards import BoardState, board_fields
 from ui.catalog import load_catalog

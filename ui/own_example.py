@@ -14,7 +14,7 @@ from __future__ import annotations
 import pandas as pd
 import streamlit as st
 
-from irlib.challenges import Board
+from course.challenges import Board
 from ui import own_data, own_goal
 from ui import playground as pg
 from ui.downloads import csv_bytes

@@ -1,10 +1,10 @@
 """A Practice-style goal on a lecturer's own example: "get NDCG@3 above 0.8 in one move".
 
 The lecturer sets it in the "Own example" popover; the playground then shows the goal and
-irlib's verdict on the board as it is (:mod:`irlib.challenges`: the same conditions and
+irlib's verdict on the board as it is (:mod:`course.challenges`: the same conditions and
 sentences as the Practice lesson), and the link carries it (``goal=nDCG.3.0.8.1``). The start
 is the example's own order and judgments; the goal counts drags from there (the fewest that make
-the board, :func:`irlib.challenges.moves_between`) and asks that the judgments stay as given.
+the board, :func:`course.challenges.moves_between`) and asks that the judgments stay as given.
 """
 from __future__ import annotations
 
@@ -14,9 +14,8 @@ from dataclasses import dataclass
 import streamlit as st
 
 import irlib
-from irlib.challenges import (Board, Condition, Result, Spec, build, moves_between,
-                              regrades_between)
-from irlib.measures import MEASURES
+from course.challenges import Board, Condition, Result, Spec, build, moves_between, regrades_between
+from irlib.measures.registry import MEASURES
 from ui import page_state as ps
 from ui.texts import SCORES, md_escape
 

@@ -17,7 +17,7 @@ import numpy as np
 import streamlit as st
 
 import irlib
-from irlib.measures import MEASURES
+from irlib.measures.registry import MEASURES
 from ui import live_chart, predict
 from ui import own_data, own_goal
 from ui import page_state as ps

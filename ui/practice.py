@@ -21,8 +21,8 @@ from dataclasses import dataclass
 
 import streamlit as st
 
-from irlib.challenges import Board, Challenge, Result, challenges
-from irlib.challenges._recommenders import film_boards
+from course.challenges import Board, Challenge, Result, challenges
+from course.challenges._recommenders import film_boards
 from ui import choosing, films
 from ui import page_state as ps
 from ui.board import ranking_board
@@ -37,7 +37,7 @@ SOLVED_MARK, SEEN_MARK = "✓ ", "◐ "
 
 @functools.cache
 def sources() -> dict[str, Board]:
-    """The lessons' starting boards by the names the challenges use (irlib.challenges); Lesson
+    """The lessons' starting boards by the names the challenges use (course.challenges); Lesson
     7's users' film lists come from irlib (``films-<name>``)."""
     catalog = load_catalog()
 

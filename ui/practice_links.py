@@ -4,7 +4,7 @@ was seen. Each is a :class:`ui.page_state.Codec`; a board is written as the less
 """
 from __future__ import annotations
 
-from irlib.challenges import Board, Challenge
+from course.challenges import Board, Challenge
 from ui import choosing, films
 from ui import page_state as ps
 from ui.catalog import load_catalog

@@ -9,7 +9,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
-from irlib.measures import TAUGHT_MEASURES
+from irlib.measures.registry import TAUGHT_MEASURES
 
 MODES = ("binary", "graded")
 GAINS = ("linear", "exponential")

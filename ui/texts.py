@@ -1,14 +1,14 @@
 """What each metric is called, what it means, and its pros and cons as the sources put them.
 
 One table for the tiles, the chart legends, the formula view and the help texts; the labels
-and one-line help come from irlib's measure registry (``irlib.measures.MEASURES``).
+and one-line help come from irlib's measure registry (``irlib.measures.registry.MEASURES``).
 """
 from __future__ import annotations
 
 import re
 from dataclasses import dataclass
 
-from irlib.measures import MEASURES
+from irlib.measures.registry import MEASURES
 
 
 @dataclass(frozen=True)

@@ -50,7 +50,7 @@ import numpy as np
 import pandas as pd
 
 from .._common import check_k
-from ..explain import Explanation, fmt
+from ..measures.explain import Explanation, fmt
 from .lists import UNSEEN_USERS, TopLists, top_lists
 
 __all__ = ["BEYOND", "BeyondInfo", "BeyondValue", "beyond_accuracy", "explain",

@@ -9,7 +9,7 @@ one sentence who wins accuracy and whether it did so by collapsing onto popular 
 "Wins" is said only where a paired test over the users finds the difference (the page's
 test, corrected over its systems, or the two systems' own test); otherwise the sentence
 says "no clear winner" with both numbers and the p-value. Means closer than
-:data:`irlib.ties.TIE_TOLERANCE` are a tie, whatever a test says.
+:data:`irlib.stats.ties.TIE_TOLERANCE` are a tie, whatever a test says.
 
 The rule (:data:`COLLAPSE`): the accuracy winner *collapsed* when its coverage is at most half
 the other's ("shows everyone the same few items"), or its average recommended popularity at
@@ -23,10 +23,10 @@ from dataclasses import dataclass
 
 import pandas as pd
 
-from ..explain import fmt
-from ..compare import compare_systems
-from ..compare_many import TESTS
-from ..ties import TIE_TOLERANCE, is_tie
+from ..measures.explain import fmt
+from ..stats.compare import compare_systems
+from ..stats.compare_many import TESTS
+from ..stats.ties import TIE_TOLERANCE, is_tie
 from .evaluate import RecommenderEvaluation
 
 __all__ = ["COLLAPSE", "Finding", "RecommenderComparison", "compare_recommenders",
@@ -71,7 +71,7 @@ class RecommenderComparison:
     sentence: str                  # the verdict in one sentence
     by: str                        # the accuracy measure that decides ("NDCG@10")
     finding: Finding | None = None   # the paired test behind the verdict
-    tie: bool = False              # the means differ by less than irlib.ties.TIE_TOLERANCE
+    tie: bool = False              # the means differ by less than irlib.stats.ties.TIE_TOLERANCE
     leader: str | None = None      # the higher mean, found or not (None: a tie)
 
     @property

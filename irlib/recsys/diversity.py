@@ -10,7 +10,7 @@ from __future__ import annotations
 import numpy as np
 import pandas as pd
 
-from ..explain import Explanation, fmt
+from ..measures.explain import Explanation, fmt
 from .lists import TopLists
 
 

@@ -35,8 +35,8 @@ import pandas as pd
 import pyarrow as pa
 
 from .._common import InputError, check_k
-from ..batch import Evaluation, evaluate
-from ..measures import parse_measure
+from ..batch.engine import Evaluation, evaluate
+from ..measures.registry import parse_measure
 from . import beyond
 from .lists import as_frame, code_inputs, lists_from, ranking_score, sorted_unique
 from .relevance import (_EXAMPLES, ACCURACY, GAINS, AccuracyInfo, UserAccounting,  # noqa: F401

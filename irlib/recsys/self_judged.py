@@ -10,7 +10,7 @@ from collections.abc import Iterable, Mapping
 
 import pandas as pd
 
-from ..measures import parse_measure
+from ..measures.registry import parse_measure
 from .relevance import ACCURACY
 
 __all__ = ["SELF_JUDGED_MEASURES", "pooled_labels", "self_judged_problem"]

@@ -1,9 +1,9 @@
 """Recommender verdicts for many systems: the same corrected test as the table, said in words.
 
-:func:`recommender_verdicts` runs :func:`irlib.compare_many` on the users' values (a user is
+:func:`recommender_verdicts` runs :func:`irlib.stats.compare_many` on the users' values (a user is
 a query) with the page's test and correction, and writes one sentence per comparison with
 :func:`~irlib.recsys.compare.compare_recommenders`: a system "wins" only where that corrected
-test marks the difference; a tie below :data:`irlib.ties.TIE_TOLERANCE` is a tie; otherwise
+test marks the difference; a tie below :data:`irlib.stats.ties.TIE_TOLERANCE` is a tie; otherwise
 "no clear winner" with both numbers and the corrected p (the uncorrected one named as such).
 :meth:`RecommenderVerdicts.claims` lays every sentence beside the table's mark, for the
 claims audit.
@@ -15,7 +15,7 @@ from dataclasses import dataclass
 
 import pandas as pd
 
-from ..compare_many import CORRECTIONS, TESTS, ManyComparison, compare_many
+from ..stats.compare_many import CORRECTIONS, TESTS, ManyComparison, compare_many
 from .compare import Finding, RecommenderComparison, compare_recommenders
 from .evaluate import RecommenderEvaluation
 
@@ -93,7 +93,7 @@ def recommender_verdicts(evaluations: Mapping[str, RecommenderEvaluation],
     by : str, optional
         The accuracy measure ("NDCG@10"); default the baseline's ``by``.
     test, correction, all_pairs, alpha
-        As :func:`irlib.compare_many`; the sentence says which.
+        As :func:`irlib.stats.compare_many`; the sentence says which.
     result : ManyComparison, optional
         A table's result to speak for (a page's: its test, correction and means); its
         measure for ``by`` is ``result_measure`` (default ``by``). Default: computed here.

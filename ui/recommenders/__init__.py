@@ -2,7 +2,7 @@
 
 The page (``pages/recommenders.py``) picks a trap and K; each trap draws itself from its own
 module (``split``, ``sampled``, ``popularity``, ``users``) with numbers from
-:mod:`irlib.reclab.lesson`. Everything the learner sets is a field of one
+:mod:`course.reclab.lesson`. Everything the learner sets is a field of one
 :class:`~ui.page_state.PageState`, so it survives navigation and lives in the link.
 """
 from __future__ import annotations
@@ -11,11 +11,11 @@ import functools
 
 import pandas as pd
 
-from irlib.reclab import lesson
-from irlib.reclab.evaluation import LABELS
-from irlib.reclab.models import MODELS
-from irlib.reclab.sampled import DEFAULT_NEGATIVES, MAX_NEGATIVES
-from irlib.reclab.splits import SPLITS
+from course.reclab import lesson
+from course.reclab.evaluation import LABELS
+from course.reclab.models import MODELS
+from course.reclab.sampled import DEFAULT_NEGATIVES, MAX_NEGATIVES
+from course.reclab.splits import SPLITS
 from ui import page_state as ps
 
 PREFIX = "rec_"

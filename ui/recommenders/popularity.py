@@ -2,7 +2,7 @@
 
 Accuracy, then what accuracy cannot see: coverage, exposure, popularity now, novelty and
 diversity of the lists (irlib's beyond-accuracy measures,
-:func:`irlib.reclab.lesson.beyond_table`; popularity counted in the training's last week, the
+:func:`course.reclab.lesson.beyond_table`; popularity counted in the training's last week, the
 window Trending ranks by) and irlib's tested sentence on the best one-list-for-everyone model
 against matrix factorisation: a win only where the paired test finds it, a warning when it
 won by collapsing onto popular films.
@@ -12,9 +12,9 @@ from __future__ import annotations
 import pandas as pd
 import streamlit as st
 
-from irlib.reclab import lesson
-from irlib.reclab.data import DAYS
-from irlib.reclab.models import MODELS, TRENDING_DAYS
+from course.reclab import lesson
+from course.reclab.data import DAYS
+from course.reclab.models import MODELS, TRENDING_DAYS
 from ui.recommenders import (MODEL_COLORS, PREFIX, WINNER_MARK, model_name,
                              names, winners)
 from ui.texts import md_escape

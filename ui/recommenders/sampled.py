@@ -5,9 +5,9 @@ from __future__ import annotations
 import pandas as pd
 import streamlit as st
 
-from irlib.reclab import lesson
-from irlib.reclab.models import MODELS
-from irlib.reclab.sampled import MAX_NEGATIVES
+from course.reclab import lesson
+from course.reclab.models import MODELS
+from course.reclab.sampled import MAX_NEGATIVES
 from ui.recommenders import (MODEL_COLORS, PREFIX, metric_label, model_name, plain,
                              starred)
 

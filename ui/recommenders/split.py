@@ -5,10 +5,10 @@ import numpy as np
 import pandas as pd
 import streamlit as st
 
-from irlib.reclab import lesson
-from irlib.reclab.evaluation import LABELS
-from irlib.reclab.models import MODELS
-from irlib.reclab.splits import SPLITS
+from course.reclab import lesson
+from course.reclab.evaluation import LABELS
+from course.reclab.models import MODELS
+from course.reclab.splits import SPLITS
 from ui.recommenders import (PREFIX, SPLIT_LABELS, metric_label, model_name, names, plain,
                              starred, winners)
 

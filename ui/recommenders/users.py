@@ -5,9 +5,9 @@ from __future__ import annotations
 import pandas as pd
 import streamlit as st
 
-from irlib.reclab import lesson
-from irlib.reclab.evaluation import LABELS
-from irlib.reclab.models import MODELS
+from course.reclab import lesson
+from course.reclab.evaluation import LABELS
+from course.reclab.models import MODELS
 from ui.recommenders import MODEL_COLORS, PREFIX, metric_label, model_name, plain
 
 USER_COLOR, VIEW_COLOR = "#009E73", "#D55E00"

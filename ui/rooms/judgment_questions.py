@@ -1,13 +1,13 @@
 """Class-room questions from Lesson 8 (where judgments come from), registered with
-:func:`ui.rooms.questions.register` like every kind. The numbers are irlib.raters'."""
+:func:`ui.rooms.questions.register` like every kind. The numbers are irlib.stats.raters'."""
 from __future__ import annotations
 
 import math
 import random
 from collections.abc import Mapping
 
-from irlib.explain import fmt
-from irlib.raters import agreement
+from irlib.measures.explain import fmt
+from irlib.stats.raters import agreement
 from ui.rooms.questions import _cats, _items, register
 
 PAIRS = {"12": (1, 2), "13": (1, 3), "23": (2, 3)}
@@ -24,7 +24,7 @@ TOP_GRADE = 3
 def make_raters(rng: random.Random, params: Mapping) -> dict:
     """Three raters' grades of six cats, drawn around one shared opinion so that one pair's
     Cohen's κ clearly beats the others' (by :data:`MARGIN`). The explanation gives every
-    pair's κ and Fleiss' κ of all three, from :func:`irlib.raters.agreement`."""
+    pair's κ and Fleiss' κ of all three, from :func:`irlib.stats.raters.agreement`."""
     catalog, query = _cats()
     titles = {i: item.title for i, item in catalog.items.items()}
     for _ in range(500):

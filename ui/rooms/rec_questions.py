@@ -1,7 +1,7 @@
 """Class-room questions on Lesson 7's recommenders: two users' lists, and sampled metrics.
 
 Registered in :data:`ui.rooms.questions.KINDS` when that module loads (it imports this one
-where these kinds stand in the teacher's picker); the numbers come from ``irlib.reclab``.
+where these kinds stand in the teacher's picker); the numbers come from ``course.reclab``.
 """
 from __future__ import annotations
 
@@ -12,7 +12,7 @@ import irlib
 from ui.rooms.questions import SAME, register, same_value
 
 
-#: The recommenders' metrics a question may name (irlib.reclab.evaluation's keys), per kind:
+#: The recommenders' metrics a question may name (course.reclab.evaluation's keys), per kind:
 #: a sampled question ranks one held-out film, where Recall@K is HitRate@K.
 REC_METRICS = {"users": ("hit", "recall", "ndcg", "mrr"), "sampled": ("hit", "ndcg", "mrr")}
 #: The films in each user's list, and the lesson's K and sample sizes for a sampled question.
@@ -23,7 +23,7 @@ NEGATIVES = (5, 10, 20, 50, 100)
 
 def rec_metric_label(key: str, k: int) -> str:
     """``"HitRate@3"``."""
-    from irlib.reclab.evaluation import label
+    from course.reclab.evaluation import label
     return label(key, k)
 
 
@@ -51,12 +51,12 @@ def make_users(rng: random.Random, params: Mapping) -> dict:
     """Two users' lists from one of the lesson's models (temporal split). ``params``:
     ``rec_metric`` (HitRate, Recall, NDCG, MRR), ``k``; drawn when missing. Every held-out
     film of a user counts, listed or not (Recall, NDCG's ideal): the context says how many.
-    The numbers are :func:`irlib.evaluate`'s (:func:`irlib.reclab.evaluation.accuracy`)."""
-    from irlib.reclab.data import generate
-    from irlib.reclab.evaluation import accuracy
-    from irlib.reclab.lesson import HONEST_SPLIT, held_out, top_list
-    from irlib.reclab.models import MODELS, lesson_ranking
-    from irlib.reclab.splits import lesson_split
+    The numbers are :func:`irlib.evaluate`'s (:func:`course.reclab.evaluation.accuracy`)."""
+    from course.reclab.data import generate
+    from course.reclab.evaluation import accuracy
+    from course.reclab.lesson import HONEST_SPLIT, held_out, top_list
+    from course.reclab.models import MODELS, lesson_ranking
+    from course.reclab.splits import lesson_split
 
     key = _rec_metric(rng, params, "users")
     k = min(int(params.get("k") or 0), LIST_FILMS) or rng.randint(2, LIST_FILMS)
@@ -108,9 +108,9 @@ def make_sampled(rng: random.Random, params: Mapping) -> dict:
     catalogue's numbers are given, the sampled ones asked (Krichene & Rendle 2020).
     ``params``: ``rec_metric`` (HitRate, NDCG, MRR), ``negatives`` (one of
     :data:`NEGATIVES`); drawn when missing. The sample is the lesson's (seed 0), so its page
-    shows the same numbers; they come from :mod:`irlib.reclab.sampled` via irlib.evaluate."""
-    from irlib.reclab import lesson
-    from irlib.reclab.models import MODELS
+    shows the same numbers; they come from :mod:`course.reclab.sampled` via irlib.evaluate."""
+    from course.reclab import lesson
+    from course.reclab.models import MODELS
 
     key = _rec_metric(rng, params, "sampled")
     n = int(params.get("negatives") or 0) or rng.choice(NEGATIVES)

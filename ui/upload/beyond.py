@@ -9,7 +9,7 @@ import pandas as pd
 import streamlit as st
 
 from irlib import recsys
-from irlib.compare_many import ManyComparison
+from irlib.stats.compare_many import ManyComparison
 from irlib.recsys.verdict import recommender_verdicts, rule_changes
 from ui.texts import md_escape
 from ui.upload.cache import CACHE_TTL

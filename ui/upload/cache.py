@@ -9,8 +9,8 @@ import pandas as pd
 import streamlit as st
 
 from irlib import InputError, recsys
-from irlib.compare import Comparison, compare_systems
-from irlib.compare_many import ManyComparison, compare_many
+from irlib.stats.compare import Comparison, compare_systems
+from irlib.stats.compare_many import ManyComparison, compare_many
 from ui.upload.model import Dataset, Settings, read_upload, score
 from ui.upload.tables import per_query_table, recommender_evaluations
 

@@ -1,9 +1,9 @@
 """Does B beat A? The verdict (naming its test, saying when the tests disagree), a reading
 for a product team, the paired tests, the per-query differences as bars and as a table
-(the numbers and sentences come from irlib.compare and irlib.verdict).
+(the numbers and sentences come from irlib.stats.compare and irlib.stats.verdict).
 
 The verdict rests on the systems table's own result for the pair
-(:meth:`irlib.compare_many.ManyComparison.finding`): the test chosen above it, its
+(:meth:`irlib.stats.compare_many.ManyComparison.finding`): the test chosen above it, its
 correction over the same family, its mark; never on another test behind its back."""
 from __future__ import annotations
 
@@ -14,10 +14,10 @@ import pandas as pd
 import streamlit as st
 
 import irlib
-from irlib.compare import Comparison
-from irlib.compare_many import TESTS, ManyComparison
-from irlib.randomization import randomization_floor
-from irlib.verdict import Verdict, format_p, queries, t_test_caveat, verdict
+from irlib.stats.compare import Comparison
+from irlib.stats.compare_many import TESTS, ManyComparison
+from irlib.stats.randomization import randomization_floor
+from irlib.stats.verdict import Verdict, format_p, queries, t_test_caveat, verdict
 from ui.downloads import DOWNLOAD_NOTE, csv_bytes
 from ui.print_style import keep_together
 from ui.texts import md_escape

@@ -10,7 +10,7 @@ import functools
 
 import streamlit as st
 
-from irlib.compare_many import ManyComparison
+from irlib.stats.compare_many import ManyComparison
 from ui.texts import md_escape
 from ui.upload.files import load_samples
 from ui.upload.model import SAMPLE_FILES, SLOTS, UNITS, BeyondSummary, Dataset, Settings

@@ -11,8 +11,8 @@ import dataclasses
 import numpy as np
 
 import irlib
-from irlib.dcg import GAIN_FORMULAS
-from irlib.measures import MEASURES, RUN_MEASURES
+from irlib.measures.dcg import GAIN_FORMULAS
+from irlib.measures.registry import MEASURES, RUN_MEASURES
 from ui.texts import METRIC_TEXT
 
 #: The measures the page offers: the lessons' run measures and trec_eval's bpref, GMAP and

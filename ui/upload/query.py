@@ -91,7 +91,7 @@ def query_view(dataset: Dataset, table: pd.DataFrame, settings: Settings, system
 
 def _tie_note(ranking: pd.DataFrame, kind: str) -> str:
     """Why a document may not sit at the rank its file gave it: trec_eval's order breaks
-    ties of score by document id (``irlib.compare.per_query_ranking``), and a file's own rank
+    ties of score by document id (``irlib.stats.compare.per_query_ranking``), and a file's own rank
     column is not read. Empty when no two scores of this ranking are equal.
 
     >>> ranking = pd.DataFrame({"score": [3.0, 1.0, 1.0, 0.5]})

@@ -3,7 +3,7 @@
 It opens offline in any browser (plotly.js is inlined from ``static/vendor``; no CDN, no
 fonts from the web; the chart's toolbar has no control that sends it anywhere) and prints on
 its own pages, each lead-in kept with its table. With several systems it leads with the whole
-comparison (:func:`irlib.compare_many.headline`: who beats or falls behind the baseline after
+comparison (:func:`irlib.stats.compare_many.headline`: who beats or falls behind the baseline after
 correction, on which measures); then the systems table (and every pair's grid when asked
 for), the closer look at one pair with the page's verdict, its plain-words reading and its
 chart, what each measure means, the settings, and where the numbers come from (files, sizes,
@@ -24,10 +24,10 @@ from pathlib import Path
 
 import pandas as pd
 
-from irlib.compare_many import ManyComparison, headline
-from irlib.measures import MEASURES
+from irlib.stats.compare_many import ManyComparison, headline
+from irlib.measures.registry import MEASURES
 from irlib.recsys import ACCURACY
-from irlib.verdict import queries
+from irlib.stats.verdict import queries
 from ui.charts import plotly_config
 from ui.upload.figures import deltas_figure
 from ui.upload.measures import mean_label

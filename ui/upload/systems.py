@@ -1,5 +1,5 @@
 """Many systems: the baseline, the systems x measures table with significance markers, the
-every-pair matrix on request, and the summary CSV (numbers from irlib.compare_many)."""
+every-pair matrix on request, and the summary CSV (numbers from irlib.stats.compare_many)."""
 from __future__ import annotations
 
 from collections.abc import Mapping
@@ -8,7 +8,7 @@ import streamlit as st
 
 import irlib
 from ui import print_style
-from irlib.compare_many import CORRECTIONS, TESTS, ManyComparison
+from irlib.stats.compare_many import CORRECTIONS, TESTS, ManyComparison
 from ui.downloads import DOWNLOAD_NOTE, csv_bytes
 from ui.texts import md_escape
 from ui.upload.cache import cached_compare_many

@@ -2,7 +2,7 @@
 
 Per query (:func:`per_query_table`, worst first) with its means as trec_eval makes them
 (:func:`means_of`), one query's ranking, the precision-recall points, the systems table
-(:func:`systems_frame` from :func:`irlib.compare_many.compare_many`) and the two-system
+(:func:`systems_frame` from :func:`irlib.stats.compare_many.compare_many`) and the two-system
 comparison. The report and the CSV downloads are built from these frames.
 """
 from __future__ import annotations
@@ -13,12 +13,12 @@ import numpy as np
 import pandas as pd
 
 import irlib
-from irlib.batch import summarize
-from irlib.compare import Comparison, per_query_ranking
-from irlib.compare_many import CORRECTIONS, TESTS, Finding, ManyComparison
-from irlib.interpolated import ELEVEN_LEVELS, precision_recall_points
-from irlib.measures import parse_measure
-from irlib.verdict import format_p
+from irlib.batch.engine import summarize
+from irlib.stats.compare import Comparison, per_query_ranking
+from irlib.stats.compare_many import CORRECTIONS, TESTS, Finding, ManyComparison
+from irlib.measures.interpolated import ELEVEN_LEVELS, precision_recall_points
+from irlib.measures.registry import parse_measure
+from irlib.stats.verdict import format_p
 from ui.upload.measures import mean_label
 from ui.upload.model import Dataset, Settings
 
@@ -152,7 +152,7 @@ def summary_rows(result: ManyComparison, settings: Settings, *,
     """The summary CSV: one row per system and measure (and, with every pair, one per pair),
     the measure named in full, each p named (uncorrected, corrected by what over how many
     comparisons), the table's mark and the finding in words
-    (:meth:`irlib.compare_many.ManyComparison.finding`, as the page and the report say it)."""
+    (:meth:`irlib.stats.compare_many.ManyComparison.finding`, as the page and the report say it)."""
     labels = dict(zip(settings.names, (settings.label(k) for k in settings.measures)))
     corrected = f"p corrected ({CORRECTIONS[result.correction]})"
     rows = []
@@ -192,7 +192,7 @@ def summary_rows(result: ManyComparison, settings: Settings, *,
 def finding_words(found: Finding) -> str:
     """One comparison of the table in a line: who is better, or no clear difference.
 
-    >>> from irlib.compare_many import Finding
+    >>> from irlib.stats.compare_many import Finding
     >>> print(finding_words(Finding("AP", "weak", "bm25", .40, .43, -.03, 60, "t-test", .038,
     ...                             .066, "holm", 2, False, .05, False, False)))
     ... # doctest: +NORMALIZE_WHITESPACE

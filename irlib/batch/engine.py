@@ -1,0 +1,320 @@
+"""Evaluate a whole run against qrels, per query, with trec_eval's conventions.
+
+DataFrames use ir_measures' columns: qrels ``query_id, doc_id, relevance``; run
+``query_id, doc_id, score``. Conventions (all as trec_eval):
+
+* the run is ordered by score descending, ties by doc_id descending (the rank column is ignored);
+* binary measures count grade >= rel; nDCG's gains are the grades, negative grades count as 0,
+  and IDCG comes from all judged documents of the query;
+* averaging: by default the mean is over the queries that are in both the run and the qrels
+  (trec_eval's default); ``complete=True`` also counts every qrels query missing from the run
+  as 0 (``trec_eval -c``). Queries only in the run are ignored in both; a query in both
+  without relevant documents scores 0 and counts. Each measure says in the registry how its
+  line over all queries is made (:func:`summarize`): a mean, a geometric mean (GMAP), a sum
+  (the counts) or the number of queries;
+* ``depth`` keeps each query's first N results (``trec_eval -M N``); ``judged_only`` drops the
+  unjudged results before ranking (``trec_eval -J``).
+
+Speed: the run is never sorted. Every measure needs only the ranks of the judged documents
+the run returned, and a rank is 1 + the number of the query's rows that outrank it
+(:mod:`irlib.batch._judged`); the measures are NumPy segment sums over those few rows
+(:mod:`irlib.measures._batch_kernels`): no per-query loop.
+"""
+from __future__ import annotations
+
+from collections.abc import Iterable
+from dataclasses import dataclass
+
+import numpy as np
+import pandas as pd
+
+from irlib.measures._batch_kernels import Context
+from irlib._codes import factorize, integer_ids, positions_in
+from irlib._common import GEOMETRIC_FLOOR
+from irlib.batch._judged import judged_ranks, match_judged
+from irlib.measures.registry import MEASURES, Measure
+from irlib.measures.trec_names import expand_measures
+
+QRELS_COLUMNS = ("query_id", "doc_id", "relevance")
+RUN_COLUMNS = ("query_id", "doc_id", "score")
+
+
+@dataclass(frozen=True)
+class Evaluation:
+    """What :func:`evaluate` found; see there for what each field holds in each mode."""
+    per_query: pd.DataFrame            # rows: every qrels query (id order); columns: measures
+    means: pd.Series                   # per_query.mean(), NaN rows skipped
+    missing_queries: tuple[str, ...]   # in the qrels, not in the run: NaN (default) or 0 (-c)
+    ignored_queries: tuple[str, ...]   # in the run, not in the qrels: no row, never averaged
+    complete: bool = False             # True: averaged like ``trec_eval -c``
+    measures: tuple[Measure, ...] = () # what each column is, in column order
+
+    @property
+    def n_averaged(self) -> int:
+        """How many queries the means are over (trec_eval's ``num_q``)."""
+        return len(self.per_query) if self.complete else \
+            len(self.per_query) - len(self.missing_queries)
+
+
+def _check_columns(df, columns, what) -> None:
+    if not isinstance(df, pd.DataFrame):
+        raise ValueError(f"{what} must be a pandas DataFrame, got {type(df).__name__}")
+    missing = [c for c in columns if c not in df.columns]
+    if missing:
+        raise ValueError(f"{what} is missing column {missing[0]!r} "
+                         f"(needs {', '.join(columns)}; found: {', '.join(map(str, df.columns))})")
+
+
+def _numeric(df, column, what) -> np.ndarray:
+    values = pd.to_numeric(df[column], errors="coerce").to_numpy(dtype=float)
+    bad = ~np.isfinite(values)
+    if bad.any():
+        i = int(np.flatnonzero(bad)[0])
+        shown = df[column].iloc[i]
+        shown = repr(shown) if isinstance(shown, str) else str(shown)
+        raise ValueError(f"{what} row {i}: {column} is {shown} "
+                         f"(query {df['query_id'].iloc[i]!r}, doc {df['doc_id'].iloc[i]!r}); "
+                         "it must be a finite number")
+    return values
+
+
+#: From 2**53 on a float no longer holds every integer: it cannot name an id exactly.
+FLOAT_ID_LIMIT = 2.0 ** 53
+
+
+def boolean_ids_message(what: str, column: str) -> str:
+    """Why True/False ids are refused (here and by :func:`irlib.spark.evaluate`)."""
+    return f"{what}: {column} holds True/False, not ids"
+
+
+def large_float_ids_message(what: str, column: str) -> str:
+    """Why float ids of 2**53 or more are refused (here and by :func:`irlib.spark.evaluate`)."""
+    return (f"{what}: {column} holds a float of 2**53 or more, too large to name an id "
+            "exactly; give the ids as integers or text")
+
+
+def _ids(df: pd.DataFrame, column: str, what: str) -> pd.Series:
+    """``df[column]`` as text ids, as trec_eval reads them from a file.
+
+    Numbers become the text a file would hold: ``1``, ``1.0`` (a float column) and ``"1"``
+    are one id, so integer ids in the qrels and the same ids read as floats in the run
+    still match. Text ids are kept as they are ("1.0" and "1" stay different ids).
+    """
+    ids = df[column]
+    missing = ids.isna().to_numpy()
+    if missing.any():
+        i = int(np.flatnonzero(missing)[0])
+        raise ValueError(f"{what} row {i}: {column} is empty")
+    kind = pd.api.types.infer_dtype(ids, skipna=False) if ids.dtype == object else None
+    if pd.api.types.is_bool_dtype(ids.dtype) or kind == "boolean":
+        raise ValueError(boolean_ids_message(what, column))
+    if pd.api.types.is_float_dtype(ids.dtype) or kind in ("floating", "mixed-integer-float"):
+        numbers = ids.to_numpy(dtype=float)
+        integral = np.isfinite(numbers) & (numbers == np.round(numbers))
+        if (np.abs(numbers[integral]) >= FLOAT_ID_LIMIT).any():
+            raise ValueError(large_float_ids_message(what, column))
+        text = ids.astype(str).to_numpy(dtype=object)
+        text[integral] = numbers[integral].astype(np.int64).astype(str)
+        return pd.Series(text, index=ids.index, dtype=object)
+    if pd.api.types.is_string_dtype(ids.dtype) and ids.dtype != object:
+        return ids
+    if integer_ids(ids.dtype):
+        return ids          # factorize names the distinct integers by their text
+    return ids.astype(str)
+
+
+def _raise_duplicate(df: pd.DataFrame, what: str) -> None:
+    """Name the first repeated (query, doc) pair of ``df`` and its rows."""
+    pairs = pd.DataFrame({"q": df["query_id"].astype(str).to_numpy(),
+                          "d": df["doc_id"].astype(str).to_numpy()})
+    later = np.flatnonzero(pairs.duplicated().to_numpy())[0]
+    q, d = pairs.iloc[later]
+    first = np.flatnonzero(((pairs["q"] == q) & (pairs["d"] == d)).to_numpy())[0]
+    raise ValueError(f"{what} has duplicate rows {first} and {later}: query {q!r}, doc {d!r} "
+                     "appear more than once")       # as text: 7, not np.int64(7)
+
+
+def _segment_rank(values, q, n_queries, key):
+    """Per query, the 1-based position of each row when sorted by key within its query."""
+    order = np.lexsort((key, q))
+    q_sorted = q[order]
+    starts = np.searchsorted(q_sorted, np.arange(n_queries))
+    pos = np.empty(len(order), np.int64)
+    pos[order] = np.arange(len(order)) - starts[q_sorted] + 1
+    return pos
+
+
+def summarize(per_query: pd.DataFrame, measures: Iterable[Measure], *, complete: bool,
+              relevant_judgments: int | None = None) -> pd.Series:
+    """The line over all queries (trec_eval's ``all``) of ``per_query``, one column per measure.
+
+    Rows that are NaN (queries the run misses, without ``complete``) are left out. Each
+    measure's registry entry says how: the mean; the geometric mean with values below 1e-5
+    counted as 1e-5 (GMAP); the sum (the counts); or the number of queries (``num_q``).
+    With ``complete``, trec_eval's ``num_rel`` is the number of judgments with a grade above 0
+    in the whole qrels, whatever the relevance level (``relevant_judgments``), as trec_eval -c
+    prints it.
+
+    >>> frame = pd.DataFrame({"AP": [0.5, 0.0, np.nan], "NumRet": [10, 3, np.nan]})
+    >>> summarize(frame, [Measure("AP"), Measure("NumRet")], complete=False).to_dict()
+    {'AP': 0.25, 'NumRet': 13.0}
+    """
+    values = {}
+    for column, m in zip(per_query.columns, measures):
+        x = per_query[column].to_numpy(dtype=float)
+        x = x[~np.isnan(x)]
+        how = MEASURES[m.name].aggregate
+        if not len(x):
+            values[column] = np.nan
+        elif how == "mean":
+            values[column] = float(x.mean())
+        elif how == "gmean":
+            values[column] = float(np.exp(np.log(np.maximum(x, GEOMETRIC_FLOOR)).mean()))
+        elif how == "count":
+            values[column] = float(len(x))
+        elif m.name == "NumRel" and complete and relevant_judgments is not None:
+            values[column] = float(relevant_judgments)
+        else:
+            values[column] = float(x.sum())
+    return pd.Series(values, index=per_query.columns, dtype=float)
+
+
+def check_options(measures, *, complete, depth, judged_only) -> list[Measure]:
+    """:func:`evaluate`'s options checked, and its measures parsed (also for irlib.spark)."""
+    for flag, value in (("complete", complete), ("judged_only", judged_only)):
+        if not isinstance(value, (bool, np.bool_)):
+            raise ValueError(f"{flag} must be True or False, got {value!r}")
+    if depth is not None and (isinstance(depth, bool) or not isinstance(depth, (int, np.integer))
+                              or depth < 1):
+        raise ValueError(f"depth must be a positive integer (trec_eval -M), got {depth!r}")
+    parsed = expand_measures([measures] if isinstance(measures, (str, Measure)) else measures)
+    if not parsed:
+        raise ValueError("measures must name at least one measure, e.g. ['nDCG@10', 'AP']")
+    return parsed
+
+
+def evaluate(qrels: pd.DataFrame, run: pd.DataFrame, measures: Iterable, *,
+             complete: bool = False, depth: int | None = None,
+             judged_only: bool = False) -> Evaluation:
+    """Score every qrels query of ``run`` with each of ``measures`` (ir_measures names).
+
+    Parameters
+    ----------
+    qrels : DataFrame
+        ``query_id, doc_id, relevance`` (integer grades; <= 0 is not relevant). Ids compare
+        as text, as trec_eval reads them; numeric id columns become the text a file would
+        hold, so ``1``, ``1.0`` and ``"1"`` are one id (``"1.0"`` in a text column is not).
+    run : DataFrame
+        ``query_id, doc_id, score``; ranks come from the scores (ties: doc id descending).
+    measures : iterable of str or Measure
+        ir_measures' names, e.g. ``["nDCG@10", "AP", "P(rel=2)@5", "nDCG(dcg='exp-log2')@10"]``,
+        or trec_eval's: ``["map", "P.5,10", "ndcg_cut_10", "official"]``. Columns take the
+        canonical names (``map`` -> ``AP``, ``P.5,10`` -> ``P@5``, ``P@10``).
+    complete : bool, default False
+        How queries of the qrels that the run does not answer are averaged.
+        ``False`` (trec_eval's default): they are left out, the means are over the queries
+        the run answers. ``True`` (``trec_eval -c``): they score 0 and count, so a system
+        cannot look better by skipping hard queries.
+    depth : int, optional
+        Only each query's first ``depth`` results count (``trec_eval -M``).
+    judged_only : bool, default False
+        Drop the results that have no judgment (or a negative one) before ranking
+        (``trec_eval -J``): the rest move up.
+
+    Returns
+    -------
+    Evaluation
+        ``per_query``: one row per qrels query (sorted by id), one column per measure. A
+        query the run answers has its value (0 when it has no relevant document). A query
+        missing from the run is NaN by default (trec_eval prints no row for it) and 0 with
+        ``complete=True``.
+        ``means``: trec_eval's ``all`` line (:func:`summarize`; for most measures the mean
+        of ``per_query`` with NaN skipped), over ``n_averaged`` queries; NaN when the run
+        answers no qrels query and ``complete`` is off.
+        ``missing_queries``: the qrels queries missing from the run, in id order.
+        ``ignored_queries``: the run's queries that have no judgments (no row in either mode).
+        ``complete``: the mode used.
+
+    Examples
+    --------
+    >>> qrels = pd.DataFrame({"query_id": ["1", "1", "2"], "doc_id": ["a", "b", "c"],
+    ...                       "relevance": [1, 2, 1]})
+    >>> run = pd.DataFrame({"query_id": ["1", "1", "1"], "doc_id": ["x", "a", "b"],
+    ...                     "score": [3.0, 2.0, 1.0]})
+    >>> ev = evaluate(qrels, run, ["P@2", "AP", "RR"])
+    >>> ev.per_query.round(4).to_dict("index")   # query 2 is missing from the run: no value
+    {'1': {'P@2': 0.5, 'AP': 0.5833, 'RR': 0.5}, '2': {'P@2': nan, 'AP': nan, 'RR': nan}}
+    >>> ev.means.round(4).to_dict(), ev.missing_queries, ev.n_averaged   # trec_eval
+    ({'P@2': 0.5, 'AP': 0.5833, 'RR': 0.5}, ('2',), 1)
+    >>> evaluate(qrels, run, ["AP"], complete=True).means.round(4).to_dict()   # trec_eval -c
+    {'AP': 0.2917}
+    """
+    parsed = check_options(measures, complete=complete, depth=depth, judged_only=judged_only)
+    _check_columns(qrels, QRELS_COLUMNS, "qrels")
+    _check_columns(run, RUN_COLUMNS, "run")
+    if len(qrels) == 0:
+        raise ValueError("qrels is empty: there is nothing to evaluate against")
+    grades = _numeric(qrels, "relevance", "qrels")
+    score = _numeric(run, "score", "run")
+
+    qrels_qid, qrels_doc = _ids(qrels, "query_id", "qrels"), _ids(qrels, "doc_id", "qrels")
+    run_qid, run_doc = _ids(run, "query_id", "run"), _ids(run, "doc_id", "run")
+
+    # Queries: the qrels' ids in sorted order, the run's in its own order; docs: the run's
+    # distinct ids, each qrels doc looked up among them (-1: never returned).
+    qrels_codes, qrels_names = factorize(qrels_qid)
+    q_ids = np.sort(qrels_names.to_numpy(dtype=object))
+    q_index = pd.Index(q_ids)
+    qrels_q = q_index.get_indexer(qrels_names)[qrels_codes]
+    run_codes, run_q_names = factorize(run_qid, grouped=True)
+    run_to_qrels = q_index.get_indexer(run_q_names)
+    qrels_doc_codes, qrels_doc_names = factorize(qrels_doc)
+    if match_judged(qrels_q, qrels_doc_codes, qrels_q[:0], qrels_q[:0], len(q_ids))[0] >= 0:
+        _raise_duplicate(qrels, "qrels")
+    run_d, doc_names = factorize(run_doc)
+    qrels_d = positions_in(doc_names, qrels_doc_names)[qrels_doc_codes]
+    qrels_to_run = pd.Index(run_q_names).get_indexer(q_ids)[qrels_q]
+    rows_per_query = np.bincount(run_codes, minlength=len(run_q_names))
+    duplicate, hit_rows, judged_row = match_judged(
+        run_codes, run_d, qrels_to_run, np.where(qrels_to_run >= 0, qrels_d, -1),
+        len(run_q_names), rows_per_query)
+    if duplicate >= 0:
+        _raise_duplicate(run, "run")
+
+    ignored = tuple(sorted(run_q_names[run_to_qrels < 0]))
+    n_queries = len(q_ids)
+    retrieved = np.zeros(n_queries, np.int64)
+    answered = run_to_qrels >= 0
+    retrieved[run_to_qrels[answered]] = rows_per_query[answered]
+
+    # The ranks of the judged documents the run returned (hits).
+    hit_rank = judged_ranks(run_codes, score, run_d, doc_names, hit_rows)
+    hit_q = run_to_qrels[run_codes[hit_rows]]
+    hit_grade = grades[judged_row]
+    by_rank = np.lexsort((hit_rank, hit_q))             # judged hits in rank order per query
+    hit_q, hit_rank, hit_grade = hit_q[by_rank], hit_rank[by_rank], hit_grade[by_rank]
+    answered_queries = retrieved > 0
+    if depth is not None:                                # trec_eval -M: the first N results
+        kept = hit_rank <= depth
+        hit_q, hit_rank, hit_grade = hit_q[kept], hit_rank[kept], hit_grade[kept]
+        retrieved = np.minimum(retrieved, depth)
+    if judged_only:                                      # trec_eval -J: judged results only
+        kept = hit_grade >= 0
+        hit_q, hit_grade = hit_q[kept], hit_grade[kept]
+        hit_rank = np.arange(len(hit_q)) - np.searchsorted(hit_q, hit_q) + 1
+        retrieved = np.bincount(hit_q, minlength=n_queries)
+
+    # The ideal ranking of each query: its judged grades sorted high to low.
+    ideal_rank = _segment_rank(grades, qrels_q, n_queries, -grades)
+    context = Context(n_queries, hit_q, hit_rank, hit_grade, qrels_q, grades, ideal_rank,
+                      retrieved)
+    values = {str(m): MEASURES[m.name].kernel(context, m) for m in parsed}
+    per_query = pd.DataFrame(values, index=pd.Index(q_ids.astype(str), name="query_id"))
+    missing = tuple(str(q) for q in q_ids[~answered_queries])
+    if not complete:
+        per_query.loc[~answered_queries] = np.nan
+    means = summarize(per_query, parsed, complete=bool(complete),
+                      relevant_judgments=int(np.count_nonzero(grades > 0)))
+    return Evaluation(per_query, means, missing, ignored, bool(complete), tuple(parsed))
+
+
