@@ -14,10 +14,9 @@ from irlib.measures.curves import CURVE_NAMES, metric_curves
 from irlib.measures.dcg import (GAINS, IDEALS, cg_at_k, dcg_at_k, idcg_at_k, ideal_grades,
                                 mean_ndcg, ndcg_at_k)
 from irlib.measures.explain import Explanation, fmt
-from irlib.measures.registry import explain
 from irlib.measures.interpolated import precision_recall_batch, precision_recall_points
 from irlib.measures.registry import (MEASURES, PARAMS, RUN_MEASURES, Measure, MeasureInfo,
-                                     parse_measure)
+                                     explain, parse_measure)
 from irlib.measures.neighbours import Neighbours, one_move_neighbours
 from irlib.measures.rank import first_relevant_rank, mean_reciprocal_rank, reciprocal_rank
 

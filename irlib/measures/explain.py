@@ -1,8 +1,11 @@
 """How each number is made: the intermediate terms and the formula with today's numbers.
 
-:func:`explain` returns an :class:`Explanation` whose ``latex`` is the formula written the
-way the article writes it (``Recall@2 = 1/(1+3) = 0.25``) and whose ``rows`` hold the
-per-rank table (AP's precision and rel_k, NDCG's gain / discount / running DCG).
+One explainer per measure. :func:`~irlib.measures.registry.explain` (``irlib.explain``) looks a
+measure up in the registry and calls its explainer here, which returns an :class:`Explanation`
+whose ``latex`` is the formula written the way the article writes it
+(``Recall@2 = 1/(1+3) = 0.25``) and whose ``rows`` hold the per-rank table (AP's precision and
+rel_k, NDCG's gain / discount / running DCG). The explainers never look the registry up: it
+imports them.
 """
 from __future__ import annotations
 
@@ -13,15 +16,14 @@ from dataclasses import dataclass, field
 
 import numpy as np
 
-from irlib._common import (DEFAULT_REL, GEOMETRIC_FLOOR, check_grades, check_k, check_rel,
-                           judged_or_shown)
+from irlib._common import GEOMETRIC_FLOOR, judged_or_shown
 from irlib.measures.ap import average_precision, precision_at_ranks, _ap_denominator
-from irlib.measures.binary import (confusion_at_k, f1_at_k, precision_at_k, r_precision,
-                                   recall_at_k, set_f, set_precision, set_recall, success_at_k)
+from irlib.measures.binary import (f1_at_k, precision_at_k, r_precision, recall_at_k, set_f,
+                                   set_precision, set_recall, success_at_k)
 from irlib.measures.bpref import bpref, bpref_terms
 from irlib.measures.counts import judged_at_k
 from irlib.measures.dcg import cg_at_k, dcg_at_k, discounts, gain_values, ideal_grades
-from irlib.measures.interpolated import (ELEVEN_LEVELS, check_level, eleven_point_average,
+from irlib.measures.interpolated import (ELEVEN_LEVELS, eleven_point_average,
                                          interpolated_precision, precision_at_relevant,
                                          relevant_needed)
 from irlib.measures.rank import first_relevant_rank
@@ -96,37 +98,6 @@ class Step:
         idcg = dcg_at_k(ideal_top, gain=self.gain)
         details = {**self.details, "dcg": dcg, "idcg": idcg, "ideal_grades": ideal_top.tolist()}
         return _dcg_rows(top, self.gain), _dcg_rows(ideal_top, self.gain), details
-
-
-def explain(metric: str, grades, k: int, *, judged=None, rel=DEFAULT_REL, gain="linear",
-            ideal="judged", denominator="relevant") -> Explanation:
-    r"""Explain ``metric`` (a name in :data:`irlib.MEASURES`) at cut-off ``k``.
-
-    Examples
-    --------
-    >>> e = explain("R", [0, 1, 0, 1, 1, 0, 1, 0], 2)
-    >>> e.value, e.latex
-    (0.25, '\\text{Recall@2} = \\frac{p\\hat{p}}{p\\hat{p} + p\\hat{n}} = \\frac{1}{1 + 3} = 0.25')
-    >>> e = explain("AP", [0, 1, 0, 1, 1, 0, 1, 0], 8)
-    >>> [(r["rank"], fmt(r["precision"])) for r in e.rows if r["rel"]]
-    [(2, '0.5'), (4, '0.5'), (5, '0.6'), (7, '0.57')]
-    """
-    from irlib.measures.registry import MEASURES     # the registry imports this module's explainers
-
-    grades = check_grades(grades)
-    rel = check_rel(rel)
-    if metric not in MEASURES:
-        raise ValueError(f"metric must be one of {tuple(MEASURES)}, got {metric!r}")
-    if MEASURES[metric].cutoff == "level":       # IPrec: k is a recall level, 0 to 1
-        k = check_level(k)
-        conf = confusion_at_k(grades, max(len(grades), 1), judged=judged, rel=rel)
-    else:
-        k = check_k(k)
-        conf = confusion_at_k(grades, k, judged=judged, rel=rel)
-    details = {"tp": conf.tp, "fp": conf.fp, "fn": conf.fn, "tn": conf.tn,
-               "outcomes": conf.outcomes}
-    return MEASURES[metric].explain(Step(grades, k, judged, rel, gain, ideal, denominator,
-                                         details))
 
 
 def explain_precision(s: Step) -> Explanation:

@@ -16,16 +16,18 @@ import re
 from collections.abc import Callable
 from dataclasses import dataclass, replace
 
+from irlib._common import DEFAULT_REL, check_grades, check_k, check_rel
 from irlib.measures import _batch_kernels as kernels
 from irlib.measures import _curve_kernels as curves
 from irlib.measures import counts
 from irlib.measures import explain as steps
 from irlib.measures.ap import average_precision
-from irlib.measures.binary import (f1_at_k, precision_at_k, r_precision, recall_at_k, set_f,
-                                   set_precision, set_recall, success_at_k)
+from irlib.measures.binary import (confusion_at_k, f1_at_k, precision_at_k, r_precision,
+                                   recall_at_k, set_f, set_precision, set_recall, success_at_k)
 from irlib.measures.bpref import bpref
 from irlib.measures.dcg import cg_at_k, dcg_at_k, idcg_at_k, ndcg_at_k
-from irlib.measures.interpolated import (ELEVEN_LEVELS, RULES, eleven_point_average,
+from irlib.measures.explain import Explanation, Step
+from irlib.measures.interpolated import (ELEVEN_LEVELS, RULES, check_level, eleven_point_average,
                                          interpolated_precision)
 from irlib.measures.rank import reciprocal_rank
 
@@ -466,3 +468,33 @@ def _with_rel(measure: Measure, rel: int | None) -> Measure:
     if isinstance(rel, bool) or not isinstance(rel, int) or rel < 1:
         raise ValueError(f"the relevance level must be a whole number >= 1, got {rel!r}")
     return replace(measure, rel=rel)
+
+
+def explain(metric: str, grades, k: int, *, judged=None, rel=DEFAULT_REL, gain="linear",
+            ideal="judged", denominator="relevant") -> Explanation:
+    r"""Explain ``metric`` (a name in :data:`irlib.MEASURES`) at cut-off ``k``.
+
+    Examples
+    --------
+    >>> e = explain("R", [0, 1, 0, 1, 1, 0, 1, 0], 2)
+    >>> e.value, e.latex
+    (0.25, '\\text{Recall@2} = \\frac{p\\hat{p}}{p\\hat{p} + p\\hat{n}} = \\frac{1}{1 + 3} = 0.25')
+    >>> from irlib.measures.explain import fmt
+    >>> e = explain("AP", [0, 1, 0, 1, 1, 0, 1, 0], 8)
+    >>> [(r["rank"], fmt(r["precision"])) for r in e.rows if r["rel"]]
+    [(2, '0.5'), (4, '0.5'), (5, '0.6'), (7, '0.57')]
+    """
+    grades = check_grades(grades)
+    rel = check_rel(rel)
+    if metric not in MEASURES:
+        raise ValueError(f"metric must be one of {tuple(MEASURES)}, got {metric!r}")
+    if MEASURES[metric].cutoff == "level":       # IPrec: k is a recall level, 0 to 1
+        k = check_level(k)
+        conf = confusion_at_k(grades, max(len(grades), 1), judged=judged, rel=rel)
+    else:
+        k = check_k(k)
+        conf = confusion_at_k(grades, k, judged=judged, rel=rel)
+    details = {"tp": conf.tp, "fp": conf.fp, "fn": conf.fn, "tn": conf.tn,
+               "outcomes": conf.outcomes}
+    return MEASURES[metric].explain(Step(grades, k, judged, rel, gain, ideal, denominator,
+                                         details))
