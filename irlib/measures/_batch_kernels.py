@@ -13,7 +13,7 @@ import numpy as np
 from irlib.measures.bpref import bpref_terms
 from irlib.measures.interpolated import ELEVEN_LEVELS, relevant_needed
 
-if TYPE_CHECKING:      # the registry (irlib.measures.registry) imports the kernels below
+if TYPE_CHECKING:      # the catalogue (irlib.measures.catalogue) imports the kernels below
     from irlib.measures.registry import Measure
 
 
