@@ -6,9 +6,9 @@
   half-initialised.
 
 Read from the source with :mod:`ast` (nothing is imported), every import counted wherever it
-stands, a lazy one inside a function too. Imports under ``if TYPE_CHECKING:`` are left out:
-Python never runs them. A package's own ``__init__.py``, which Python runs before any of its
-modules, is not counted as imported by them; an import that names it is.
+stands: a lazy one inside a function, and one under ``if TYPE_CHECKING:`` too (a type checker
+follows it). A package's own ``__init__.py``, which Python runs before any of its modules, is
+not counted as imported by them; an import that names it is.
 """
 from __future__ import annotations
 
@@ -25,11 +25,6 @@ def _module_name(path: Path) -> str:
     return ".".join(parts[:-1] if parts[-1] == "__init__" else parts)
 
 
-def _is_type_checking(test: ast.expr) -> bool:
-    return (isinstance(test, ast.Name) and test.id == "TYPE_CHECKING") or (
-        isinstance(test, ast.Attribute) and test.attr == "TYPE_CHECKING")
-
-
 def _imports(path: Path) -> list[tuple[str, int]]:
     """(absolute module or module.name, line) for every import the file runs."""
     tree = ast.parse(path.read_text(), filename=str(path))
@@ -38,10 +33,6 @@ def _imports(path: Path) -> list[tuple[str, int]]:
     found: list[tuple[str, int]] = []
 
     def visit(node: ast.AST) -> None:
-        if isinstance(node, ast.If) and _is_type_checking(node.test):
-            for child in node.orelse:
-                visit(child)
-            return
         if isinstance(node, ast.Import):
             found.extend((alias.name, node.lineno) for alias in node.names)
         elif isinstance(node, ast.ImportFrom):

@@ -6,15 +6,22 @@ query then rank) and the qrels, and returns one value per query: no per-query lo
 from __future__ import annotations
 
 from dataclasses import dataclass
-from typing import TYPE_CHECKING
+from typing import Protocol
 
 import numpy as np
 
 from irlib.measures.bpref import bpref_terms
 from irlib.measures.interpolated import ELEVEN_LEVELS, relevant_needed
 
-if TYPE_CHECKING:      # the catalogue (irlib.measures.catalogue) imports the kernels below
-    from irlib.measures.registry import Measure
+class Measure(Protocol):
+    """What a kernel reads of a parsed measure (:class:`irlib.measures.registry.Measure`): its
+    cut-off and parameters. Said here, not imported, because the catalogue that names each
+    measure's kernel imports this module."""
+    k: int | float | None
+    rel: int
+    dcg: str
+    beta: float
+    rule: str
 
 
 @dataclass(frozen=True)
