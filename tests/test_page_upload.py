@@ -550,7 +550,7 @@ def test_the_model_imports_no_streamlit():
                           text=True, timeout=120)
     assert done.returncode == 0, done.stderr
     assert done.stdout.split() == ["ui.texts,ui.upload,ui.upload.measures,ui.upload.model,"
-                                   "ui.upload.reading"]
+                                   "ui.upload.reading,ui.upload.slots"]
 
 
 def test_a_link_is_read_by_the_fields_codecs():
