@@ -125,3 +125,31 @@ def test_a_forged_projector_link_is_refused(rooms, open_page):
     projector = open_page(f"{url}/screen?room={code}&view={'0' * 64}")
     expect(projector.get_by_text("is not valid")).to_be_visible()
     expect(projector.locator(".room-code")).to_have_count(0)
+
+
+def test_a_lecturers_own_example_reads_from_the_back_row(rooms, open_page):
+    """A question on the lecturer's own example (issue 36) shows its results as titles, not
+    pictures: on a 1920x1080 projector they were 12 px (the phones' size), unreadable beyond
+    the front row. Every title is there, and nothing the class reads is under 20 px."""
+    from urllib.parse import urlencode
+
+    from ui import own_data
+
+    url, _ = rooms
+    teacher = open_page(f"{url}/playground", width=1920, height=1080,
+                        query=urlencode({"ex": own_data.to_link(own_data.TEMPLATE)}))
+    teacher.get_by_test_id("stSidebarNav").get_by_role("link", name="Run a class room").click()
+    wait_for_app_run(teacher)
+    teacher.get_by_role("button", name="Open a room").click()
+    teacher.locator(".room-code").wait_for()
+    choose(teacher, "A or B?")
+    teacher.get_by_text("On your example").click()                  # the toggle's label
+    wait_for_app_run(teacher)
+    ask(teacher)
+    projector = open_page(projector_link(teacher), width=1920, height=1080)
+    main = projector.get_by_test_id("stMain")
+    expect(main.locator(".room-card .doc.text").first).to_be_visible()
+    shown = main.locator(".room-card .doc.text").all_inner_texts()
+    assert sorted(shown) == sorted(2 * [item.title for item in own_data.TEMPLATE.items])
+    assert small_text(projector) == []
+    shot(projector, "screen_1920_own_example")

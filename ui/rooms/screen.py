@@ -43,6 +43,8 @@ SCREEN_CSS = """<style>
   .st-key-screen_stage .room-cards[style] { grid-template-columns: none !important;
     grid-auto-flow: column; grid-auto-columns: minmax(0, 8.5rem); }
   .st-key-screen_stage .room-card { font-size: 1.35rem; }
+  /* a lecturer's own results are titles, not pictures: the card's type, not the phones' .75rem */
+  .st-key-screen_stage .room-card .doc.text { font-size: 1.25rem; }
   .st-key-screen_stage .room-cut { font-size: 1.3rem; }
   .st-key-screen_side :is(.room-tally-tag, .room-tally-of, .room-tally-note) {
     font-size: 1.35rem; }
