@@ -147,6 +147,16 @@ def test_the_report_opens_offline_from_disk_with_its_chart(trec_samples, browser
     expect(report.locator(".js-plotly-plot .bars path, .js-plotly-plot .point")
            .first).to_be_attached()                              # the chart drew itself
     expect(report.get_by_text("Where the numbers come from")).to_be_visible()
+    # every table within the page's column, and a phone never scrolls sideways: the sources'
+    # SHA-256 (64 characters with no break) stuck out by 95 px at 1366 and 680 px on a phone
+    fits = ("() => [...document.querySelectorAll('table')].every(t => "
+            "t.getBoundingClientRect().right <= document.body.getBoundingClientRect().right + 1)")
+    assert report.evaluate(fits)
+    report.set_viewport_size({"width": 390, "height": 844})
+    assert report.evaluate(fits)
+    # (the chart follows the window's resize event a moment later: wait for it)
+    report.wait_for_function("() => document.documentElement.scrollWidth <= 390")
+    report.set_viewport_size({"width": 1366, "height": 768})
     # the chart's toolbar saves a picture and offers nothing that sends it anywhere
     titles = report.locator(".modebar-btn").evaluate_all(
         "buttons => buttons.map(b => b.getAttribute('data-title') || '')")

@@ -45,7 +45,8 @@ h1 { font-size: 1.6rem; margin-bottom: .2rem; } h2 { font-size: 1.2rem; margin-t
 .verdict { background: #eef5fb; border-left: 4px solid #0072B2; padding: .6rem 1rem; }
 .disagree { background: #fdf2e9; border-left: 4px solid #D55E00; padding: .6rem 1rem; }
 table { border-collapse: collapse; width: 100%; font-size: .9rem; }
-th, td { border-bottom: 1px solid #ccc; padding: .3rem .5rem; text-align: left; }
+th, td { border-bottom: 1px solid #ccc; padding: .3rem .5rem; text-align: left;
+         overflow-wrap: anywhere; }   /* a SHA-256 or a long file name breaks, not the page */
 td.num { font-variant-numeric: tabular-nums; }
 .muted { color: #555; font-size: .85rem; } code { font-size: .85rem; word-break: break-all; }
 section, table, .verdict, .disagree, .lead { break-inside: avoid; }
