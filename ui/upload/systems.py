@@ -96,9 +96,11 @@ def _systems_table(frame, result: ManyComparison, settings: Settings, dataset: D
                           column_config={"system": st.column_config.TextColumn("system")})
     st.caption(f"Means{sample_aside(dataset)} over the {dataset.units} each system is scored on. "
                f"▲ / ▼: significantly better / worse than **{md_escape(baseline)}** by the "
-               f"{TESTS[result.test]}, p-values corrected by {CORRECTIONS[result.correction]} "
-               f"over the {n_tests} comparison{'s' if n_tests != 1 else ''} of each measure, "
-               f"at {result.alpha:g}; means within 0.0005 print alike and are a tie, never "
+               f"{TESTS[result.test]}, "
+               + (f"p-values corrected by {CORRECTIONS[result.correction]} over the {n_tests} "
+                  "comparisons of each measure, " if n_tests > 1 else
+                  "one comparison per measure, so nothing to correct for, ")
+               + f"at {result.alpha:g}; means within 0.0005 print alike and are a tie, never "
                f"marked. ★: the highest mean. Better / tie / worse: {dataset.units} "
                f"on {md_escape(settings.label(settings.by))} against the baseline.")
 
