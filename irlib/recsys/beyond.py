@@ -246,7 +246,11 @@ def _explain_novelty(v: BeyondValue) -> Explanation:
                        rows=t.get("top", []), details=t)
 
 
-from .diversity import _diversity, _explain_diversity, pair_distances  # noqa: E402,F401
+from .diversity import _explain_diversity, diversity_parts, pair_distances  # noqa: E402,F401
+
+
+def _diversity(lists: TopLists) -> BeyondValue:
+    return BeyondValue("ILD", lists.k, *diversity_parts(lists))
 
 
 #: The registry, in display order.

@@ -55,7 +55,10 @@ def pair_distances(masks: np.ndarray, a: np.ndarray, b: np.ndarray) -> np.ndarra
     return np.where(both, 1.0 - out, np.nan)
 
 
-def _diversity(lists: TopLists) -> BeyondValue:
+def diversity_parts(lists: TopLists) -> tuple[float, pd.Series, dict]:
+    """Intra-list diversity over ``lists``: (the mean, per user, the explainer's terms).
+    :mod:`irlib.recsys.beyond` wraps them as its ``ILD`` value (this module does not import
+    it: the registry imports this one)."""
     if lists.category_masks is None:
         raise ValueError("Intra-list diversity needs the items' categories: pass "
                          "item_categories=")
@@ -83,8 +86,7 @@ def _diversity(lists: TopLists) -> BeyondValue:
         terms["example"] = _example_pairs(lists, matrix[0])
         terms["example_user"] = str(lists.users[0])
     value = float(per_user[has].mean()) if has.any() else float("nan")
-    from .beyond import BeyondValue          # the registry's module imports this one
-    return BeyondValue("ILD", lists.k, value, pd.Series(per_user, index=lists.users), terms)
+    return value, pd.Series(per_user, index=lists.users), terms
 
 
 def _example_pairs(lists: TopLists, row: np.ndarray) -> list[dict]:
@@ -106,7 +108,7 @@ def _example_pairs(lists: TopLists, row: np.ndarray) -> list[dict]:
     return out
 
 
-def _explain_diversity(v: BeyondValue) -> Explanation:
+def _explain_diversity(v) -> Explanation:      # v: beyond's ILD BeyondValue
     t = v.terms
     latex = (rf"\text{{ILD@{v.k}}} = \frac{{1}}{{|U'|}} \sum_u \frac{{2}}{{m_u(m_u - 1)}}"
              rf" \sum_{{i < j \in L_u}} \left(1 - \frac{{|C_i \cap C_j|}}{{|C_i \cup C_j|}}"

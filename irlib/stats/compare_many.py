@@ -21,14 +21,14 @@ from __future__ import annotations
 
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
-from itertools import combinations
-
 from functools import cached_property
+from itertools import combinations
 
 import numpy as np
 import pandas as pd
 
 from irlib.stats.compare import compare_systems
+from irlib.stats.p_values import format_p
 from irlib.stats.ties import is_tie
 
 TESTS = {"t-test": "paired t-test", "randomization": "randomization test"}
@@ -51,7 +51,6 @@ def holm(p_values: Sequence[float]) -> np.ndarray:
 
 
 def _p(p: float | None) -> str:
-    from irlib.stats.verdict import format_p      # verdict imports this module
 
     text = format_p(p)
     return f"p {text}" if text.startswith("<") else f"p = {text}"

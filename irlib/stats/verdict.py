@@ -29,6 +29,7 @@ from scipy import stats
 
 from irlib.stats.compare import _TIE_TOLERANCE, Comparison
 from irlib.stats.compare_many import TESTS, Finding
+from irlib.stats.p_values import format_p
 from irlib.stats.ties import TIE_TOLERANCE, is_tie
 
 #: Below this many differing queries a difference is easily chance; the sentence says so.
@@ -69,25 +70,6 @@ def format_pair(a: float, b: float) -> tuple[str, str]:
         if pair[0] != pair[1] or a == b:
             return pair
     return pair
-
-
-def format_p(p: float | None) -> str:
-    """A p-value as people read it: ``0.21``, ``0.034``, ``0.008``, ``< 0.001``; ``–`` if none.
-
-    Examples
-    --------
-    >>> format_p(0.2134), format_p(0.0342), format_p(0.0082), format_p(0.0001), format_p(None)
-    ('0.21', '0.034', '0.008', '< 0.001', '–')
-    """
-    if p is None or not math.isfinite(p):
-        return "–"
-    if p >= 0.995:
-        return "1"
-    if p >= 0.1:
-        return f"{p:.2f}"
-    if p >= 0.001:
-        return f"{p:.3f}"
-    return "< 0.001"
 
 
 def _p_text(p: float) -> str:
