@@ -102,7 +102,9 @@ def test_one_drag_solves_a_challenge_and_the_link_keeps_it(app, open_page, brows
         tab = other.new_page()
         tab.goto(copied)
         wait_for_app_loaded(tab)
-        assert picker_value(tab).startswith("✓ ") and board_order(tab)[-1] == "dog"
+        # the board draws a moment after the run that sent it: wait for its cards
+        wait_until(tab, lambda: board_order(tab)[-1:] == ["dog"])
+        assert picker_value(tab).startswith("✓ ")
         tab.get_by_role("combobox", name=re.compile("^Challenge")).click()
         expect(tab.get_by_role("option", name=re.compile(re.escape(seen.title) + "$"))
                ).to_have_text(re.compile("^◐ "))

@@ -43,6 +43,7 @@ from ui.upload.model import (
     size_text,
 )
 from ui.upload.settings import follow_removed_system, page_state
+from ui.upload.slots import slot_rows
 
 FORMAT_HELP = {
     "ratings": "One row per result a person saw, with every rater's grade — the DCG "
@@ -289,8 +290,10 @@ def data_section(kind: str) -> None:
     files, errors, seen = _state()
     st.markdown(FORMAT_HELP[kind])
     version = st.session_state.get("upload_uploader_version", 0)
-    slots = SLOTS[kind]
-    columns = st.columns([2 if slot.systems else 1 for slot in slots])
+    rows = slot_rows(kind)
+    columns = [column for row in rows
+               for column in st.columns([2 if slot.systems else 1 for slot in row])]
+    slots = [slot for row in rows for slot in row]
     for slot, column in zip(slots, columns):
         with column:
             uploaded = st.file_uploader(slot.label, key=f"upload_file_{slot.id}_{version}",

@@ -106,3 +106,19 @@ SAMPLE_FILES = {
                "heldout": "shop_test.csv", "train": "shop_train.csv",
                "categories": "shop_movies.csv"},
 }
+
+
+def slot_rows(kind: str) -> list[tuple[Slot, ...]]:
+    """The uploaders' rows for input ``kind``: one row, unless it has more than four slots
+    (recommenders: five); then the required ones above and the optional ones below, so that
+    no uploader's column, nor the column pickers under it, is squeezed on a laptop.
+
+    >>> [[s.id for s in row] for row in slot_rows("recsys")]
+    [['recs', 'heldout'], ['train', 'categories', 'catalogue']]
+    >>> [[s.id for s in row] for row in slot_rows("trec")]
+    [['qrels', 'run']]
+    """
+    slots = SLOTS[kind]
+    if len(slots) <= 4:
+        return [tuple(slots)]
+    return [tuple(s for s in slots if s.required), tuple(s for s in slots if not s.required)]
