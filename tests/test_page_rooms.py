@@ -18,6 +18,7 @@ def rooms_db(tmp_path, monkeypatch):
     path = tmp_path / "rooms.sqlite3"
     monkeypatch.setenv("IRLAB_ROOMS_DB", str(path))
     monkeypatch.delenv("IRLAB_ROOMS_URL", raising=False)
+    monkeypatch.delenv("IRLAB_ROOMS_PER_ADDRESS", raising=False)   # the limits as shipped
     return path
 
 

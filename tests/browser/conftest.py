@@ -7,6 +7,7 @@ turns that into a loud failure (use it in CI, where Chromium must be present).
 
 from __future__ import annotations
 
+import contextlib
 import os
 import sys
 from pathlib import Path
@@ -111,12 +112,15 @@ def rooms(tmp_path_factory):
     from tests.browser.helpers import streamlit_app
 
     db = tmp_path_factory.mktemp("rooms") / "rooms.sqlite3"
-    with pytest.MonkeyPatch.context() as mp:
-        mp.setenv("IRLAB_ROOMS_DB", str(db))
-        mp.delenv("IRLAB_ROOMS_URL", raising=False)
-        # every browser here is one client (loopback), opening a room and joining in each
-        # test: the per-address limits as for a class behind one address (the limits
-        # themselves: tests/test_rooms_limits.py, tests/browser/test_rooms_flood.py)
-        mp.setenv("IRLAB_ROOMS_PER_ADDRESS", "20")
-        with streamlit_app("app.py") as app:
-            yield app.url, db
+    with contextlib.ExitStack() as server:
+        # the settings reach the server's process only: set while it starts, then restored,
+        # so no later test of the session (the rate-limit AppTests) runs with them
+        with pytest.MonkeyPatch.context() as mp:
+            mp.setenv("IRLAB_ROOMS_DB", str(db))
+            mp.delenv("IRLAB_ROOMS_URL", raising=False)
+            # every browser here is one client (loopback), opening a room and joining in
+            # each test: the per-address limits as for a class behind one address (the
+            # limits themselves: tests/test_rooms_limits.py, tests/browser/test_rooms_flood.py)
+            mp.setenv("IRLAB_ROOMS_PER_ADDRESS", "20")
+            app = server.enter_context(streamlit_app("app.py"))
+        yield app.url, db
