@@ -315,19 +315,3 @@ def beyond_frame(evaluations: dict) -> pd.DataFrame:
     rows = {name: {BEYOND[m].title: v.value for m, v in ev.beyond.items()}
             for name, ev in evaluations.items()}
     return pd.DataFrame(rows).T.rename_axis("system").reset_index()
-
-
-def collapse_sentence(evaluations: dict, baseline: str, key: str, k: int) -> str | None:
-    """irlib.recsys' sentence on the accuracy winner against the baseline (or, when the
-    baseline wins, against the runner-up): did it win by collapsing onto popular items?"""
-    from irlib.recsys import compare_recommenders
-
-    by = f"{RECSYS_NAMES.get(key, key)}@{k}"
-    scores = {n: float(ev.overall.get(by, np.nan)) for n, ev in evaluations.items()}
-    if len(scores) < 2 or all(np.isnan(v) for v in scores.values()):
-        return None
-    winner = max(scores, key=lambda n: scores[n])
-    rival = baseline if winner != baseline else max(
-        (n for n in scores if n != baseline), key=lambda n: scores[n])
-    return compare_recommenders(evaluations[winner], evaluations[rival], (winner, rival),
-                                by=by).sentence
