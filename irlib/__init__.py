@@ -19,6 +19,7 @@ from irlib.measures.registry import (MEASURES, PARAMS, RUN_MEASURES, Measure, Me
                                      explain, parse_measure)
 from irlib.measures.neighbours import Neighbours, one_move_neighbours
 from irlib.measures.rank import first_relevant_rank, mean_reciprocal_rank, reciprocal_rank
+from irlib.measures.user_models import UserModel, err, inst, rbp, rbp_residual, user_model
 
 __all__ = [
     "DEFAULT_REL", "InputError", "DENOMINATORS", "average_precision", "mean_average_precision",
@@ -29,5 +30,6 @@ __all__ = [
     "parse_measure", "r_precision", "first_relevant_rank",
     "mean_reciprocal_rank", "reciprocal_rank", "CONFUSION_NAMES", "confusion_curves_batch",
     "metric_curves_batch", "outcomes_at_k_batch", "Neighbours", "one_move_neighbours",
-    "precision_recall_batch", "precision_recall_points",
+    "precision_recall_batch", "precision_recall_points", "rbp", "rbp_residual", "inst", "err",
+    "UserModel", "user_model",
 ]

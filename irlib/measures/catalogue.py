@@ -21,7 +21,7 @@ from irlib.measures import _curve_kernels as curves
 from irlib.measures import counts
 from irlib.measures import explain as steps
 from irlib.measures import explain_users as steps_users
-from irlib.measures import user_models as users
+from irlib.measures import user_measures as users
 from irlib.measures.ap import average_precision
 from irlib.measures.binary import (f1_at_k, precision_at_k, r_precision, recall_at_k, set_f,
                                    set_precision, set_recall, success_at_k)

@@ -18,7 +18,7 @@ from irlib.measures.catalogue import (AGGREGATES, CUTOFFS, FAMILIES, MEASURES, N
                                       ParamInfo)
 from irlib.measures.explain import Explanation, Step
 from irlib.measures.interpolated import check_level
-from irlib.measures.user_models import check_max_rel, check_p, check_target
+from irlib.measures.user_measures import check_max_rel, check_p, check_target
 
 __all__ = ["AGGREGATES", "ALIASES", "CUTOFFS", "FAMILIES", "MEASURES", "NEEDS_CUTOFF", "PARAMS",
            "RUN_MEASURES", "TAUGHT_MEASURES", "TREC_EVAL_NAMES", "Measure", "MeasureInfo",
