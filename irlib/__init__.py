@@ -3,6 +3,7 @@
 Per-ranking functions take ``grades``, the relevance grades of the results in rank order
 (0 = not relevant). :func:`evaluate` scores whole runs given as pandas DataFrames.
 """
+from irlib._version import __version__
 from irlib._common import DEFAULT_REL, InputError
 from irlib.measures.ap import DENOMINATORS, average_precision, mean_average_precision
 from irlib.batch.engine import Evaluation, evaluate
@@ -31,5 +32,5 @@ __all__ = [
     "mean_reciprocal_rank", "reciprocal_rank", "CONFUSION_NAMES", "confusion_curves_batch",
     "metric_curves_batch", "outcomes_at_k_batch", "Neighbours", "one_move_neighbours",
     "precision_recall_batch", "precision_recall_points", "rbp", "rbp_residual", "inst", "err",
-    "UserModel", "user_model",
+    "UserModel", "user_model", "__version__",
 ]
