@@ -11,7 +11,8 @@ from types import SimpleNamespace
 
 import numpy as np
 
-from irlib.measures.explain import Explanation, Step, fmt
+from irlib._common import fmt_number as fmt
+from irlib.measures.explain import Explanation, Step
 from irlib.measures.user_measures import (INST_DEPTH, err, inst, inst_gains, rbp,
                                           rbp_residual, vectors)
 
