@@ -59,8 +59,8 @@ def match_judged(run_q, run_d, judged_q, judged_d, n_queries: int, counts=None):
     n = len(run_q)
     if n <= 2 * _PIECE_ROWS or not (run_q[1:] >= run_q[:-1]).all():
         return _match_judged_at_once(run_q, run_d, judged_q, judged_d, n_queries, counts)
-    cuts = np.unique(np.concatenate(
-        [[0], np.searchsorted(run_q, run_q[_PIECE_ROWS::_PIECE_ROWS]), [n]]))
+    cuts = np.concatenate([[0], np.searchsorted(run_q, run_q[_PIECE_ROWS::_PIECE_ROWS]), [n]])
+    cuts = cuts[np.concatenate([[True], cuts[1:] != cuts[:-1]])]   # sorted: np.unique's result
     live = np.flatnonzero(judged_d >= 0)
     live = live[np.argsort(judged_q[live], kind="stable")]
     live_q = judged_q[live]
@@ -235,8 +235,9 @@ def _larger_docs_ahead(group, rows, run_d, doc_names, hits) -> np.ndarray:
     Rows are distinct, and so are the docs of a group (a repeated pair is refused first).
     """
     docs = _doc_texts(doc_names, run_d[rows])
-    _, doc_order = np.unique(docs, return_inverse=True)      # docs compared as text
-    order = np.lexsort((-doc_order.ravel(), group))         # by group, larger docs first
+    doc_order = np.empty(len(docs), np.int64)                # docs compared as text
+    doc_order[np.argsort(docs, kind="stable")] = np.arange(len(docs))
+    order = np.lexsort((-doc_order, group))                  # by group, larger docs first
     in_group = group[order]
     ahead = np.arange(len(order)) - np.searchsorted(in_group, in_group)
     by_row = np.argsort(rows[order])
@@ -252,9 +253,13 @@ def _larger_docs_ahead(group, rows, run_d, doc_names, hits) -> np.ndarray:
 def _doc_texts(doc_names, codes: np.ndarray) -> np.ndarray:
     """The documents of ``codes`` as an array of Python strings (``doc_names``: a pandas
     Index or an Arrow array)."""
+    if hasattr(doc_names, "to_pylist"):                       # Arrow, without pandas
+        import pyarrow as pa
+
+        codes = np.ascontiguousarray(codes, dtype=np.int64)
+        indices = pa.Array.from_buffers(pa.int64(), len(codes), [None, pa.py_buffer(codes)])
+        return np.array(doc_names.take(indices).to_pylist(), dtype=object)
     taken = doc_names.take(codes)
-    if hasattr(taken, "to_pylist"):                           # Arrow
-        return np.array(taken.to_pylist(), dtype=object)
     return np.asarray(taken.astype(str), dtype=object)
 
 

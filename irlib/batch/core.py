@@ -15,6 +15,21 @@ from irlib._common import GEOMETRIC_FLOOR
 from irlib.batch._judged import judged_ranks, match_judged
 from irlib.measures._batch_kernels import Context
 from irlib.measures.registry import MEASURES, Measure
+from irlib.measures.trec_names import expand_measures
+
+
+def check_options(measures, *, complete, depth, judged_only) -> list[Measure]:
+    """:func:`evaluate`'s options checked, and its measures parsed (also for irlib.spark)."""
+    for flag, value in (("complete", complete), ("judged_only", judged_only)):
+        if not isinstance(value, (bool, np.bool_)):
+            raise ValueError(f"{flag} must be True or False, got {value!r}")
+    if depth is not None and (isinstance(depth, bool) or not isinstance(depth, (int, np.integer))
+                              or depth < 1):
+        raise ValueError(f"depth must be a positive integer (trec_eval -M), got {depth!r}")
+    parsed = expand_measures([measures] if isinstance(measures, (str, Measure)) else measures)
+    if not parsed:
+        raise ValueError("measures must name at least one measure, e.g. ['nDCG@10', 'AP']")
+    return parsed
 
 
 def segment_rank(q, n_queries, key):

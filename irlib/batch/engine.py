@@ -30,9 +30,8 @@ import pandas as pd
 
 from irlib._codes import factorize, integer_ids, positions_in
 from irlib.batch._judged import match_judged
-from irlib.batch.core import score_coded, summary_value
+from irlib.batch.core import check_options, score_coded, summary_value  # noqa: F401 (spark)
 from irlib.measures.registry import Measure
-from irlib.measures.trec_names import expand_measures
 
 QRELS_COLUMNS = ("query_id", "doc_id", "relevance")
 RUN_COLUMNS = ("query_id", "doc_id", "score")
@@ -152,20 +151,6 @@ def summarize(per_query: pd.DataFrame, measures: Iterable[Measure], *, complete:
                                     complete=complete, relevant_judgments=relevant_judgments)
               for column, m in zip(per_query.columns, measures)}
     return pd.Series(values, index=per_query.columns, dtype=float)
-
-
-def check_options(measures, *, complete, depth, judged_only) -> list[Measure]:
-    """:func:`evaluate`'s options checked, and its measures parsed (also for irlib.spark)."""
-    for flag, value in (("complete", complete), ("judged_only", judged_only)):
-        if not isinstance(value, (bool, np.bool_)):
-            raise ValueError(f"{flag} must be True or False, got {value!r}")
-    if depth is not None and (isinstance(depth, bool) or not isinstance(depth, (int, np.integer))
-                              or depth < 1):
-        raise ValueError(f"depth must be a positive integer (trec_eval -M), got {depth!r}")
-    parsed = expand_measures([measures] if isinstance(measures, (str, Measure)) else measures)
-    if not parsed:
-        raise ValueError("measures must name at least one measure, e.g. ['nDCG@10', 'AP']")
-    return parsed
 
 
 def evaluate(qrels: pd.DataFrame, run: pd.DataFrame, measures: Iterable, *,

@@ -9,7 +9,6 @@ from __future__ import annotations
 
 import numpy as np
 import pyarrow as pa
-import pyarrow.compute as pa_compute
 import pyarrow.csv as pa_csv
 
 from .._common import InputError
@@ -33,7 +32,7 @@ def load_trec(src, name, *, last_read: int | None = None):
     data, notes = decode_text(data, name)
     if data and not data.isspace():
         data = drop_comments(data)
-        if not data.strip():
+        if data.isspace():                     # not strip(): that copies the file
             raise InputError("the file holds only comment lines (starting with #), no data",
                              source=name)
     if not data or data.isspace():
@@ -43,19 +42,22 @@ def load_trec(src, name, *, last_read: int | None = None):
     return data, name, notes, tag
 
 
-def trec_columns(data: bytes, layouts: dict, value: str, last_read: int | None = None):
+def trec_columns(data: bytes, layouts: dict, value: str, last_read: int | None = None, *,
+                 threads: bool = True):
     """``(columns, data)``: columns are (query ids, doc ids, values) if every line is
     well-formed, else None; ``data`` is the text the careful path should read (a run's lines
-    cut after the tag when some go on)."""
-    columns = columns_fast(data, layouts, value)
+    cut after the tag when some go on). ``threads``: pyarrow parses on every core (the
+    command line parses on one: on a busy machine the threads cost more CPU time, and they
+    hold more blocks in memory at once)."""
+    columns = columns_fast(data, layouts, value, threads=threads)
     if columns is None and last_read and _first_fields(data) >= last_read \
             and max_fields(data) > last_read:
         data = first_fields(data, last_read)             # the rest of a line is ignored
-        columns = columns_fast(data, layouts, value)
+        columns = columns_fast(data, layouts, value, threads=threads)
     return columns, data
 
 
-def columns_fast(data: bytes, layouts: dict, value: str):
+def columns_fast(data: bytes, layouts: dict, value: str, *, threads: bool = True):
     """(query ids, doc ids: Arrow text; values: float64, or int64 grades for
     ``value == "relevance"``) if every line is well-formed, else None.
 
@@ -69,15 +71,15 @@ def columns_fast(data: bytes, layouts: dict, value: str):
         return None
     if b"\t" in data:                          # tabs and spaces both separate fields
         data = data.replace(b"\t", b" ")
-    table = _parse_single_spaced(data, ncols, layouts[ncols][0])
+    table = _parse_single_spaced(data, ncols, layouts[ncols][0], threads=threads)
     if table is None:                          # maybe runs of spaces: squeeze and retry
         squeezed = _single_spaced(data)
         if len(squeezed) == len(data):
             return None
-        table = _parse_single_spaced(squeezed, ncols, layouts[ncols][0])
+        table = _parse_single_spaced(squeezed, ncols, layouts[ncols][0], threads=threads)
         if table is None:
             return None
-    queries, docs, nums = table.column(0), table.column(1), table.column(2).to_numpy()
+    queries, docs, nums = table.column(0), table.column(1), numpy_of(table.column(2))
     if not np.isfinite(nums).all():
         return None
     if value == "relevance":
@@ -85,6 +87,34 @@ def columns_fast(data: bytes, layouts: dict, value: str):
             return None
         nums = nums.astype(np.int64)
     return queries, docs, nums
+
+
+_NUMPY_TYPES = {"double": np.dtype(np.float64), "int64": np.dtype(np.int64),
+                "int32": np.dtype(np.int32)}
+
+
+def numpy_of(column) -> np.ndarray:
+    """A fixed-width Arrow column (or array) without nulls as a NumPy array (a copy).
+
+    Not pyarrow's ``to_numpy``: that imports pandas (0.3 to 1 s), which the command line
+    does not otherwise need. The values buffer is read as it lies, after each chunk's offset.
+    """
+    chunks = column.chunks if isinstance(column, pa.ChunkedArray) else [column]
+    dtype = _NUMPY_TYPES.get(str(column.type))
+    if dtype is None or column.null_count:
+        raise TypeError(f"numpy_of takes int32, int64 or float64 without nulls, "
+                        f"got {column.type}")
+    parts = [np.frombuffer(chunk.buffers()[1], dtype=dtype, count=chunk.offset + len(chunk))
+             [chunk.offset:] for chunk in chunks if len(chunk)]
+    return np.concatenate(parts) if parts else np.empty(0, dtype)
+
+
+def valid_of(array: pa.Array) -> np.ndarray:
+    """Which entries of an Arrow array are not null, as NumPy booleans (no pandas)."""
+    if array.null_count == 0:
+        return np.ones(len(array), bool)
+    bits = np.unpackbits(np.frombuffer(array.buffers()[0], np.uint8), bitorder="little")
+    return bits[array.offset:array.offset + len(array)].astype(bool)
 
 
 def _first_fields(data: bytes) -> int:
@@ -115,6 +145,38 @@ def _single_spaced(data: bytes) -> bytes:
     return data.strip(b" ")
 
 
+_NUMPY_TYPES = {"double": np.dtype(np.float64), "int64": np.dtype(np.int64),
+                "int32": np.dtype(np.int32)}
+
+
+def numpy_of(column) -> np.ndarray:
+    """A fixed-width Arrow column (or array) without nulls as a NumPy array (a copy).
+
+    Not pyarrow's ``to_numpy``: that imports pandas (0.3 to 1 s), which the command line
+    does not otherwise need. The values buffer is read as it lies, after each chunk's offset.
+    """
+    chunks = column.chunks if isinstance(column, pa.ChunkedArray) else [column]
+    dtype = np.dtype(column.type.bit_width == 64 and (
+        np.float64 if pa.types.is_floating(column.type) else np.int64) or np.int32)
+    if not (pa.types.is_floating(column.type) or pa.types.is_integer(column.type)) \
+            or column.type.bit_width not in (32, 64) or column.null_count \
+            or (pa.types.is_floating(column.type) and column.type.bit_width != 64) \
+            or (pa.types.is_integer(column.type) and pa.types.is_unsigned_integer(column.type)):
+        raise TypeError(f"numpy_of takes int32, int64 or float64 without nulls, "
+                        f"got {column.type}")
+    parts = [np.frombuffer(chunk.buffers()[1], dtype=dtype, count=chunk.offset + len(chunk))
+             [chunk.offset:] for chunk in chunks if len(chunk)]
+    return np.concatenate(parts) if parts else np.empty(0, dtype)
+
+
+def valid_of(array: pa.Array) -> np.ndarray:
+    """Which entries of an Arrow array are not null, as NumPy booleans (no pandas)."""
+    if array.null_count == 0:
+        return np.ones(len(array), bool)
+    bits = np.unpackbits(np.frombuffer(array.buffers()[0], np.uint8), bitorder="little")
+    return bits[array.offset:array.offset + len(array)].astype(bool)
+
+
 def _first_fields(data: bytes) -> int:
     """How many fields (split on spaces and tabs) the first line with any has, else 0."""
     start = 0
@@ -128,34 +190,35 @@ def _first_fields(data: bytes) -> int:
     return 0
 
 
-def _parse_single_spaced(data: bytes, ncols: int, usecols: list[int]) -> pa.Table | None:
+def _parse_single_spaced(data: bytes, ncols: int, usecols: list[int], *,
+                         threads: bool = True) -> pa.Table | None:
     """Columns ``usecols`` (id, id, value) if every non-empty line has ``ncols`` non-empty
     fields separated by single spaces, else None.
 
-    The columns not kept (``Q0``, rank, tag) are parsed too, to see that none is empty.
+    An empty field means two spaces in a row, or a space at a line's start or end: those are
+    looked for in the bytes, so the columns not kept (``Q0``, rank, tag) are counted by
+    pyarrow's parser (a line with another number of fields fails) but never converted.
     Every text column is parsed as bytes: the text is valid UTF-8 already
     (:func:`~irlib.io.decoding.decode_text`) and a space never splits a UTF-8 character, so
     pyarrow's UTF-8 check would only cost time; the id columns are then viewed as text.
     Large blocks: fewer, larger chunks for the whole-column steps that follow.
     """
+    if data[:1] == b" " or data[-1:] == b" " or b"  " in data or b"\n " in data \
+            or b" \n" in data:
+        return None
     names = [str(i) for i in range(ncols)]
     ids, val = [names[usecols[0]], names[usecols[1]]], names[usecols[2]]
     try:
         table = pa_csv.read_csv(
             pa.BufferReader(data),
-            read_options=pa_csv.ReadOptions(column_names=names, block_size=block_size(data)),
+            read_options=pa_csv.ReadOptions(column_names=names, block_size=block_size(data),
+                                            use_threads=threads),
             parse_options=pa_csv.ParseOptions(delimiter=" ", quote_char=False,
                                               ignore_empty_lines=True),
             convert_options=pa_csv.ConvertOptions(
-                strings_can_be_null=False, null_values=[],
-                column_types={**dict.fromkeys(names, pa.binary()), val: pa.float64()}))
+                strings_can_be_null=False, null_values=[], include_columns=[*ids, val],
+                column_types={**dict.fromkeys(ids, pa.binary()), val: pa.float64()}))
     except (pa.ArrowInvalid, pa.ArrowNotImplementedError):
         return None
-    # An empty field means two spaces in a row, or one at a line's end: whitespace runs.
-    for col in names:
-        if col != val and pa_compute.min(pa_compute.binary_length(table[col])).as_py() == 0:
-            return None
     return pa.table([as_text(table[ids[0]]), as_text(table[ids[1]]), table[val]],
                     names=[*ids, val])
-
-
