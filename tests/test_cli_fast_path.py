@@ -145,3 +145,28 @@ def test_no_pandas_on_the_command_lines_path(tmp_path, code):
         + ("\nassert 'pyarrow' not in heavy, heavy" if "main(" not in code else ""))
     out = subprocess.run([sys.executable, "-c", check], cwd=ROOT, capture_output=True, text=True)
     assert out.returncode == 0, out.stderr
+
+
+@pytest.mark.parametrize("at", [None, 0, 1, -1, -2])
+def test_a_file_read_in_chunks_gives_what_its_bytes_give(tmp_path, at):
+    """plain_file_columns checks the file 1 MiB at a time: a double space straddling two
+    chunks (or at either end) is found, and a clean file gives the bytes path's columns."""
+    from irlib.io import trec_columns as tc
+
+    lines = b"".join(b"q%d Q0 doc%d %d %d.5 run%d\n" % (i // 1000, i, i % 1000 + 1, -i, i % 7)
+                     for i in range(120_000))                   # ~4 MiB: several chunks
+    if at is not None:
+        cut = tc._PLAIN_CHUNK * 2 + at
+        cut = lines.index(b" ", cut)                           # a field boundary near it
+        lines = lines[:cut] + b" " + lines[cut:]
+    path = tmp_path / "run"
+    path.write_bytes(lines)
+    plain = tc.plain_file_columns(path, tc.RUN_LAYOUTS, "score", last_read=6)
+    if at is not None:
+        assert plain is None
+        return
+    data, _, _, tag = tc.load_trec(path, None, last_read=6)
+    columns = tc.trec_columns(data, tc.RUN_LAYOUTS, "score", 6)[0]
+    assert plain[1] == tag == f"run{119_999 % 7}"
+    assert plain[0][0].equals(columns[0]) and plain[0][1].equals(columns[1])
+    assert np.array_equal(plain[0][2], columns[2])

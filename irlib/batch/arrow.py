@@ -20,7 +20,8 @@ import pyarrow.compute as pa_compute
 from irlib.batch._judged import match_judged
 from irlib.batch.core import score_coded, summary_value
 from irlib.io.trec_columns import (QRELS_LAYOUTS, RUN_LAST_READ, RUN_LAYOUTS, load_trec,
-                                   numpy_of, trec_columns, valid_of)
+                                   numpy_of, plain_file_columns, trec_columns,
+                                   valid_of)
 
 
 @dataclass(frozen=True)
@@ -63,11 +64,16 @@ def evaluate_files(qrels_src, run_src, measures, *, complete: bool = False,
     qrels = trec_columns(data, QRELS_LAYOUTS, "relevance", threads=False)[0]
     if qrels is None:
         return None
-    data, _, _, tag = load_trec(run_src, run_name, last_read=RUN_LAST_READ)
-    run = trec_columns(data, RUN_LAYOUTS, "score", RUN_LAST_READ, threads=False)[0]
-    del data                                   # the text (30 MB a 700,000-line run)
-    if run is None:
-        return None
+    plain = plain_file_columns(run_src, RUN_LAYOUTS, "score", last_read=RUN_LAST_READ,
+                               threads=False)       # pyarrow reads the file: less memory
+    if plain is not None:
+        run, tag = plain
+    else:
+        data, _, _, tag = load_trec(run_src, run_name, last_read=RUN_LAST_READ)
+        run = trec_columns(data, RUN_LAYOUTS, "score", RUN_LAST_READ, threads=False)[0]
+        del data                               # the text (30 MB a 700,000-line run)
+        if run is None:
+            return None
     qrels_qid, qrels_doc, grades = qrels
     grades = grades.astype(float)
     run_qid, run_doc, score = run

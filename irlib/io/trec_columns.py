@@ -7,6 +7,8 @@ the careful way (:func:`irlib.io.trec.read_run`), which finds the line and words
 """
 from __future__ import annotations
 
+import os
+
 import numpy as np
 import pyarrow as pa
 import pyarrow.csv as pa_csv
@@ -22,6 +24,59 @@ QRELS_LAYOUTS = {4: ([0, 2, 3], "qid iter docno rel"), 3: ([0, 1, 2], "qid docno
 RUN_LAYOUTS = {6: ([0, 2, 4], "qid Q0 docno rank score tag"), 3: ([0, 1, 2], "qid docno score")}
 #: A run line goes on after its 6th field (the tag); trec_eval ignores the rest.
 RUN_LAST_READ = 6
+
+
+_PLAIN_CHUNK = 1 << 20
+_NOT_PLAIN = (b"\r", b"#", b"\t", b"\x00", b"  ", b"\n ", b" \n")
+
+
+def plain_file_columns(path, layouts: dict, value: str, *, last_read: int | None = None,
+                       threads: bool = True):
+    """``(columns, tag)`` of a file on disk that needs none of the reader's repairs, parsed
+    by pyarrow from the file itself (the text is never held whole in memory), else None.
+
+    "Needs no repair": ASCII text, no byte-order mark, not gzip, no carriage return, tab,
+    comment sign or NUL, fields separated by single spaces, no space at a line's start or end
+    and every line with the first line's number of fields (pyarrow's parser checks the
+    last). Such a file gives :func:`load_trec` + :func:`trec_columns` exactly this; anything
+    else gives None and the caller reads it that way.
+    """
+    if not isinstance(path, (str, os.PathLike)):
+        return None
+    try:
+        size = os.path.getsize(path)
+        with open(path, "rb") as fh:
+            head = fh.read(_PLAIN_CHUNK)
+            if not head.strip() or head[:1] == b" " or head.startswith((b"\x1f\x8b", b"PK\x03\x04")):
+                return None
+            last, chunk, tail = b"", head, b""
+            while chunk:
+                if not chunk.isascii() or any(bad in chunk for bad in _NOT_PLAIN) \
+                        or any(bad in last[-1:] + chunk[:1] for bad in _NOT_PLAIN[4:]):
+                    return None
+                following = fh.read(_PLAIN_CHUNK)
+                if not following:
+                    tail = last + chunk            # the last line is in there whole
+                last, chunk = chunk, following
+    except OSError:
+        return None
+    if tail[-1:] == b" ":
+        return None
+    ncols = _first_fields(head)
+    if ncols not in layouts or head.find(b"\n") < 0 and len(head) < size:
+        return None
+    tag = None
+    if last_read:
+        lines = tail if len(tail) >= size else tail[tail.find(b"\n") + 1:]
+        if lines.isspace() or not lines:
+            return None
+        tag = last_tag(lines)
+    with pa.OSFile(os.fspath(path)) as source:        # not a path: no guess from ".gz"
+        table = _parse_checked(source, size, ncols, layouts[ncols][0], threads)
+    if table is None:
+        return None
+    columns = _checked_columns(table, value)
+    return None if columns is None else (columns, tag)
 
 
 def load_trec(src, name, *, last_read: int | None = None):
@@ -79,6 +134,11 @@ def columns_fast(data: bytes, layouts: dict, value: str, *, threads: bool = True
         table = _parse_single_spaced(squeezed, ncols, layouts[ncols][0], threads=threads)
         if table is None:
             return None
+    return _checked_columns(table, value)
+
+
+def _checked_columns(table: pa.Table, value: str):
+    """The parsed columns, or None when a value is not finite (or a grade not whole)."""
     queries, docs, nums = table.column(0), table.column(1), numpy_of(table.column(2))
     if not np.isfinite(nums).all():
         return None
@@ -206,12 +266,18 @@ def _parse_single_spaced(data: bytes, ncols: int, usecols: list[int], *,
     if data[:1] == b" " or data[-1:] == b" " or b"  " in data or b"\n " in data \
             or b" \n" in data:
         return None
+    return _parse_checked(pa.BufferReader(data), len(data), ncols, usecols, threads)
+
+
+def _parse_checked(source, size: int, ncols: int, usecols: list[int], threads: bool):
+    """:func:`_parse_single_spaced` after its byte checks; ``source`` a pyarrow
+    BufferReader or a file's path."""
     names = [str(i) for i in range(ncols)]
     ids, val = [names[usecols[0]], names[usecols[1]]], names[usecols[2]]
     try:
         table = pa_csv.read_csv(
-            pa.BufferReader(data),
-            read_options=pa_csv.ReadOptions(column_names=names, block_size=block_size(data),
+            source,
+            read_options=pa_csv.ReadOptions(column_names=names, block_size=block_size(size),
                                             use_threads=threads),
             parse_options=pa_csv.ParseOptions(delimiter=" ", quote_char=False,
                                               ignore_empty_lines=True),
