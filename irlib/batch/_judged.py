@@ -13,7 +13,6 @@ from __future__ import annotations
 from itertools import pairwise
 
 import numpy as np
-import pandas as pd
 
 _MAX_ROUNDS = 40                      # ~5x fewer rows each round: 40 is never reached
 _PIECE_ROWS = 1 << 16                 # rows matched together: in the CPU's cache
@@ -60,8 +59,8 @@ def match_judged(run_q, run_d, judged_q, judged_d, n_queries: int, counts=None):
     n = len(run_q)
     if n <= 2 * _PIECE_ROWS or not (run_q[1:] >= run_q[:-1]).all():
         return _match_judged_at_once(run_q, run_d, judged_q, judged_d, n_queries, counts)
-    cuts = np.unique(np.concatenate(
-        [[0], np.searchsorted(run_q, run_q[_PIECE_ROWS::_PIECE_ROWS]), [n]]))
+    cuts = np.concatenate([[0], np.searchsorted(run_q, run_q[_PIECE_ROWS::_PIECE_ROWS]), [n]])
+    cuts = cuts[np.concatenate([[True], cuts[1:] != cuts[:-1]])]   # sorted: np.unique's result
     live = np.flatnonzero(judged_d >= 0)
     live = live[np.argsort(judged_q[live], kind="stable")]
     live_q = judged_q[live]
@@ -127,6 +126,7 @@ def _match_judged_at_once(run_q, run_d, judged_q, judged_d, n_queries: int, coun
         rows, q, d = rows[losers], q[losers], d[losers]
         multiplier = _next_multiplier(multiplier)
     else:                                    # never in practice: pandas does the rest
+        import pandas as pd
         left = pd.DataFrame({"q": q, "d": d, "row": rows})
         repeated = left.duplicated(["q", "d"]).to_numpy()
         if repeated.any():
@@ -181,7 +181,7 @@ def _place_among_hits_sorted(run_q, score, hit_q, hit_score):
     return at, hay[at] == needle                 # -0.0 == 0.0 here, as in C
 
 
-def judged_ranks(run_q, score, run_d, doc_names: pd.Index, hits: np.ndarray) -> np.ndarray:
+def judged_ranks(run_q, score, run_d, doc_names, hits: np.ndarray) -> np.ndarray:
     """1-based rank in its query of each run row in ``hits``, in trec_eval's order.
 
     Rank = 1 + (rows of the query with a higher score) + (rows with the same score and a
@@ -229,20 +229,44 @@ def judged_ranks(run_q, score, run_d, doc_names: pd.Index, hits: np.ndarray) -> 
     return rank
 
 
-def _larger_docs_ahead(group, rows, run_d, doc_names: pd.Index, hits) -> np.ndarray:
-    """Per hit: how many of ``rows`` in its tie ``group`` have a larger doc id (0 if none)."""
-    ties = pd.DataFrame({"group": group, "doc": doc_names.take(run_d[rows]).astype(str),
-                         "row": rows})
-    ties = ties.sort_values(["group", "doc"], ascending=[True, False], kind="stable")
-    ahead = ties.groupby("group", sort=False).cumcount().to_numpy()
-    before = pd.Series(ahead, index=ties["row"].to_numpy())
-    return before.reindex(hits).fillna(0).to_numpy(dtype=np.int64)
+def _larger_docs_ahead(group, rows, run_d, doc_names, hits) -> np.ndarray:
+    """Per hit: how many of ``rows`` in its tie ``group`` have a larger doc id (0 if none).
+
+    Rows are distinct, and so are the docs of a group (a repeated pair is refused first).
+    """
+    docs = _doc_texts(doc_names, run_d[rows])
+    doc_order = np.empty(len(docs), np.int64)                # docs compared as text
+    doc_order[np.argsort(docs, kind="stable")] = np.arange(len(docs))
+    order = np.lexsort((-doc_order, group))                  # by group, larger docs first
+    in_group = group[order]
+    ahead = np.arange(len(order)) - np.searchsorted(in_group, in_group)
+    by_row = np.argsort(rows[order])
+    sorted_rows = rows[order][by_row]
+    at = np.minimum(np.searchsorted(sorted_rows, hits), max(len(sorted_rows) - 1, 0))
+    out = np.zeros(len(hits), np.int64)
+    if len(sorted_rows):
+        found = sorted_rows[at] == hits
+        out[found] = ahead[by_row[at[found]]]
+    return out
+
+
+def _doc_texts(doc_names, codes: np.ndarray) -> np.ndarray:
+    """The documents of ``codes`` as an array of Python strings (``doc_names``: a pandas
+    Index or an Arrow array)."""
+    if hasattr(doc_names, "to_pylist"):                       # Arrow, without pandas
+        import pyarrow as pa
+
+        codes = np.ascontiguousarray(codes, dtype=np.int64)
+        indices = pa.Array.from_buffers(pa.int64(), len(codes), [None, pa.py_buffer(codes)])
+        return np.array(doc_names.take(indices).to_pylist(), dtype=object)
+    taken = doc_names.take(codes)
+    return np.asarray(taken.astype(str), dtype=object)
 
 
 _MAX_TIE_STEPS = 64                   # longer runs of equal scores: the general search
 
 
-def _ranks_of_sorted_run(run_q, score, run_d, doc_names: pd.Index, hits):
+def _ranks_of_sorted_run(run_q, score, run_d, doc_names, hits):
     """:func:`judged_ranks` for a run that lists each query's rows together, best score
     first (as TREC run files do), else None.
 

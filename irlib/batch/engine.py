@@ -28,13 +28,11 @@ from dataclasses import dataclass
 import numpy as np
 import pandas as pd
 
-from irlib.measures._batch_kernels import Context
 from irlib._codes import factorize, integer_ids, positions_in
 from irlib._columns import choose_columns, not_numbers_message
-from irlib._common import GEOMETRIC_FLOOR
-from irlib.batch._judged import judged_ranks, match_judged
-from irlib.measures.registry import MEASURES, Measure
-from irlib.measures.trec_names import expand_measures
+from irlib.batch._judged import match_judged
+from irlib.batch.core import check_options, score_coded, summary_value  # noqa: F401 (spark)
+from irlib.measures.registry import Measure
 
 QRELS_COLUMNS = ("query_id", "doc_id", "relevance")
 RUN_COLUMNS = ("query_id", "doc_id", "score")
@@ -150,16 +148,6 @@ def _raise_duplicate(df: pd.DataFrame, what: str) -> None:
                      "appear more than once")       # as text: 7, not np.int64(7)
 
 
-def _segment_rank(values, q, n_queries, key):
-    """Per query, the 1-based position of each row when sorted by key within its query."""
-    order = np.lexsort((key, q))
-    q_sorted = q[order]
-    starts = np.searchsorted(q_sorted, np.arange(n_queries))
-    pos = np.empty(len(order), np.int64)
-    pos[order] = np.arange(len(order)) - starts[q_sorted] + 1
-    return pos
-
-
 def summarize(per_query: pd.DataFrame, measures: Iterable[Measure], *, complete: bool,
               relevant_judgments: int | None = None) -> pd.Series:
     """The line over all queries (trec_eval's ``all``) of ``per_query``, one column per measure.
@@ -175,38 +163,10 @@ def summarize(per_query: pd.DataFrame, measures: Iterable[Measure], *, complete:
     >>> summarize(frame, [Measure("AP"), Measure("NumRet")], complete=False).to_dict()
     {'AP': 0.25, 'NumRet': 13.0}
     """
-    values = {}
-    for column, m in zip(per_query.columns, measures):
-        x = per_query[column].to_numpy(dtype=float)
-        x = x[~np.isnan(x)]
-        how = MEASURES[m.name].aggregate
-        if not len(x):
-            values[column] = np.nan
-        elif how == "mean":
-            values[column] = float(x.mean())
-        elif how == "gmean":
-            values[column] = float(np.exp(np.log(np.maximum(x, GEOMETRIC_FLOOR)).mean()))
-        elif how == "count":
-            values[column] = float(len(x))
-        elif m.name == "NumRel" and complete and relevant_judgments is not None:
-            values[column] = float(relevant_judgments)
-        else:
-            values[column] = float(x.sum())
+    values = {column: summary_value(per_query[column].to_numpy(dtype=float), m,
+                                    complete=complete, relevant_judgments=relevant_judgments)
+              for column, m in zip(per_query.columns, measures)}
     return pd.Series(values, index=per_query.columns, dtype=float)
-
-
-def check_options(measures, *, complete, depth, judged_only) -> list[Measure]:
-    """:func:`evaluate`'s options checked, and its measures parsed (also for irlib.spark)."""
-    for flag, value in (("complete", complete), ("judged_only", judged_only)):
-        if not isinstance(value, (bool, np.bool_)):
-            raise ValueError(f"{flag} must be True or False, got {value!r}")
-    if depth is not None and (isinstance(depth, bool) or not isinstance(depth, (int, np.integer))
-                              or depth < 1):
-        raise ValueError(f"depth must be a positive integer (trec_eval -M), got {depth!r}")
-    parsed = expand_measures([measures] if isinstance(measures, (str, Measure)) else measures)
-    if not parsed:
-        raise ValueError("measures must name at least one measure, e.g. ['nDCG@10', 'AP']")
-    return parsed
 
 
 def evaluate(qrels: pd.DataFrame, run: pd.DataFrame, measures: Iterable, *,
@@ -308,42 +268,14 @@ def evaluate(qrels: pd.DataFrame, run: pd.DataFrame, measures: Iterable, *,
         _raise_duplicate(qrels, "qrels")
     run_d, doc_names = factorize(run_doc)
     qrels_d = positions_in(doc_names, qrels_doc_names)[qrels_doc_codes]
-    qrels_to_run = pd.Index(run_q_names).get_indexer(q_ids)[qrels_q]
-    rows_per_query = np.bincount(run_codes, minlength=len(run_q_names))
-    duplicate, hit_rows, judged_row = match_judged(
-        run_codes, run_d, qrels_to_run, np.where(qrels_to_run >= 0, qrels_d, -1),
-        len(run_q_names), rows_per_query)
+    duplicate, values, retrieved = score_coded(
+        parsed, grades=grades, qrels_q=qrels_q, n_queries=len(q_ids), qrels_d=qrels_d,
+        run_q=run_codes, run_to_qrels=run_to_qrels, score=score, run_d=run_d,
+        doc_names=doc_names, depth=depth, judged_only=judged_only)
     if duplicate >= 0:
         _raise_duplicate(run, "run")
-
     ignored = tuple(sorted(run_q_names[run_to_qrels < 0]))
-    n_queries = len(q_ids)
-    retrieved = np.zeros(n_queries, np.int64)
-    answered = run_to_qrels >= 0
-    retrieved[run_to_qrels[answered]] = rows_per_query[answered]
-
-    # The ranks of the judged documents the run returned (hits).
-    hit_rank = judged_ranks(run_codes, score, run_d, doc_names, hit_rows)
-    hit_q = run_to_qrels[run_codes[hit_rows]]
-    hit_grade = grades[judged_row]
-    by_rank = np.lexsort((hit_rank, hit_q))             # judged hits in rank order per query
-    hit_q, hit_rank, hit_grade = hit_q[by_rank], hit_rank[by_rank], hit_grade[by_rank]
     answered_queries = retrieved > 0
-    if depth is not None:                                # trec_eval -M: the first N results
-        kept = hit_rank <= depth
-        hit_q, hit_rank, hit_grade = hit_q[kept], hit_rank[kept], hit_grade[kept]
-        retrieved = np.minimum(retrieved, depth)
-    if judged_only:                                      # trec_eval -J: judged results only
-        kept = hit_grade >= 0
-        hit_q, hit_grade = hit_q[kept], hit_grade[kept]
-        hit_rank = np.arange(len(hit_q)) - np.searchsorted(hit_q, hit_q) + 1
-        retrieved = np.bincount(hit_q, minlength=n_queries)
-
-    # The ideal ranking of each query: its judged grades sorted high to low.
-    ideal_rank = _segment_rank(grades, qrels_q, n_queries, -grades)
-    context = Context(n_queries, hit_q, hit_rank, hit_grade, qrels_q, grades, ideal_rank,
-                      retrieved)
-    values = {str(m): MEASURES[m.name].kernel(context, m) for m in parsed}
     per_query = pd.DataFrame(values, index=pd.Index(q_ids.astype(str), name="query_id"))
     missing = tuple(str(q) for q in q_ids[~answered_queries])
     if not complete:

@@ -18,11 +18,28 @@ Modules: :mod:`~irlib.io.source` (bytes in, size limit, gzip), :mod:`~irlib.io.d
 (repeated keys, hashed), :mod:`~irlib.io.trec`,
 :mod:`~irlib.io.tables`, :mod:`~irlib.io.ratings`, :mod:`~irlib.io.sniff`.
 """
-from .ratings import read_ratings
-from .sniff import sniff_kind
-from .source import MAX_UPLOAD_MB
-from .tables import read_table, to_run_from_positions
-from .trec import read_qrels, read_run
+from __future__ import annotations
+
+import importlib
+
+# Imported on first use (PEP 562): the command line's TREC path (irlib.io.trec_columns)
+# needs neither pandas nor the table readers.
+_MODULE_OF = {"read_ratings": ".ratings", "sniff_kind": ".sniff", "MAX_UPLOAD_MB": ".source",
+              "read_table": ".tables", "to_run_from_positions": ".tables",
+              "read_qrels": ".trec", "read_run": ".trec"}
 
 __all__ = ["MAX_UPLOAD_MB", "read_qrels", "read_run", "read_ratings", "read_table",
            "to_run_from_positions", "sniff_kind"]
+
+
+def __getattr__(name: str):
+    module = _MODULE_OF.get(name)
+    if module is None:
+        raise AttributeError(f"module 'irlib.io' has no attribute {name!r}")
+    value = getattr(importlib.import_module(module, __name__), name)
+    globals()[name] = value
+    return value
+
+
+def __dir__() -> list[str]:
+    return sorted(set(globals()) | set(__all__))

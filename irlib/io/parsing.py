@@ -20,13 +20,14 @@ _MIN_BLOCK = 1 << 20                            # pyarrow's default
 _MAX_BLOCK = 16 << 20
 
 
-def block_size(data: bytes) -> int:
+def block_size(data: bytes | int) -> int:
     """Bytes per pyarrow block: about 16 blocks a file (both cores busy), 1 to 16 MB.
 
     Fewer, larger chunks make the whole-column steps after parsing cheaper (each chunk
     is a Python-level step in some of them).
     """
-    return max(_MIN_BLOCK, min(_MAX_BLOCK, len(data) // 16))
+    size = data if isinstance(data, int) else len(data)      # the bytes, or their number
+    return max(_MIN_BLOCK, min(_MAX_BLOCK, size // 16))
 
 
 def as_text(column: pa.ChunkedArray) -> pa.ChunkedArray:

@@ -12,18 +12,13 @@ import io
 
 import numpy as np
 import pandas as pd
-import pyarrow as pa
-import pyarrow.compute as pa_compute
-import pyarrow.csv as pa_csv
 
 from .._common import InputError
 from .checks import (Where, check_no_duplicates, check_numbers, codes, repeated_rows, short,
                      with_notes)
-from .decoding import decode_text
 from .keys import maybe_repeated
-from .parsing import as_text, block_size
-from .source import load
-from .trec_lines import drop_comments, first_fields, last_tag, max_fields
+from .trec_columns import (QRELS_LAYOUTS, RUN_LAST_READ, RUN_LAYOUTS, _parse_single_spaced,  # noqa: F401
+                           columns_fast, load_trec, trec_columns)
 
 
 def _fields_per_line(data: bytes) -> np.ndarray:
@@ -64,55 +59,14 @@ def _read_trec(src, name, *, layouts: dict, value: str, other: dict,
     layout has that many fields may go on, and what follows that field is ignored, as
     trec_eval does. ``attrs["run_id"]``: the tag of the last line (runs).
     """
-    data, name = load(src, name)
-    data, notes = decode_text(data, name)
-    if data and not data.isspace():
-        data = drop_comments(data)
-        if not data.strip():
-            raise InputError("the file holds only comment lines (starting with #), no data",
-                             source=name)
-    if not data or data.isspace():
-        raise InputError("the file is empty" if not data else
-                         "the file is empty (only blank lines)", source=name)
-    tag = last_tag(data) if last_read else None
-    out = _read_trec_fast(data, layouts, value)
-    if out is None and last_read and _first_fields(data) >= last_read \
-            and max_fields(data) > last_read:
-        data = first_fields(data, last_read)             # the rest of a line is ignored
-        out = _read_trec_fast(data, layouts, value)
+    data, name, notes, tag = load_trec(src, name, last_read=last_read)
+    columns, data = trec_columns(data, layouts, value, last_read)
+    out = None if columns is None else _frame(columns, value)
     if out is None:
         out = _read_trec_located(data, name, layouts=layouts, value=value, other=other)
     if tag is not None:
         out.attrs["run_id"] = tag
     return with_notes(out, notes)
-
-
-def _single_spaced(data: bytes) -> bytes:
-    """The same lines with fields separated by exactly one space, no space at either end.
-
-    Splitting on runs of spaces and tabs (as the careful path does) and splitting this on
-    single spaces give the same fields; a line of only whitespace becomes empty.
-    """
-    while b"  " in data:                       # each pass halves the longest run
-        data = data.replace(b"  ", b" ")
-    if b"\n " in data:
-        data = data.replace(b"\n ", b"\n")
-    if b" \n" in data:
-        data = data.replace(b" \n", b"\n")
-    return data.strip(b" ")
-
-
-def _first_fields(data: bytes) -> int:
-    """How many fields (split on spaces and tabs) the first line with any has, else 0."""
-    start = 0
-    while start <= len(data):
-        end = data.find(b"\n", start)
-        end = len(data) if end < 0 else end
-        count = sum(1 for field in data[start:end].replace(b"\t", b" ").split(b" ") if field)
-        if count:
-            return count
-        start = end + 1
-    return 0
 
 
 def _read_trec_fast(data: bytes, layouts: dict, value: str) -> pd.DataFrame | None:
@@ -122,26 +76,13 @@ def _read_trec_fast(data: bytes, layouts: dict, value: str) -> pd.DataFrame | No
     or not whole, a repeated pair) returns None rather than an error: the careful path
     finds the line and words the message, so there is one source of messages.
     """
-    ncols = _first_fields(data)
-    if ncols not in layouts:
-        return None
-    if b"\t" in data:                          # tabs and spaces both separate fields
-        data = data.replace(b"\t", b" ")
-    table = _parse_single_spaced(data, ncols, layouts[ncols][0])
-    if table is None:                          # maybe runs of spaces: squeeze and retry
-        squeezed = _single_spaced(data)
-        if len(squeezed) == len(data):
-            return None
-        table = _parse_single_spaced(squeezed, ncols, layouts[ncols][0])
-        if table is None:
-            return None
-    queries, docs, nums = table.column(0), table.column(1), table.column(2).to_numpy()
-    if not np.isfinite(nums).all():
-        return None
-    if value == "relevance":
-        if (nums != np.floor(nums)).any() or np.abs(nums).max(initial=0) > 2**53:
-            return None
-        nums = nums.astype(np.int64)
+    columns = columns_fast(data, layouts, value)
+    return None if columns is None else _frame(columns, value)
+
+
+def _frame(columns, value: str) -> pd.DataFrame | None:
+    """The columns as a frame, or None when a (query, document) pair is repeated."""
+    queries, docs, nums = columns
     out = pd.DataFrame({"query_id": queries.to_pandas(), "doc_id": docs.to_pandas(),
                         value: nums})
     # Query codes are remembered (irlib._codes: evaluating this frame reuses them); the
@@ -151,37 +92,6 @@ def _read_trec_fast(data: bytes, layouts: dict, value: str) -> pd.DataFrame | No
             out, ["query_id", "doc_id"], {"query_id": query_codes}).any():
         return None
     return out
-
-
-def _parse_single_spaced(data: bytes, ncols: int, usecols: list[int]) -> pa.Table | None:
-    """Columns ``usecols`` (id, id, value) if every non-empty line has ``ncols`` non-empty
-    fields separated by single spaces, else None.
-
-    The columns not kept (``Q0``, rank, tag) are parsed too, to see that none is empty.
-    Every text column is parsed as bytes: the text is valid UTF-8 already
-    (:func:`~irlib.io.decoding.decode_text`) and a space never splits a UTF-8 character, so
-    pyarrow's UTF-8 check would only cost time; the id columns are then viewed as text.
-    Large blocks: fewer, larger chunks for the whole-column steps that follow.
-    """
-    names = [str(i) for i in range(ncols)]
-    ids, val = [names[usecols[0]], names[usecols[1]]], names[usecols[2]]
-    try:
-        table = pa_csv.read_csv(
-            pa.BufferReader(data),
-            read_options=pa_csv.ReadOptions(column_names=names, block_size=block_size(data)),
-            parse_options=pa_csv.ParseOptions(delimiter=" ", quote_char=False,
-                                              ignore_empty_lines=True),
-            convert_options=pa_csv.ConvertOptions(
-                strings_can_be_null=False, null_values=[],
-                column_types={**dict.fromkeys(names, pa.binary()), val: pa.float64()}))
-    except (pa.ArrowInvalid, pa.ArrowNotImplementedError):
-        return None
-    # An empty field means two spaces in a row, or one at a line's end: whitespace runs.
-    for col in names:
-        if col != val and pa_compute.min(pa_compute.binary_length(table[col])).as_py() == 0:
-            return None
-    return pa.table([as_text(table[ids[0]]), as_text(table[ids[1]]), table[val]],
-                    names=[*ids, val])
 
 
 def _read_trec_located(data: bytes, name: str, *, layouts: dict, value: str,
@@ -260,8 +170,7 @@ def read_qrels(src, *, name: str | None = None) -> pd.DataFrame:
     1       q1     d2          0
     """
     return _read_trec(src, name, value="relevance",
-                      layouts={4: ([0, 2, 3], "qid iter docno rel"),
-                               3: ([0, 1, 2], "qid docno rel")},
+                      layouts=QRELS_LAYOUTS,
                       other={6: "run"})
 
 
@@ -299,6 +208,5 @@ def read_run(src, *, name: str | None = None) -> pd.DataFrame:
     1       q1     d2    1.0
     """
     return _read_trec(src, name, value="score",
-                      layouts={6: ([0, 2, 4], "qid Q0 docno rank score tag"),
-                               3: ([0, 1, 2], "qid docno score")},
-                      other={4: "qrels"}, last_read=6)
+                      layouts=RUN_LAYOUTS,
+                      other={4: "qrels"}, last_read=RUN_LAST_READ)
