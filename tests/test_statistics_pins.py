@@ -120,3 +120,21 @@ def test_rr_at_k_stops_at_k():
     per_query = irlib.evaluate(qrels, run, ["RR@2", "RR@3"]).per_query
     assert per_query.loc["1", "RR@2"] == 0.0
     assert per_query.loc["1", "RR@3"] == pytest.approx(1 / 3, abs=1e-12)
+
+
+def test_judged_at_k_is_never_compared_like_a_quality_measure():
+    from irlib.stats import claims
+    ids = [f"q{i}" for i in range(30)]
+    base = pd.DataFrame({"AP": np.linspace(0.1, 0.9, 30), "Judged@10": np.full(30, 0.5)},
+                        index=ids)
+    more = base.assign(**{"Judged@10": np.full(30, 0.9)})     # far more judged, every query
+    table = compare_many({"a": base, "b": more}, "a", test="t-test")
+    assert table.best["Judged@10"] == () and table.best["AP"] == ()
+    f = table.finding("Judged@10", "b")
+    assert not f.marked and f.direction == 0 and claims.mark(f) == ""
+    assert claims.finding_word(f) == "not a quality measure"
+    assert "Judged" not in claims.headline(table)
+    assert "★" not in claims.table_cell(table, "Judged@10", "b")
+    said = claims.verdict(table.comparisons[("Judged@10", "b", "a")], "Judged@10", "a", "b",
+                          finding=f)
+    assert said.significant is None and "not compared as a quality measure" in said.sentence

@@ -30,7 +30,8 @@ Words
     :func:`report_question` a report's title and question; :func:`chance_floor_words` why few
     differing rows cannot be told from chance.
 Constants
-    :data:`TIE_TOLERANCE`, :data:`STAR`, :data:`UP`, :data:`DOWN`, :data:`BEST_COLUMN`.
+    :data:`TIE_TOLERANCE`, :data:`STAR`, :data:`UP`, :data:`DOWN`, :data:`DAGGER`,
+    :data:`BEST_COLUMN`.
 
 A string that must carry one of the words without being a claim (a definition in the glossary,
 "the ideal order puts the best grades first") is listed, with why, in the lint test's
@@ -46,13 +47,13 @@ from irlib.stats.p_values import format_p
 from irlib.stats.ties import TIE_TOLERANCE, leaders
 from irlib.stats.verdict import Verdict, single_finding, verdict
 
-__all__ = ["BEST_COLUMN", "DOWN", "STAR", "TIE_TOLERANCE", "UP", "Finding", "Verdict",
+__all__ = ["BEST_COLUMN", "DAGGER", "DOWN", "STAR", "TIE_TOLERANCE", "UP", "Finding", "Verdict",
            "chance_floor_words", "finding_word", "finding_words", "headline", "highest_on_one",
            "interval_label", "is_quality_measure", "leaders", "leaders_named", "legend", "mark",
            "one_query_caption", "pair_cell", "pair_grid_caption", "report_question",
            "single_finding", "star", "table_cell", "verdict"]
 
-STAR, UP, DOWN = "★", "▲", "▼"
+STAR, UP, DOWN, DAGGER = "★", "▲", "▼", "†"
 #: The column of a summary CSV that says who shares ★ (:func:`leaders`).
 BEST_COLUMN = "best"
 
@@ -80,7 +81,9 @@ def star(name: str, shared: tuple) -> str:
 
 
 def table_cell(result: ManyComparison, measure: str, system: str) -> str:
-    """A systems table's cell: the mean to 4 decimals, ▲/▼ against the baseline, ★.
+    """A systems table's cell: the mean to 4 decimals, ▲/▼ against the baseline, ★, and †
+    when this mean and the baseline's were taken over different queries (the mark then
+    compares only the queries both answer, and the two means need not differ as it says).
 
     >>> import pandas as pd
     >>> a = pd.DataFrame({"AP": [.2, .4, .1, .5, .3, .6, .2, .1]})
@@ -92,8 +95,14 @@ def table_cell(result: ManyComparison, measure: str, system: str) -> str:
     if mean != mean:
         return "–"
     found = result.finding(measure, system) if system != result.baseline else None
-    return " ".join(x for x in (f"{mean:.4f}", mark(found),
-                                star(system, result.best[measure])) if x)
+    apart = found is not None and not _same_queries(result, measure, system)
+    return " ".join(x for x in (f"{mean:.4f}", mark(found), star(system, result.best[measure]),
+                                DAGGER if apart else "") if x)
+
+
+def _same_queries(result: ManyComparison, measure: str, system: str) -> bool:
+    row = result.cell(measure, system)
+    return row is None or "same_queries" not in row or bool(row["same_queries"])
 
 
 def pair_cell(found: Finding | None) -> str:
@@ -133,7 +142,11 @@ def legend(result: ManyComparison) -> str:
             f"{TIE_TOLERANCE:g} of each other are a tie (they may still print apart): never "
             f"marked. {STAR}: the highest mean, shared by every mean within "
             f"{TIE_TOLERANCE:g} of it; none when all tie. Judged@K is not a quality measure "
-            "and is never marked.")
+            "and is never marked." + (
+                f" {DAGGER}: this mean and the baseline's were taken over different queries; "
+                "the mark compares only the queries both answer."
+                if "same_queries" in result.tests and not result.tests["same_queries"].all()
+                else ""))
 
 
 def pair_grid_caption(result: ManyComparison) -> str:

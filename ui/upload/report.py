@@ -158,13 +158,20 @@ def _settings_lines(dataset: Dataset, settings: Settings, include_missing: bool,
                  f"A grade counts as relevant from {settings.rel} (trec_eval -l {settings.rel})",
                  _missing_line(dataset, include_missing)]
     if result is not None:
-        lines.append(f"Systems table: {result.method()}; "
+        lines.append(f"Systems table: {result.method(dataset.unit)}; "
                      + ("every pair" if result.all_pairs else "each system against "
                         f"{result.baseline}") + f", {result.family_size} comparison"
                      + ("s" if result.family_size != 1 else "") + " per measure")
     if pair is not None and pair.comparison.randomization is not None \
             and (result is None or result.test == "randomization"):
-        lines.append(f"Randomization test: {pair.comparison.randomization.describe()}")
+        # the margin is this one comparison's: the table's comparisons each draw their own
+        # sign patterns (irlib.stats.compare_many.comparison_seed), each with its own margin
+        a, b = pair.names
+        lines.append(f"Randomization test of {b} against {a}: "
+                     f"{pair.comparison.randomization.describe(dataset.units)}"
+                     + ("; every other comparison of the systems table draws its own random "
+                        "sign patterns, with its own margin" if result is not None
+                        and len(result.tests) > 1 else ""))
     return lines
 
 
