@@ -167,7 +167,8 @@ def summary_rows(result: ManyComparison, settings: Settings, *,
             "tie (means within 0.0005)": None if found is None else found.tie,
             "marked (▲/▼)": None if found is None else found.marked,
             "finding": "" if found is None else finding_words(found),
-            "method": result.method(), "data": "sample data" if sample else ""}
+            "method": result.method("user" if settings.recsys else "query"),
+            "data": "sample data" if sample else ""}
 
     for name in settings.names:
         for system in result.means.index:
