@@ -3,12 +3,16 @@ shows, in random states, against the result it must come from, recomputed here f
 plain functions (not from the page's helpers).
 
 Each page is one :class:`PageAudit`: ``state(rng)`` draws a random state (session state to
-set), ``expect(state)`` recomputes the claims that state must show, and ``shown(at)`` reads
-them off the page run by AppTest. ``pure(state)``, optional, returns the same claims from the
-page's own helpers without Streamlit, so hundreds of states run in a second. Adding a page is
-a few lines: write those functions and append a ``PageAudit`` to ``AUDITS``.
+set, or what ``visit(state)`` needs to open the page), ``expect(state)`` recomputes the claims
+that state must show, and ``shown(at)`` reads them off the page run by AppTest; ``text(at)``,
+for pages that compare without a test, must hold no word of a win. ``pure(state)``, optional,
+returns the same claims from the page's own helpers without Streamlit, so hundreds of states
+run in a second. Adding a page is a few lines: write those functions and append a
+``PageAudit`` to ``AUDITS``. Audited: Lesson 4 (choosing), Lesson 6 (beyond, helper level),
+Lesson 9's search side (upload: the systems table's marks against irlib's own comparison of
+three generated runs).
 
-CI stays fast: ``IRLAB_AUDIT_PAGE_STATES`` AppTest visits per page (default 3) and
+CI stays fast: ``IRLAB_AUDIT_PAGE_STATES`` AppTest visits per page (default 2) and
 ``IRLAB_AUDIT_PURE_STATES`` helper-level states (default 300). The upload page's statistical
 claims (verdict, headline, CSV, CLI; the false-claim rate under the null within α) are audited
 by tests/test_claims_audit.py, and its page-vs-CLI table by tests/test_cli_many.py.
@@ -26,7 +30,7 @@ import pytest
 import irlib
 from tests.apptest import run_page
 
-PAGE_STATES = int(os.environ.get("IRLAB_AUDIT_PAGE_STATES", "3"))
+PAGE_STATES = int(os.environ.get("IRLAB_AUDIT_PAGE_STATES", "2"))
 PURE_STATES = int(os.environ.get("IRLAB_AUDIT_PURE_STATES", "300"))
 #: Words no untested comparison may use (one query, a typed table).
 WIN_WORDS = re.compile(r"\b(wins?|winners?|won|beats?|crowns?|outperforms?|is best|"
@@ -48,6 +52,7 @@ class PageAudit:
     shown: Callable[[object], dict]
     pure: Callable[[dict], dict] | None = None
     text: Callable[[object], str] | None = None      # the page's sentences, for WIN_WORDS
+    visit: Callable[[dict], object] | None = None    # how to open the page in that state
 
 
 # --------------------------------------------------------------------------- Lesson 4
@@ -159,12 +164,67 @@ def beyond_pure(state: dict) -> dict:
     return out
 
 
+# --------------------------------------------------------------------------- Lesson 9
+
+UPLOAD_RUNS = ("bm25", "rerank", "weak")
+
+
+def upload_state(rng: np.random.Generator) -> dict:
+    """Three generated runs (tests/issue33_data.py with a random seed), a test, every pair
+    or not."""
+    return {"seed": int(rng.integers(0, 10_000)),
+            "test": str(rng.choice(["t-test", "randomization"])),
+            "pairs": bool(rng.random() < 0.5)}
+
+
+def _upload_table(state: dict):
+    from irlib.cli.many import systems_table
+    from irlib.io import read_qrels, read_run
+    from tests import issue33_data
+    files = issue33_data.files(state["seed"])
+    runs = {n: read_run(files[f"run_{n}.txt"], name=n) for n in UPLOAD_RUNS}
+    return systems_table(read_qrels(files["qrels.txt"], name="q"), runs, ["nDCG@10", "AP"],
+                         test=state["test"], all_pairs=state["pairs"])
+
+
+def upload_expect(state: dict) -> dict:
+    """system -> its cells (mean, ▲/▼, ★, †) as the claims layer says them from irlib's own
+    evaluation and comparison of the three runs."""
+    from irlib.stats import claims
+    result = _upload_table(state)
+    cells = {s: tuple(claims.table_cell(result, m, s) for m in result.means.columns)
+             for s in result.means.index}
+    return {"cells": cells}
+
+
+def upload_visit(state: dict):
+    from tests import issue33_data
+    files = issue33_data.files(state["seed"])
+    query = {"input": "trec", "measures": "nDCG,AP", "by": "nDCG", "k": "10",
+             "test": state["test"]}
+    at = run_page("upload", query=query, timeout=120)
+    at.session_state["upload_inject"] = [("qrels", "qrels.txt", files["qrels.txt"])] + [
+        ("run", f"run_{n}.txt", files[f"run_{n}.txt"]) for n in UPLOAD_RUNS]
+    if state["pairs"]:
+        at.session_state["upload_pairs"] = True
+    at.run()
+    assert not at.exception, at.exception
+    return at
+
+
+def upload_shown(at) -> dict:
+    (table,) = [d.value for d in at.dataframe if "system" in d.value.columns
+                and any(c.startswith("better / tie / worse") for c in d.value.columns)]
+    return {"cells": {row["system"]: tuple(row.iloc[1:3]) for _, row in table.iterrows()}}
+
+
 # --------------------------------------------------------------------------- the audits
 
 AUDITS = [
     PageAudit("choosing", choosing_state, choosing_expect, choosing_shown, choosing_pure,
               choosing_text),
     PageAudit("beyond", beyond_state, beyond_expect, shown=lambda at: {}, pure=beyond_pure),
+    PageAudit("upload", upload_state, upload_expect, upload_shown, visit=upload_visit),
 ]
 
 
@@ -176,14 +236,17 @@ def test_every_claim_in_random_states_from_the_helpers(audit):
         assert audit.pure(state) == audit.expect(state), state
 
 
-@pytest.mark.parametrize("audit", [a for a in AUDITS if a.text], ids=lambda a: a.page)
+@pytest.mark.parametrize("audit", [a for a in AUDITS if a.text or a.visit],
+                         ids=lambda a: a.page)
 def test_every_claim_in_random_states_on_the_page(audit):
     rng = np.random.default_rng(7)
     for _ in range(PAGE_STATES):
         state = audit.state(rng)
-        at = run_page(audit.page, session=state, timeout=60)
+        at = audit.visit(state) if audit.visit else run_page(audit.page, session=state,
+                                                             timeout=60)
         assert audit.shown(at) == audit.expect(state), state
-        assert not WIN_WORDS.search(audit.text(at)), audit.text(at)
+        if audit.text:
+            assert not WIN_WORDS.search(audit.text(at)), audit.text(at)
 
 
 def test_the_audit_can_fail():
