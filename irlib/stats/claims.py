@@ -33,13 +33,19 @@ Constants
     :data:`TIE_TOLERANCE`, :data:`STAR`, :data:`UP`, :data:`DOWN`, :data:`DAGGER`,
     :data:`BEST_COLUMN`.
 
+Typical use, for a page or a command line (recommenders: rows are users, ``unit="user"``)::
+
+    table = compare_many(per_query, baseline, all_pairs=pairs)   # the tested result
+    cells = [claims.table_cell(table, m, s) for m in measures]   # "0.4123 ▲ ★"
+    st.caption(claims.legend(table))                              # what the marks mean
+    st.info(claims.headline(table, labels, unit="user"))          # the whole table in words
+    said = claims.verdict(comparison, label, a, b, finding=table.finding(m, b, a))
+
 A string that must carry one of the words without being a claim (a definition in the glossary,
 "the ideal order puts the best grades first") is listed, with why, in the lint test's
 ``NOT_A_CLAIM``; see that test's docstring.
 """
 from __future__ import annotations
-
-from collections.abc import Mapping
 
 from irlib.stats.compare_many import (CORRECTIONS, TESTS, Finding, ManyComparison, headline,
                                       is_quality_measure)
