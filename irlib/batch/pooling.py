@@ -24,8 +24,8 @@ documents meets unjudged ones, and each way of scoring treats them differently:
 :func:`pool` finds the pool, :func:`pooled_qrels` keeps the judgments a pool of that depth
 would have made, :func:`scores_under_pooling` scores every system under each rule with
 :func:`irlib.evaluate`, :func:`leave_one_out` is Zobel's check of a pool's reusability (drop
-the documents only one system contributed, rescore it), and :func:`bias_sentence` /
-:func:`condensed_sentence` say what the numbers show.
+the documents only one system contributed, rescore it), and :func:`bias_sentence`,
+:func:`r_sentence` and :func:`condensed_sentence` say what the numbers show.
 """
 from __future__ import annotations
 
@@ -208,41 +208,57 @@ def leave_one_out(qrels: pd.DataFrame, runs: Mapping[str, pd.DataFrame],
 
 def _compare(score: float, truth: float, digits: int) -> int:
     """-1, 0, 1: ``score`` below, equal to, above ``truth`` as shown to ``digits`` places."""
-    a, b = round(score, digits), round(truth, digits)
+    a, b = round(float(score), digits), round(float(truth), digits)
     return (a > b) - (a < b)
 
 
-def bias_sentence(system: str, measure: str, pooled_score: float, complete: float,
-                  r_pool: int, r_complete: int, *, digits: int = 2) -> str:
+def bias_sentence(system: str, measure: str, pooled_score: float, complete: float, *,
+                  digits: int = 2) -> str:
     """What the pool does to one system's score (unjudged = not relevant against complete
-    judgments), compared as the numbers are shown (``digits`` places), and where R comes from.
+    judgments), compared as the numbers are shown (``digits`` places).
 
-    >>> print(bias_sentence("C", "AP", 0.4167, 0.1429, 2, 6))
-    C: AP 0.42 against this pool, 0.14 judged completely: overrated. The pool knows R = 2 relevant documents of 6, and AP divides by R.
-    >>> print(bias_sentence("C", "P@5", 0.2, 0.8, 2, 6))
-    C: P@5 0.20 against this pool, 0.80 judged completely: underrated (its unjudged relevant documents count as misses).
+    >>> print(bias_sentence("C", "AP", 0.4167, 0.1429))
+    C: AP 0.42 against this pool, 0.14 judged completely: overrated.
+    >>> print(bias_sentence("C", "P@5", 0.2, 0.8))
+    C: P@5 0.20 against this pool, 0.80 judged completely: underrated.
     """
     f = f"{{:.{digits}f}}"
     side = _compare(pooled_score, complete, digits)
-    text = (f"{system}: {measure} {f.format(pooled_score)} against this pool, "
-            f"{f.format(complete)} judged completely: ")
-    if side > 0:
-        text += "overrated."
-    elif side < 0:
-        text += "underrated (its unjudged relevant documents count as misses)."
-    else:
-        text += "the same."
-    if r_pool != r_complete and measure.split("@")[0] in ("AP", "R", "Rprec", "nDCG", "NDCG"):
-        text += (f" The pool knows R = {r_pool} relevant documents of {r_complete}, and "
-                 f"{measure} divides by R." if not measure.startswith("nDCG") else
-                 f" The pool knows R = {r_pool} relevant documents of {r_complete}, and "
-                 f"{measure}'s ideal ranking is built from them.")
-    return text
+    word = "overrated" if side > 0 else "underrated" if side < 0 else "the same"
+    return (f"{system}: {measure} {f.format(pooled_score)} against this pool, "
+            f"{f.format(complete)} judged completely: {word}.")
+
+
+#: Measures whose value depends on R, the number of relevant documents the judgments know.
+USES_R = ("AP", "R", "Rprec", "nDCG", "NDCG", "Bpref")
+
+
+def r_sentence(measure: str, r_pool: int, r_complete: int) -> str:
+    """Where R comes from: the pool. Said only when the pool knows fewer relevant documents.
+
+    >>> print(r_sentence("AP", 2, 6))
+    R comes from the pool: it knows 2 of the 6 relevant documents. AP divides by R: fewer known raises every system's score; unjudged relevant documents count as misses, which lowers it: both are pool bias.
+    >>> r_sentence("P@5", 2, 6)[:60]
+    'R comes from the pool: it knows 2 of the 6 relevant document'
+    """
+    text = f"R comes from the pool: it knows {r_pool} of the {r_complete} relevant documents."
+    if r_pool == r_complete:
+        return f"R comes from the pool, and this one knows all {r_complete} relevant documents."
+    base = measure.split("@")[0]
+    if base in USES_R:
+        how = ("builds its ideal ranking from them" if base.lower() == "ndcg"
+               else "divides by R")
+        return (text + f" {measure} {how}: fewer known raises every system's score; "
+                "unjudged relevant documents count as misses, which lowers it: both are "
+                "pool bias.")
+    return (text + f" {measure} does not use R; unjudged relevant documents count as misses, "
+            "which lowers it (pool bias).")
 
 
 def condensed_sentence(system: str, measure: str, condensed: float, complete: float,
-                       not_relevant: float, *, digits: int = 2) -> str:
-    """What trec_eval's ``-J`` (judged only) does to one system's score, compared as shown.
+                       not_relevant: float, *, unjudged: int = 1, digits: int = 2) -> str:
+    """What trec_eval's ``-J`` (judged only) does to one system's score, compared as shown;
+    ``unjudged``: how many of its results are unjudged (none: -J changes nothing).
 
     >>> print(condensed_sentence("C", "AP", 1.0, 0.1429, 0.4167))
     C: AP 1.00 under -J (judged only), 0.14 judged completely: the judged documents move up, so -J overrates it here (condensed lists tend to, Sakai & Kando 2008).
@@ -250,6 +266,9 @@ def condensed_sentence(system: str, measure: str, condensed: float, complete: fl
     C: P@5 0.20 under -J (judged only), 0.80 judged completely: the judged documents move up, yet -J gives what counting the unjudged as not relevant gives (0.20): trec_eval's P@5 still divides by 5.
     """
     f = f"{{:.{digits}f}}"
+    if not unjudged:
+        return (f"{system}: every result is judged, so -J (judged only) changes nothing: "
+                f"{measure} {f.format(condensed)}.")
     text = (f"{system}: {measure} {f.format(condensed)} under -J (judged only), "
             f"{f.format(complete)} judged completely: the judged documents move up")
     side = _compare(condensed, complete, digits)

@@ -155,8 +155,8 @@ class Agreement:
 def kappa_reading(kappa: float) -> str:
     """κ read aloud: Landis & Koch's word, and where κ stands against chance.
 
-    >>> kappa_reading(0.35)
-    'fair agreement beyond chance (Landis & Koch)'
+    >>> print(kappa_reading(0.35))
+    fair agreement beyond chance on Landis & Koch's scale
     >>> print(kappa_reading(-8e-17))
     exactly the agreement chance would give: "slight" on Landis & Koch's scale
     >>> print(kappa_reading(-0.41))
@@ -169,7 +169,7 @@ def kappa_reading(kappa: float) -> str:
         return "exactly the agreement chance would give: \"slight\" on Landis & Koch's scale"
     if kappa < 0:
         return "less agreement than chance: \"poor\" on Landis & Koch's scale"
-    return f"{kappa_words(kappa)} agreement beyond chance (Landis & Koch)"
+    return f"{kappa_words(kappa)} agreement beyond chance on Landis & Koch's scale"
 
 
 def cohen_kappa(a, b) -> float:
