@@ -21,7 +21,7 @@ from irlib._common import InputError
 from irlib.batch.pooling import (RULES, bias_sentence, condensed_sentence, leave_one_out, pool,
                                  pooled_qrels, r_sentence, relevant_counts, run_from_lists,
                                  scores_under_pooling)
-from irlib.stats.power import simulated_study, verdict_by_queries
+from irlib.stats.power import simulated_study
 from irlib.stats.rater_rankings import EQUIVALENT_TAU, orderings, ranking_agreement, system_scores
 from irlib.stats.raters import (COMBINE_RULES, agreement, cohen_kappa, kappa_interval,
                                 ordinal_agreement, scores_by_rater)
@@ -239,7 +239,8 @@ def judged_sentence(new_docs, judged_share: float) -> str:
     shown = min(JUDGED_K, len(new_docs))
     where = (f"its top {JUDGED_K}" if shown == JUDGED_K
              else f"the {shown} results it returned (fewer than {JUDGED_K})")
-    return f"{round(judged_share * shown)} of {where} were judged ({judged_share:.0%})"
+    count = round(judged_share * shown)
+    return f"{count} of {where} {'was' if count == 1 else 'were'} judged ({judged_share:.0%})"
 
 
 def pool_sentences(new_docs, depth: int, measure: str, new_in_pool: bool) -> list[str]:
@@ -331,26 +332,35 @@ def sample_per_query(measure: str) -> pd.DataFrame:
                          for name in RUNS})
 
 
-def curve_sizes(n: int, needed: int) -> list[int]:
-    """Query counts for the verdict curve: from 4 to past both the queries at hand and the
-    number the power analysis asks for (at most :data:`MAX_CURVE_QUERIES`)."""
-    top = min(MAX_CURVE_QUERIES, max(2 * n, round(1.25 * needed)))
-    return sorted({int(s) for s in np.linspace(4, top, 12).round()} | {n}
-                  | ({needed} if needed <= top else set()))
+def curve_sizes(n: int, needed: int, most: int) -> list[int]:
+    """Query counts for the simulated studies: from 4 to past the number needed and the top
+    of its interval (at most :data:`MAX_CURVE_QUERIES`), with the pilot's size and the
+    numbers the plan names."""
+    top = min(MAX_CURVE_QUERIES, max(2 * n, round(1.15 * most), round(1.25 * needed)))
+    marks = {v for v in (n, needed, most) if v <= top}
+    return sorted({int(s) for s in np.linspace(4, top, 10).round()} | marks)
 
 
-def verdict_curve(table: pd.DataFrame, base: str, other: str,
-                  sizes: tuple[int, ...]) -> pd.DataFrame:
-    """The verdict on as many queries like these (irlib.stats.power, drawn with replacement):
-    some 1,300 randomization tests, so each pair's curve is kept for the session."""
+def delta_codec() -> ps.Codec:
+    """The smallest difference that matters: a number above 0 and at most 1."""
+    def parse(text: str) -> float:
+        if not re.fullmatch(r"[0-9]*\.?[0-9]{1,4}", text) or not 0 < float(text) <= 1:
+            raise ValueError(text)
+        return float(text)
+    return ps.Codec(parse, lambda v: f"{float(v):g}", "a difference above 0 and at most 1")
+
+
+def study_curve(differences: pd.Series, delta: float, sizes: tuple[int, ...]) -> pd.DataFrame:
+    """Simulated studies of each size with a true difference ``delta`` and the pilot's spread
+    (irlib.stats.power.simulated_study): some 1,000 randomization tests, so each curve is
+    kept for the session."""
     import streamlit as st
     cache = st.session_state.setdefault(PREFIX + "curves", {})
-    key = (tuple(table.index), tuple(table[base]), tuple(table[other]), sizes)
+    key = (tuple(differences.index), tuple(differences), float(delta), sizes)
     if key not in cache:
         if len(cache) > 8:
             cache.clear()
-        cache[key] = verdict_by_queries(table[base], table[other], list(sizes),
-                                        draws=CURVE_DRAWS, replace=True)
+        cache[key] = simulated_study(differences, delta, list(sizes), draws=CURVE_DRAWS)
     return cache[key]
 
 
@@ -368,6 +378,7 @@ def page_state() -> ps.PageState:
         ps.Field("other", "test", system_codec()),
         ps.Field("query_measure", "nDCG@10", ps.one_of(QUERY_MEASURES), "qm"),
         ps.Field("power", 80, ps.whole_number(50, 99)),
+        ps.Field("delta", 0.05, delta_codec()),
     ])
 
 
