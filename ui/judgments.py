@@ -157,19 +157,24 @@ def _notebook_queries() -> dict[str, np.ndarray]:
 def system_table(yours) -> pd.DataFrame:
     """Every ordering of the four shown results (a "system"), mean NDCG@4 over the notebook's
     rated queries under each rater alone; you replace rater 2 on the disagreement query."""
+    return _systems(tuple(int(g) for g in yours))[0].copy()
+
+
+@functools.lru_cache(maxsize=64)
+def _systems(yours: tuple[int, ...]):
     queries = dict(_notebook_queries())
     queries["disagreement"] = ratings(yours)
-    return system_scores(queries, orderings(len(DOCS)), len(DOCS), gain=GAIN,
-                         raters=rater_names())
+    scores = system_scores(queries, orderings(len(DOCS)), len(DOCS), gain=GAIN,
+                           raters=rater_names())
+    return scores, ranking_agreement(scores)
 
 
 def ranking_sentence(yours) -> str:
-    scores = system_table(yours)
-    taus = ranking_agreement(scores)
+    scores, taus = _systems(tuple(int(g) for g in yours))
     spread = (scores.max(axis=1) - scores.min(axis=1)).max()
     parts = [f"{a} and {b}: τ = **{c.tau:.2f}**, {c.reading}, {c.swapped} of {c.pairs} pairs "
              f"swapped" for (a, b), c in taus.items()]
-    return (f"**Do the raters rank systems differently?** Take each of the {len(scores)} ways "
+    return (f"Take each of the {len(scores)} ways "
             f"of reordering the four shown results as a system, and score it by mean NDCG@4 "
             f"over the notebook's {len(_notebook_queries())} rated queries under each rater "
             f"alone. A system's score moves by up to {spread:.3f} with the rater; its place "
@@ -178,7 +183,7 @@ def ranking_sentence(yours) -> str:
 
 
 def voorhees_sentence(yours) -> str:
-    taus = [c.tau for c in ranking_agreement(system_table(yours)).values()]
+    taus = [c.tau for c in _systems(tuple(int(g) for g in yours))[1].values()]
     here = ("Here every τ is at least 0.9 too." if min(taus) >= EQUIVALENT_TAU else
             f"Here the lowest τ is {min(taus):.2f}: with {len(_notebook_queries())} queries of "
             f"{len(DOCS)} results, one rater's grades can move the order more than over 48 topics.")
