@@ -8,7 +8,7 @@ import plotly.graph_objects as go
 import streamlit as st
 
 from irlib._common import InputError
-from irlib.stats.power import power_at, queries_needed, spread
+from irlib.stats.power import observed_power, plan, spread
 from ui import judgments as jd
 from ui.course import lesson_links, through_app_navigation
 from ui.layout import board_page
@@ -56,6 +56,38 @@ def raters_part() -> None:
                "grade; mean: kept as a fraction; majority: the grade two of three gave, else "
                "the median. κ treats grades as categories: 2 against 3 is as much a "
                "disagreement as 0 against 3.")
+    st.markdown(jd.uncertainty_sentence(yours))
+    st.markdown(jd.ordinal_sentence(yours))
+    st.subheader("Do raters reorder the systems?", anchor=False)
+    st.markdown(jd.ranking_sentence(yours))
+    _ranking_chart(jd.system_table(yours))
+    st.markdown(jd.voorhees_sentence(yours))
+    st.subheader("Same agreement, lower κ", anchor=False)
+    st.table(jd.prevalence_table())
+    st.markdown(jd.prevalence_sentence())
+
+
+def _ranking_chart(scores: pd.DataFrame) -> None:
+    """Each system's mean NDCG@4 under rater 1 (x) against you and rater 3 (y): on the
+    diagonal when a rater agrees; the order along each axis is the ranking."""
+    first, *others = scores.columns
+    fig = go.Figure()
+    for name, colour, symbol in zip(others, ("#0072B2", "#D55E00"), ("circle", "x")):
+        fig.add_trace(go.Scatter(
+            x=scores[first], y=scores[name], mode="markers", name=html.escape(name),
+            marker={"color": colour, "symbol": symbol, "size": 8},
+            text=list(scores.index),
+            hovertemplate="system %{text}<br>" + f"{first}: " + "%{x:.3f}<br>"
+                          + f"{html.escape(name)}: " + "%{y:.3f}<extra></extra>"))
+    low = float(scores.min().min()) - 0.01
+    high = float(scores.max().max()) + 0.01
+    fig.add_shape(type="line", x0=low, y0=low, x1=high, y1=high,
+                  line={"dash": "dot", "color": "#999999"})
+    fig.update_layout(height=300, margin={"l": 10, "r": 10, "t": 10, "b": 10},
+                      xaxis_title=f"mean NDCG@4, {first}", yaxis_title="mean NDCG@4, other",
+                      xaxis={"range": [low, high]}, yaxis={"range": [low, high]},
+                      legend={"orientation": "h", "y": -0.25})
+    st.plotly_chart(fig, key=P + "systems", config={"displayModeBar": False})
 
 
 def _regrade(n: int) -> None:
@@ -103,12 +135,19 @@ def pool_part() -> None:
         shown[jd.rule_label(rule, measure)] = [f"{v:.2f}" for v in scores[rule]]
     st.table(_frame(shown))
     c = scores.loc[jd.NEW]
+    st.markdown(f"Judged@{jd.JUDGED_K} of C: {jd.judged_sentence(new_docs, c['judged_at_k'])}.")
+    st.markdown("\n".join(f"- {line}"          # irlib's sentences: no learner text in them
+                          for line in jd.pool_sentences(new_docs, depth, measure, in_pool)))
+    st.caption("bpref (Buckley & Voorhees 2004) skips unjudged results by definition; "
+               "trec_eval's version, shown here, divides by min(R, N), not by R as the "
+               "paper's formula.")
+    st.subheader("Would this pool be fair to a newcomer?", anchor=False)
     st.markdown(
-        f"Judged completely, C scores **{c['complete']:.2f}**; against this pool, with "
-        f"unjudged counted as not relevant, **{c['unjudged_not_relevant']:.2f}**; only "
-        f"{c['judged_at_k']:.0%} of its top {jd.JUDGED_K} was judged. "
-        + ("The judged-only list and bpref leave the unjudged out instead of counting them "
-           "as misses." if not in_pool else "In the pool, its own top results are judged."))
+        "Zobel's (1998) **leave-one-out** check: take each pooled system's own contribution "
+        "(the documents no other system put in the pool) out of the judgments and score it "
+        f"again. A system that falls would be underrated by this pool had it not taken "
+        f"part. Measure: {measure}, unjudged = not relevant.")
+    st.table(jd.leave_one_out_table(new_docs, depth, measure, in_pool))
 
 
 def _frame(columns: dict) -> pd.DataFrame:
@@ -118,10 +157,10 @@ def _frame(columns: dict) -> pd.DataFrame:
 def queries_part() -> None:
     upload = jd.uploaded_per_query()
     st.markdown(
-        "Two systems compared query by query: the sample TREC runs (24 queries, the files of "
-        "Lesson 9) or your own upload there. **How many queries** would a paired test need "
-        "to see this difference, and how often would the upload page's verdict come out the "
-        "same on fewer, or more, queries like these?")
+        "**Plan before you test.** Say the smallest difference that would matter to you, "
+        "take the spread of per-query differences from a pilot (two systems already run on "
+        "similar queries: the sample TREC runs, 24 queries, or your upload in Lesson 9), and "
+        "get the number of queries a paired test needs to find that difference.")
     if S["data"] == "upload" and upload is None:
         st.info("No upload with two or more systems in this session yet: load your files in "
                 "Lesson 9 (Your own judgments) and come back. The sample runs are shown.",
@@ -135,68 +174,80 @@ def queries_part() -> None:
     for name, fallback in (("base", systems[0]), ("other", systems[1])):
         if S[name] not in systems:
             S.set(name, fallback)
-    c0, c1, c2, c3, c4 = st.columns([3, 2, 2, 2, 2], vertical_alignment="bottom")
-    c0.segmented_control("Data", list(jd.DATA), format_func=jd.DATA.get, **S.bind("data"),
-                         help="Your upload: the systems Lesson 9 scored in this session.",
-                         required=True)
-    c1.selectbox("Baseline", systems, **S.bind("base"))
-    c2.selectbox("New system", systems, **S.bind("other"))
+    c0, c1, c2, c3 = st.columns([3, 2, 2, 2], vertical_alignment="bottom")
+    c0.segmented_control("Pilot data", list(jd.DATA), format_func=jd.DATA.get,
+                         **S.bind("data"), required=True,
+                         help="Your upload: the systems Lesson 9 scored in this session.")
+    c1.selectbox("Pilot baseline", systems, **S.bind("base"))
+    c2.selectbox("Pilot new system", systems, **S.bind("other"))
     if S["data"] == "upload" and upload is not None:
         c3.text_input("Measure", label, disabled=True, help="The measure the upload page "
                       "compares by; change it there.")
     else:
         c3.selectbox("Measure", list(jd.QUERY_MEASURES), **S.bind("query_measure"))
-    c4.slider("Power (%)", 50, 99, **S.bind("power"),
-              help="The chance of finding the difference when it is real.")
+    c4, c5 = st.columns(2, vertical_alignment="bottom")
+    c4.number_input(f"Smallest difference that matters ({label})", min_value=0.001,
+                    max_value=1.0, step=0.005, format="%.3f", **S.bind("delta"),
+                    help="Decided before the study: the gain you would not want to miss.")
+    c5.slider("Power (%)", 50, 99, **S.bind("power"),
+              help="The chance of finding the difference when it is really there.")
     base, other = S["base"], S["other"]
     if base == other:
-        st.info("Pick two different systems to compare.", icon=":material/info:")
+        st.info("Pick two different systems for the pilot.", icon=":material/info:")
         return
     diff = (table[other] - table[base]).dropna()
-    if len(diff) < 2:
-        st.info("These two systems share fewer than two scored queries.", icon=":material/info:")
+    if len(diff) < 3:
+        st.info("These two systems share fewer than three scored queries: too few for a "
+                "pilot.", icon=":material/info:")
         return
     mean, sd, n = spread(diff)
-    if mean == 0 or sd == 0:
+    if sd == 0:
         st.info("The two systems differ by the same amount on every query (or not at all): "
-                "there is no spread for a test to weigh.", icon=":material/info:")
+                "there is no spread to plan with.", icon=":material/info:")
         return
-    need = queries_needed(abs(mean), sd, power=S["power"] / 100)
-    now = power_at(n, abs(mean), sd)
+    delta, power = float(S["delta"]), S["power"] / 100
+    p = plan(delta, sd, n, power=power)
     st.markdown(
-        f"Over **{n}** queries the per-query differences of {md_escape(label)} have mean "
-        f"**{mean:+.4f}** and standard deviation **{sd:.4f}** (effect size "
-        f"{need.effect_size:.2f}). A paired t-test at α = 0.05 needs **{need.queries:,} "
-        f"queries** to find a difference this size with power {need.power:.0%}; with "
-        f"the {n} at hand its power is **{now:.0%}**.")
-    sizes = tuple(jd.curve_sizes(n, need.queries))
-    curve = jd.verdict_curve(table, base, other, sizes)
+        f"The pilot's {n} queries put the standard deviation of the per-query differences "
+        f"of {md_escape(label)} at **{sd:.4f}** ({p.level:.0%} interval {p.sd_low:.4f} to "
+        f"{p.sd_high:.4f}). Effect size d = difference ÷ that SD = {delta:g} ÷ {sd:.4f} = "
+        f"**{p.effect_size:.2f}**. A two-sided paired t-test at α = 0.05 needs **"
+        f"{p.needed.queries:,} queries** for power {power:.0%}: **{p.fewest.queries:,} to "
+        f"{p.most.queries:,}** over the SD's interval.")
+    sizes = tuple(jd.curve_sizes(n, p.needed.queries, p.most.queries))
+    curve = jd.study_curve(diff, delta, sizes)
     fig = go.Figure()
-    shown = html.escape(other)             # a system's name may be the learner's text
-    for key, name, colour in (("better", f"{shown} significantly better", "#009E73"),
-                              ("worse", f"{shown} significantly worse", "#D55E00"),
-                              ("no_difference", "could be chance", "#999999")):
-        fig.add_trace(go.Scatter(x=curve.index, y=curve[key], name=name, mode="lines+markers",
-                                 line={"color": colour}))
-    for x, text in ((n, f"{n} at hand"), (need.queries, f"{need.queries} needed")):
+    fig.add_trace(go.Scatter(x=curve.index, y=curve["better"], mode="lines+markers",
+                             name="finds the difference", line={"color": "#009E73"}))
+    fig.add_hline(y=power, line={"dash": "dot", "color": "#999999"})
+    for x, text in ((p.needed.queries, f"{p.needed.queries} needed"),):
         if x <= max(sizes):
             fig.add_vline(x=x, line={"dash": "dot", "color": "#555555"},
                           annotation_text=text, annotation_position="top")
-    fig.update_layout(height=270, margin={"l": 10, "r": 10, "t": 40, "b": 10},
-                      xaxis_title="queries", yaxis_title="share of draws",
-                      yaxis={"range": [0, 1.02], "tickformat": ".0%"},
-                      legend={"orientation": "h", "y": -0.3})
+    fig.add_vrect(x0=p.fewest.queries, x1=min(p.most.queries, max(sizes)),
+                  fillcolor="#999999", opacity=0.12, line_width=0)
+    fig.update_layout(height=260, margin={"l": 10, "r": 10, "t": 30, "b": 10},
+                      xaxis_title="queries in the study", yaxis_title="studies that find it",
+                      yaxis={"range": [0, 1.02], "tickformat": ".0%"}, showlegend=False)
     st.plotly_chart(fig, key=P + "curve", config={"displayModeBar": False})
-    found = "better" if mean > 0 else "worse"
-    seen = f"with {n} queries in **{curve.loc[n, found]:.0%}** of the draws"
-    if need.queries in curve.index:
-        seen += f", with {need.queries} in **{curve.loc[need.queries, found]:.0%}**"
-    st.markdown(f"Drawn from these queries, *{md_escape(other)} significantly {found}* comes "
-                f"out {seen}: "
-                "the power analysis, seen in the data.")
-    st.caption(f"Each point: {jd.CURVE_DRAWS} random sets of that many queries drawn from "
-               f"these {n} (with replacement), each judged by the randomization test at α = "
-               "0.05, as the upload page judges a comparison.")
+    found = curve.loc[p.needed.queries, "better"] if p.needed.queries in curve.index else None
+    st.markdown(
+        f"Simulated studies: the pilot's differences moved to a true mean of {delta:g} (their "
+        f"spread kept), drawn with replacement, each judged by the randomization test at "
+        f"α = 0.05 as the upload page judges."
+        + (f" With {p.needed.queries} queries, **{found:.0%}** of {jd.CURVE_DRAWS} studies "
+           f"find it (planned: {power:.0%})." if found is not None else ""))
+    st.caption("Shaded: the queries needed over the SD's interval. Dotted line: the power "
+               "asked for. Two-sided: a difference in either direction counts.")
+    o = observed_power(diff)
+    low, high = o.queries_range
+    st.markdown(
+        f"**Not this:** the pilot's own difference, {mean:+.4f} (effect size "
+        f"{o.effect_size:.2f}, p = {o.p_value:.3f}), gives an *observed power* of "
+        f"{o.power:.0%} at its {n} queries. That number only restates p (Hoenig & Heisey "
+        f"2001). Its effect size could be anywhere from {o.effect_low:.2f} to "
+        f"{o.effect_high:.2f} ({o.level:.0%} interval), so the queries it would need range "
+        f"from {low:,} to " + ("∞" if high == float("inf") else f"{high:,}") + ".")
 
 
 {"raters": raters_part, "pool": pool_part, "queries": queries_part}[S["part"]]()

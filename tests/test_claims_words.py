@@ -16,7 +16,7 @@ How a string may still carry one of the words, narrowly and explicitly:
   or fewer must be the whole literal, a longer one a part of it; an entry that matches nothing
   fails, so the list cannot outlive its strings;
 * ``PENDING``: files another engineer is moving to the claims layer (issue 42's recommender
-  half, 42b; Lesson 8, 43). Temporary, to be emptied by them; each also fails when clean.
+  half, 42b). Temporary, to be emptied by them; each also fails when clean.
 """
 from __future__ import annotations
 
@@ -33,7 +33,6 @@ WORDS = re.compile(
 
 #: (file, phrase of the literal): why the word there is no claim about systems.
 NOT_A_CLAIM = {
-    ("ui/glossary.py", "0 no better than chance"): "κ's definition (agreement of raters)",
     ("ui/glossary.py", "looks better than it is"): "why leaving queries out biases a mean",
     ("ui/glossary.py", "Wins, ties and losses"): "the glossary entry defining the counts",
     ("ui/glossary.py", "win-tie-loss"): "the glossary entry's key",
@@ -82,7 +81,6 @@ PENDING = {
     "ui/recommenders/sampled.py": "42b (Lesson 7)",
     "ui/recommenders/split.py": "42b (Lesson 7)",
     "ui/rooms/rec_questions.py": "42b/44 (Lesson 7's room questions)",
-    "pages/judgments.py": "43 (Lesson 8)",
 }
 
 

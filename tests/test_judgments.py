@@ -219,3 +219,4 @@ def test_fewer_queries_give_the_full_verdict_less_often_on_the_sample_runs():
     # drawn with replacement, more queries like these: the gain is found more often
     more = verdict_by_queries(a, b, [8, 96], draws=60, replace=True)
     assert more.loc[96, "better"] > more.loc[8, "better"]
+

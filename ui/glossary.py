@@ -82,19 +82,42 @@ def terms() -> tuple[Term, ...]:
              "it out.", ("unjudged document", "incomplete judgments"), "pages/judgments.py"),
         Term("rater-agreement", "Rater agreement (Cohen's and Fleiss' κ)", judged,
              "How often raters give the same grade, beyond what chance alone would give: "
-             "κ = 1 is complete agreement, 0 no better than chance. Cohen's κ compares two "
-             "raters, Fleiss' κ three or more.",
+             "κ = 1 is complete agreement, 0 exactly chance, below 0 less than chance "
+             "(Landis & Koch call up to 0.20 “slight”, below 0 “poor”). Cohen's κ compares "
+             "two raters, Fleiss' κ three or more. Chance agreement grows when most documents "
+             "get one grade, so the same raw agreement gives a lower κ on skewed grades "
+             "(prevalence); and a κ from a few documents is very uncertain.",
              ("kappa", "κ", "inter-rater agreement", "inter-annotator agreement",
-              "Krippendorff's alpha", "disagreement", "median of raters"),
+              "disagreement", "median of raters", "prevalence"),
              "pages/judgments.py"),
-        Term("pooling", "Pooling (pool depth)", judged,
+        Term("ordinal-agreement", "Weighted κ and Krippendorff's α", judged,
+             "Agreement for ordered grades: a 2 against a 3 counts as a smaller disagreement "
+             "than a 0 against a 3. Weighted κ does this for two raters (linear or quadratic "
+             "weights); Krippendorff's α for any number of raters and missing grades, with a "
+             "distance chosen for the scale (nominal, ordinal, interval).",
+             ("weighted kappa", "Krippendorff's alpha", "Krippendorff's α", "ordinal agreement"),
+             "pages/judgments.py"),
+        Term("assessor-effect", "Raters and the ranking of systems (Kendall's τ)", judged,
+             "Raters who disagree move every system's score, but much less the order of the "
+             "systems: Voorhees (2000) found system rankings under different assessors "
+             "correlated at Kendall's τ of about 0.9 and above. τ counts the pairs of "
+             "systems two rankings put in the same order against those they swap.",
+             ("Kendall's tau", "τ", "system ranking", "assessor disagreement"),
+             "pages/judgments.py"),
+        Term("pooling", "Pooling (pool depth, pool bias)", judged,
              "How test collections are judged: the top k results of every participating "
              "system are pooled and judged, the rest stay unjudged. A later system that finds "
-             "other documents meets unjudged ones.", ("pool", "pool depth", "TREC pool"),
+             "other documents meets unjudged ones and is underrated; and R, the number of "
+             "relevant documents, is what the pool found, so a shallow pool raises AP and "
+             "recall for every system. Zobel's leave-one-out check drops one system's own "
+             "contributions and rescores it.",
+             ("pool", "pool depth", "TREC pool", "pool bias", "leave-one-out"),
              "pages/judgments.py"),
         Term("condensed-list", "Judged-only (condensed) list (trec_eval's -J)", judged,
              "Drop the unjudged results from a ranking before scoring, so the judged ones move "
-             "up: an unjudged result then neither helps nor hurts.",
+             "up. Not neutral: moved up, judged relevant results count at better ranks, so "
+             "condensed-list scores tend to be higher than complete judgments would give "
+             "(Sakai & Kando 2008). trec_eval's P@k still divides by k.",
              ("-J", "condensed list", "judged only"), "pages/judgments.py"),
         Term("run", "Run", judged,
              "One system's ranked results for every test query, as a file (TREC's format: "
@@ -206,9 +229,12 @@ def terms() -> tuple[Term, ...]:
              "pages/upload.py"),
         Term("power", "Power and the number of queries", compare,
              "The chance that a test finds a difference that is really there. It grows with "
-             "the number of queries and with the size of the difference against the spread "
-             "of the per-query differences; with too few queries a real gain reads as chance.",
-             ("statistical power", "sample size", "how many queries", "effect size"),
+             "the number of queries and with the effect size: the difference against the "
+             "spread (SD) of the per-query differences. Plan it before the study, from the "
+             "smallest difference that matters and a pilot's SD; “observed power” computed "
+             "afterwards from the measured difference only restates the p-value.",
+             ("statistical power", "sample size", "how many queries", "effect size",
+              "topic set size", "observed power", "post-hoc power"),
              "pages/judgments.py"),
         Term("confidence-interval", "Confidence interval", compare,
              "A range of plausible values for the true mean difference (95 %: the method "

@@ -18,9 +18,13 @@ import pandas as pd
 import irlib
 from irlib import io as irio
 from irlib._common import InputError
-from irlib.batch.pooling import RULES, pool, run_from_lists, scores_under_pooling
-from irlib.stats.power import verdict_by_queries
-from irlib.stats.raters import COMBINE_RULES, agreement, scores_by_rater
+from irlib.batch.pooling import (RULES, bias_sentence, condensed_sentence, leave_one_out, pool,
+                                 pooled_qrels, r_sentence, relevant_counts, run_from_lists,
+                                 scores_under_pooling)
+from irlib.stats.power import simulated_study
+from irlib.stats.rater_rankings import EQUIVALENT_TAU, orderings, ranking_agreement, system_scores
+from irlib.stats.raters import (COMBINE_RULES, agreement, cohen_kappa, kappa_interval,
+                                ordinal_agreement, scores_by_rater)
 from ui import page_state as ps
 
 PREFIX = "jd_"
@@ -75,7 +79,7 @@ def _grade_text(g: float) -> str:
 def agreement_sentence(yours) -> str:
     a = agreement(ratings(yours))
     pairs = a.pairs
-    return (f"**{a.method} = {a.kappa:.2f}** ({a.words} agreement beyond chance); all three "
+    return (f"**{a.method} = {_k(a.kappa)}** ({a.reading}); all three "
             f"raters gave the same grade to {a.exact_share:.0%} of the documents. Cohen's κ "
             f"of two raters: you and rater 1 **{_k(pairs[(1, 2)])}**, you and rater 3 "
             f"**{_k(pairs[(2, 3)])}**, rater 1 and rater 3 **{_k(pairs[(1, 3)])}**.")
@@ -83,6 +87,109 @@ def agreement_sentence(yours) -> str:
 
 def _k(value: float) -> str:
     return "undefined" if not np.isfinite(value) else f"{value:.2f}"
+
+
+def uncertainty_sentence(yours) -> str:
+    """How far κ could move with other documents like these (a bootstrap over documents)."""
+    i = kappa_interval(ratings(yours))
+    if not np.isfinite(i.low):
+        return ("With every grade the same in every resample, κ has no interval: "
+                f"{i.documents} documents cannot say how much raters agree.")
+    return (f"**{i.documents} documents say little**: drawn again with replacement "
+            f"({i.draws:,} times), κ's middle {i.level:.0%} spans **{_k(i.low)} to "
+            f"{_k(i.high)}**" + (f" ({i.undefined:,} draws had a single grade, κ undefined)"
+                                 if i.undefined else "")
+            + ". A κ worth quoting needs dozens of documents or more.")
+
+
+def ordinal_sentence(yours) -> str:
+    """Agreement that knows grades are ordered: Krippendorff's α and weighted κ."""
+    o = ordinal_agreement(ratings(yours))
+    w = {pair: v["quadratic"] for pair, v in o.weighted_pairs.items()}
+    return (f"Grades are **ordered**: 2 against 3 is a smaller disagreement than 0 against 3. "
+            f"Krippendorff's α as categories **{_k(o.alpha_nominal)}**, ordinal "
+            f"**{_k(o.alpha_ordinal)}**, interval **{_k(o.alpha_interval)}**; quadratic-"
+            f"weighted κ: you and rater 1 **{_k(w[(1, 2)])}**, you and rater 3 "
+            f"**{_k(w[(2, 3)])}**, rater 1 and rater 3 **{_k(w[(1, 3)])}**.")
+
+
+#: Prevalence: two pairs of raters over 20 documents, both agreeing on 18 (90 %).
+PREVALENCE = {
+    "balanced (half relevant)": ([1] * 9 + [0] * 9 + [1, 0], [1] * 9 + [0] * 9 + [0, 1]),
+    "skewed (most not relevant)": ([1] + [0] * 17 + [1, 0], [1] + [0] * 17 + [0, 1]),
+}
+
+
+def prevalence_table() -> pd.DataFrame:
+    """Same raw agreement, different κ: the share each rater calls relevant moves chance."""
+    rows = {}
+    for name, (a, b) in PREVALENCE.items():
+        a, b = np.array(a), np.array(b)
+        rows[name] = {"documents": len(a), "raw agreement": f"{np.mean(a == b):.0%}",
+                      "called relevant": f"{a.mean():.0%} / {b.mean():.0%}",
+                      "Cohen's κ": _k(cohen_kappa(a, b))}
+    return pd.DataFrame.from_dict(rows, orient="index").rename_axis("two raters")
+
+
+def prevalence_sentence() -> str:
+    t = prevalence_table()
+    (_, b), (_, sk) = t.iterrows()
+    kappa = "Cohen's κ"
+    return (f"**Prevalence**: both pairs agree on {b['raw agreement']} of {b['documents']} "
+            f"documents, yet κ is {b[kappa]} when half are relevant and "
+            f"{sk[kappa]} when few are: with most documents not relevant (as in IR), "
+            "chance alone agrees often, and κ counts only agreement beyond it.")
+
+
+#: The notebook's graded queries with three raters (its "control" and "test" reorder the
+#: "disagreement" query's documents, so they are left out).
+SYSTEM_QUERIES_SKIP = ("control", "test")
+
+
+@functools.cache
+def _notebook_queries() -> dict[str, np.ndarray]:
+    sheet = irio.read_ratings(SAMPLES / "ratings_notebook.csv")
+    sheet = sheet[~sheet["query"].isin(SYSTEM_QUERIES_SKIP)]
+    return {q: g.sort_values("position")[["rating_1", "rating_2", "rating_3"]].to_numpy()
+            for q, g in sheet.groupby("query", sort=False)}
+
+
+def system_table(yours) -> pd.DataFrame:
+    """Every ordering of the four shown results (a "system"), mean NDCG@4 over the notebook's
+    rated queries under each rater alone; you replace rater 2 on the disagreement query."""
+    return _systems(tuple(int(g) for g in yours))[0].copy()
+
+
+@functools.lru_cache(maxsize=64)
+def _systems(yours: tuple[int, ...]):
+    queries = dict(_notebook_queries())
+    queries["disagreement"] = ratings(yours)
+    scores = system_scores(queries, orderings(len(DOCS)), len(DOCS), gain=GAIN,
+                           raters=rater_names())
+    return scores, ranking_agreement(scores)
+
+
+def ranking_sentence(yours) -> str:
+    scores, taus = _systems(tuple(int(g) for g in yours))
+    spread = (scores.max(axis=1) - scores.min(axis=1)).max()
+    parts = [f"{a} and {b}: τ = **{c.tau:.2f}**, {c.reading}, {c.swapped} of {c.pairs} pairs "
+             f"swapped" for (a, b), c in taus.items()]
+    return (f"Take each of the {len(scores)} ways "
+            f"of reordering the four shown results as a system, and score it by mean NDCG@4 "
+            f"over the notebook's {len(_notebook_queries())} rated queries under each rater "
+            f"alone. A system's score moves by up to {spread:.3f} with the rater; its place "
+            f"among the others, by Kendall's τ between the rankings: " + "; ".join(parts)
+            + ".")
+
+
+def voorhees_sentence(yours) -> str:
+    taus = [c.tau for c in _systems(tuple(int(g) for g in yours))[1].values()]
+    here = ("Here every τ is at least 0.9 too." if min(taus) >= EQUIVALENT_TAU else
+            f"Here the lowest τ is {min(taus):.2f}: with {len(_notebook_queries())} queries of "
+            f"{len(DOCS)} results, one rater's grades can move the order more than over 48 topics.")
+    return ("Voorhees (2000) had TREC-4's topics judged by three assessors and ranked the "
+            "systems by MAP under each: the scores moved, the order of the systems hardly "
+            "did (τ about 0.9 and above, read as equivalent rankings). " + here)
 
 
 # --------------------------------------------------------------------------- part 2: pool
@@ -130,6 +237,45 @@ def pool_scores(new_docs, depth: int, measure: str, new_in_pool: bool) -> pd.Dat
 def pool_members(new_docs, depth: int, new_in_pool: bool) -> list[str]:
     runs = run_from_lists({**POOLED, NEW: new_docs} if new_in_pool else dict(POOLED))
     return pool(runs, depth)["doc_id"].tolist()
+
+
+def judged_sentence(new_docs, judged_share: float) -> str:
+    """Judged@K of C, over the results it returned when it returned fewer than K."""
+    shown = min(JUDGED_K, len(new_docs))
+    where = (f"its top {JUDGED_K}" if shown == JUDGED_K
+             else f"the {shown} results it returned (fewer than {JUDGED_K})")
+    count = round(judged_share * shown)
+    return f"{count} of {where} {'was' if count == 1 else 'were'} judged ({judged_share:.0%})"
+
+
+def pool_sentences(new_docs, depth: int, measure: str, new_in_pool: bool) -> list[str]:
+    """What the pool does to each system (pool bias both ways, R from the pool) and what
+    -J does to C: each sentence from irlib.batch.pooling, from the numbers in the table."""
+    scores = pool_scores(new_docs, depth, measure, new_in_pool)
+    runs = run_from_lists({**POOLED, NEW: new_docs})
+    pooled = [*POOLED, NEW] if new_in_pool else list(POOLED)
+    r = relevant_counts(qrels(), pooled_qrels(qrels(), {n: runs[n] for n in pooled}, depth))
+    r_pool, r_all = int(r["pool"].sum()), int(r["complete"].sum())
+    out = [bias_sentence(name, measure, row["unjudged_not_relevant"], row["complete"])
+           for name, row in scores.iterrows()]
+    out.append(r_sentence(measure, r_pool, r_all))
+    c = scores.loc[NEW]
+    unjudged = len(set(new_docs) - set(pool_members(new_docs, depth, new_in_pool)))
+    out.append(condensed_sentence(NEW, measure, c["judged_only"], c["complete"],
+                                  c["unjudged_not_relevant"], unjudged=unjudged))
+    return out
+
+
+def leave_one_out_table(new_docs, depth: int, measure: str, new_in_pool: bool) -> pd.DataFrame:
+    runs = run_from_lists({**POOLED, NEW: new_docs})
+    pooled = [*POOLED, NEW] if new_in_pool else list(POOLED)
+    t = leave_one_out(qrels(), runs, pooled, depth, measure)
+    return pd.DataFrame({
+        "only it contributed": [f"{o} ({rel} relevant)" for o, rel in
+                                zip(t["own"], t["own_relevant"])],
+        f"{measure} with them": [f"{v:.2f}" for v in t["with_own"]],
+        "without them": [f"{v:.2f}" for v in t["without_own"]]},
+        index=pd.Index(t.index, name="system"))
 
 
 def rule_label(rule: str, measure: str) -> str:
@@ -191,26 +337,35 @@ def sample_per_query(measure: str) -> pd.DataFrame:
                          for name in RUNS})
 
 
-def curve_sizes(n: int, needed: int) -> list[int]:
-    """Query counts for the verdict curve: from 4 to past both the queries at hand and the
-    number the power analysis asks for (at most :data:`MAX_CURVE_QUERIES`)."""
-    top = min(MAX_CURVE_QUERIES, max(2 * n, round(1.25 * needed)))
-    return sorted({int(s) for s in np.linspace(4, top, 12).round()} | {n}
-                  | ({needed} if needed <= top else set()))
+def curve_sizes(n: int, needed: int, most: int) -> list[int]:
+    """Query counts for the simulated studies: from 4 to past the number needed and the top
+    of its interval (at most :data:`MAX_CURVE_QUERIES`), with the pilot's size and the
+    numbers the plan names."""
+    top = min(MAX_CURVE_QUERIES, max(2 * n, round(1.15 * most), round(1.25 * needed)))
+    marks = {v for v in (n, needed, most) if v <= top}
+    return sorted({int(s) for s in np.linspace(4, top, 10).round()} | marks)
 
 
-def verdict_curve(table: pd.DataFrame, base: str, other: str,
-                  sizes: tuple[int, ...]) -> pd.DataFrame:
-    """The verdict on as many queries like these (irlib.stats.power, drawn with replacement):
-    some 1,300 randomization tests, so each pair's curve is kept for the session."""
+def delta_codec() -> ps.Codec:
+    """The smallest difference that matters: a number above 0 and at most 1."""
+    def parse(text: str) -> float:
+        if not re.fullmatch(r"[0-9]*\.?[0-9]{1,4}", text) or not 0 < float(text) <= 1:
+            raise ValueError(text)
+        return float(text)
+    return ps.Codec(parse, lambda v: f"{float(v):g}", "a difference above 0 and at most 1")
+
+
+def study_curve(differences: pd.Series, delta: float, sizes: tuple[int, ...]) -> pd.DataFrame:
+    """Simulated studies of each size with a true difference ``delta`` and the pilot's spread
+    (irlib.stats.power.simulated_study): some 1,000 randomization tests, so each curve is
+    kept for the session."""
     import streamlit as st
     cache = st.session_state.setdefault(PREFIX + "curves", {})
-    key = (tuple(table.index), tuple(table[base]), tuple(table[other]), sizes)
+    key = (tuple(differences.index), tuple(differences), float(delta), sizes)
     if key not in cache:
         if len(cache) > 8:
             cache.clear()
-        cache[key] = verdict_by_queries(table[base], table[other], list(sizes),
-                                        draws=CURVE_DRAWS, replace=True)
+        cache[key] = simulated_study(differences, delta, list(sizes), draws=CURVE_DRAWS)
     return cache[key]
 
 
@@ -228,6 +383,7 @@ def page_state() -> ps.PageState:
         ps.Field("other", "test", system_codec()),
         ps.Field("query_measure", "nDCG@10", ps.one_of(QUERY_MEASURES), "qm"),
         ps.Field("power", 80, ps.whole_number(50, 99)),
+        ps.Field("delta", 0.05, delta_codec()),
     ])
 
 

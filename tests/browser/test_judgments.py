@@ -50,6 +50,12 @@ def test_every_part_draws_and_fits_the_screen(start_app, open_page, size):
             wait_for_app_run(page)
             expect(page).to_have_url(re.compile("you=3301"))
             expect(page.get_by_test_id("stTable").first).to_contain_text("2.67")
+            # the systems ranked under each rater: its chart drawn, within the screen
+            page.locator(".stPlotlyChart .main-svg").first.wait_for()
+            expect(page.get_by_text("Kendall's τ between the rankings")).to_have_count(1)
+            assert page.evaluate(WIDER) == 0, (size, part)
+        if part == "queries":
+            expect(page.get_by_text("only restates p")).to_have_count(1)
         if shots:
             page.screenshot(path=str(Path(shots) / f"judgments-{size}-{part}.png"),
                             full_page=False)
