@@ -87,9 +87,18 @@ def written() -> bool:
     return bool(kind and kind.written)
 
 
+def choice() -> tuple:
+    """What the preview is made from: the kind, its options, the seed, the typed question and
+    the example (the same choice always previews the same question)."""
+    return (tuple(S[name] for name in ("ask", "source", "metric", "k", "own", "challenge",
+                                       "rec_metric", "negatives", "draw", "prompt", "choices",
+                                       "correct")), own_example())
+
+
 def preview() -> dict:
-    """The question the teacher is about to ask, exactly as "Ask the class" poses it: the
-    teacher's own from the form, else drawn from the chosen kind, options and seed."""
+    """The question the teacher is about to ask: the teacher's own from the form, else drawn
+    from the chosen kind, options and seed. "Ask the class" does not call this: it poses the
+    question the page last showed (:data:`PREVIEWED`)."""
     if written():
         right = S["correct"]
         return qs.make_question(S["ask"], params={
@@ -108,8 +117,22 @@ def own_example():
     return st.session_state.get(PLAYGROUND_EXAMPLE) if S["own"] else None
 
 
+#: The preview as the page last showed it, with the choice it was made from: "Ask the class"
+#: poses this very question (no second draw, which a change arriving with the click, or a
+#: rerun cut short, could make differ from what the lecturer read).
+PREVIEWED = P + "previewed"
+
+
 def pose_preview() -> None:
-    db.pose(S["code"], S["key"], preview())
+    made_from, question = st.session_state.get(PREVIEWED, (None, None))
+    if question is None or made_from != choice():
+        # the choice changed with the click (a typed answer, an option): show that preview first
+        st.session_state[P + "message"] = (
+            "Nothing was asked: the question changed as you clicked *Ask the class*. Check "
+            "the preview below, then ask again.")
+        return
+    db.pose(S["code"], S["key"], question)
+    st.session_state.pop(PREVIEWED, None)
     S.set("next", False)            # asking closes the chooser (and its right answer)
     S.set("draw", new_seed())       # the next preview is a new question
 
@@ -293,6 +316,7 @@ def choose() -> None:
     elif kind is not None and kind.options:
         choose_options(kind)
     question = preview()
+    st.session_state[PREVIEWED] = (choice(), question)     # what "Ask the class" poses
     with st.container(border=True, gap="small", key=P + "preview"):
         st.markdown('<div class="room-tag">Preview · not asked yet</div>',
                     unsafe_allow_html=True)

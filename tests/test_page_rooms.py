@@ -319,6 +319,44 @@ def test_the_lecturer_previews_redraws_and_poses_and_the_phone_shows_exactly_the
     assert drawn(at.get_by_key("room_stage")) == second          # and the projector too
 
 
+def test_ask_the_class_poses_the_question_the_preview_showed_not_a_second_draw(monkeypatch):
+    """The preview's question is kept and posed: a draw that came out differently the second
+    time (the issue's "F1@7" previewed, "Recall@6" posed) cannot reach the class. Here every
+    draw is another question; the old "Ask" drew again and posed the next one."""
+    from ui.rooms import questions as qs
+    calls = iter(range(1, 1000))
+    real = qs.draw
+    monkeypatch.setattr(qs, "draw", lambda choice, seed, params=None: real(
+        choice, (seed + next(calls)) % 1_000_000, params))
+    at, code = open_room()
+    choose(at, "predict")
+    shown, _ = previewed(at)
+    ask(at)
+    assert drawn(at.get_by_key("room_stage")) == shown
+    phone = student(code)
+    assert {**drawn(phone.get_by_key("join_question")),
+            "rankings": drawn(phone)["rankings"]} == shown
+
+
+def test_a_change_arriving_with_the_click_asks_nothing_until_its_preview_is_seen():
+    """The answers edited and "Ask the class" clicked at once (the box commits on the click):
+    the class is not asked a question the lecturer has not seen; the new preview shows, and
+    the next click asks it."""
+    at, code = open_room()
+    choose(at, "text")
+    at.text_area(key="room_prompt").set_value("Which is a ranking metric?")
+    at.text_area(key="room_choices").set_value("Accuracy\nAP").run()
+    at.text_area(key="room_choices").set_value("Accuracy\nAP\nLog loss")
+    ask(at)                                  # the edit and the click in one run
+    assert "Nothing was asked" in texts(at, "error")
+    assert at.button(key="room_pose")        # still choosing, the new preview shown
+    _, choices = previewed(at)
+    assert choices == ["Accuracy", "AP", "Log loss"]
+    ask(at)
+    phone = student(code)
+    assert [b.label for b in answer_buttons(phone)] == ["Accuracy", "AP", "Log loss"]
+
+
 def test_the_right_answer_picker_lists_the_typed_answers_and_follows_them():
     at, code = open_room()
     choose(at, "text")
