@@ -82,16 +82,22 @@ try:
 except RoomError as error:
     view.refuse("Join a class", error, "Join another room", leave, S)
 
-if db.membership(room.code, ss[ME]) != "in":
-    # over the class size, or the room is locked: the teacher lets students in
+membership = db.membership(room.code, ss[ME])
+if membership == "turned_away":
+    view.refuse("Join a class", RoomError("turned_away", code=room.code), "Join another room",
+                leave, S)
+if membership != "in":
+    # the class size reached, the room locked, or this address's students: the teacher lets
+    # students in (the phone says which rule keeps it waiting)
     st.title("Join a class")
-    st.info(f"Room **{room.code}** is full or locked: you are waiting for your teacher to "
-            "let you in. This page goes on by itself.", icon=":material/hourglass_top:")
+    st.info(f"{view.why_waiting(room, db.per_address_in_room)} You are waiting for your "
+            "teacher to let you in. This page goes on by itself.",
+            icon=":material/hourglass_top:")
 
     @st.fragment(run_every=view.STUDENT_POLL_S)
     def wait_for_the_teacher() -> None:
         try:
-            if db.membership(room.code, ss[ME]) == "in":
+            if db.membership(room.code, ss[ME]) in ("in", "turned_away"):
                 st.rerun()
             db.status(room.code)
         except RoomError:

@@ -194,8 +194,9 @@ def live_tally() -> None:
 
 
 def door_queue() -> None:
-    """Students waiting at the door (over the class size, or the room locked): how many, and
-    one button to let them all in. A number much larger than the latecomers is a prankster."""
+    """Students waiting at the door (over the class size, or the room locked): how many, a
+    button to let them in, and one to turn them all away. A number much larger than the
+    latecomers is a prankster."""
     waiting = db.room(room.code).waiting
     if waiting:
         with st.container(horizontal=True, gap="small", vertical_alignment="center"):
@@ -205,6 +206,10 @@ def door_queue() -> None:
             if waiting > 1:
                 st.button(f"Let all {waiting} in", key=P + "admit_all", on_click=act,
                           args=(lambda: db.admission(room.code, S["key"], admit=waiting),))
+            st.button("Turn them away", key=P + "turn_away", type="tertiary", on_click=act,
+                      args=(lambda: db.admission(room.code, S["key"], turn_away=True),),
+                      help="The waiting are told that you turned them away; the queue is "
+                           "free again for latecomers.")
 
 
 def door() -> None:

@@ -178,7 +178,8 @@ def test_too_many_joins_hit_the_rate_limit():
     for n in range(11):
         at.text_input(key="join_typed").set_value("ZZZZZ" + "23456789ABC"[n]).run()
         at.button[0].click().run()
-    assert "Too many tries" in texts(at, "error")
+    assert "Too many joins from your network address (the limit is 10 a minute)" \
+        in texts(at, "error")
 
 
 def test_a_teachers_own_question_is_shown_as_text():
@@ -186,7 +187,7 @@ def test_a_teachers_own_question_is_shown_as_text():
     choose(at, "text")
     at.text_area(key="room_prompt").set_value("Is <img src=x onerror=alert(1)> *fine*?")
     at.text_area(key="room_choices").set_value("Yes\n**No**").run()
-    at.selectbox(key="room_correct").set_value(2)
+    at.selectbox(key="room_correct").set_value(2).run()
     ask(at)
     s = student(code)
     (prompt,) = [m for m in s.markdown if "onerror" in m.value]
@@ -505,3 +506,31 @@ def test_the_projector_screen_shows_what_the_class_may_see(rooms_db):
         refused = run_page("screen", query={"room": code, "view": wrong})
         assert "projector link opens no room" in texts(refused, "error")
         assert "After" not in texts(refused, "markdown")
+
+
+def test_a_waiting_phone_says_which_rule_keeps_it_and_the_teacher_can_turn_the_queue_away():
+    """The 4th phone from one address waits for the 3-per-address rule, and says so (it read
+    "full or locked" when the room was neither); the teacher turns the queue away and the
+    phone is told."""
+    at, code = open_room()
+    phones = [student(code) for _ in range(4)]
+    assert "You are in!" in texts(phones[0], "subheader")
+    waiting = texts(phones[3], "info")
+    assert "has let in 3 students from your network address" in waiting
+    assert "full or locked" not in waiting
+    at.run()
+    assert "**1 waiting** to be let in" in texts(at, "markdown")
+    at.button(key="room_turn_away").click().run()
+    assert not at.exception
+    assert "waiting** to be let in" not in texts(at, "markdown")
+    phones[3].run()
+    assert "turned away the students waiting" in texts(phones[3], "error")
+
+
+def test_a_phone_beyond_the_class_size_is_told_the_class_size():
+    at, code = open_room()
+    from ui.rooms import view
+    view.store().admission(code, at.session_state["room_key"], class_size=1)   # the Door
+    student(code)
+    late = student(code)
+    assert "has its class size, 1, in already" in texts(late, "info")

@@ -171,6 +171,23 @@ def refuse(title: str, error: Exception, button: str, on_click, state) -> None:
     st.stop()
 
 
+def why_waiting(room, per_address: int) -> str:
+    """Why a student waits at the door, as the room is now: the lock, the class size the
+    teacher set (with its number), else the rule on students from one address.
+
+    >>> from ui.rooms.store import Room
+    >>> why_waiting(Room("K7Q2MX", 0, 5, None, class_size=5), 3)
+    'Room K7Q2MX has its class size, 5, in already.'
+    """
+    if room.locked:
+        return f"Room {room.code} is locked: newcomers wait for the teacher."
+    if room.class_size and room.members >= room.class_size:
+        return f"Room {room.code} has its class size, {room.class_size}, in already."
+    return (f"Room {room.code} has let in {per_address} students from your network address "
+            "(a phone's hotspot, or a hall's Wi-Fi), the most from one address; the next "
+            "ones wait for the teacher.")
+
+
 def link_html(link: str) -> str:
     """The join address as HTML whose line breaks fall between its parts only: the origin,
     then each ``/…``, ``?…`` and ``&…`` (a projector's narrow column broke it mid-word).
