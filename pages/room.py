@@ -24,6 +24,8 @@ through_app_navigation()   # first: a deep link on a fresh server (ui/course.py)
 
 P = "room_"
 ANY = "any"                # an option the teacher leaves to chance
+#: The answers box holds at most this (room for blank lines and spaces around six answers).
+MAX_ANSWERS_TEXT = 4 * MAX_CHOICES * MAX_CHOICE
 
 
 def new_seed() -> int:
@@ -31,7 +33,7 @@ def new_seed() -> int:
 
 
 S = ps.PageState(P, [
-    ps.Field("code", "", view.code_codec(), "room"),
+    ps.Field("code", "", view.link_code_codec(), "room"),
     ps.Field("key", "", view.token_codec("the teacher's key"), "key"),
     # choosing the next question while one is up (with none up, the page always chooses)
     ps.Field("next", False, ps.switch()),
@@ -47,7 +49,7 @@ S = ps.PageState(P, [
     ps.Field("draw", new_seed, ps.whole_number(0, 999_999)),
     # the teacher's own question, as typed
     ps.Field("prompt", "", view.text_codec(MAX_PROMPT), "q"),
-    ps.Field("choices", "", view.text_codec(4 * MAX_CHOICES * MAX_CHOICE), "a"),
+    ps.Field("choices", "", view.text_codec(MAX_ANSWERS_TEXT), "a"),
     ps.Field("correct", 0, ps.whole_number(0, 4 * MAX_CHOICES), "right"),  # 0: none, a poll
 ])
 # A teacher link must give its key once: one that gives it twice is refused (whichever
@@ -282,8 +284,9 @@ def choose_options(kind: qs.Kind) -> None:
 def write_question() -> list[str]:
     """The teacher's own question: its text and answers (the answers typed, for the picker)."""
     st.text_area("Question", max_chars=MAX_PROMPT, height=68, **S.bind("prompt"))
+    # at most what the address keeps (view.text_codec): a reload keeps every character
     st.text_area(f"Answers, one a line (2 to {MAX_CHOICES})", height=110,
-                 **S.bind("choices"))
+                 max_chars=MAX_ANSWERS_TEXT, **S.bind("choices"))
     answers = qs.written_answers(S["choices"])
     if S["correct"] > len(answers):
         S.set("correct", 0)          # its line was deleted: nothing marked, not a wrong mark

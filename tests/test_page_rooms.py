@@ -534,3 +534,35 @@ def test_a_phone_beyond_the_class_size_is_told_the_class_size():
     student(code)
     late = student(code)
     assert "has its class size, 1, in already" in texts(late, "info")
+
+
+def test_a_malformed_code_on_a_teacher_link_is_answered_like_a_wrong_key_and_counts_a_guess(
+        rooms_db):
+    """docs/rooms-security.md: a teacher link gets one answer whether its code is live,
+    unknown, ended or malformed, and counts as a guess (a malformed one got another page)."""
+    said = []
+    for code in ("ZZZZZZ", "bad!-code"):
+        at = run_page("room", query={"room": code, "key": "x" * 32})
+        said.append(texts(at, "error"))
+        assert not [b for b in at.button if b.key == "room_open"]     # not the opening page
+    assert said[0] == said[1] and "This teacher link opens no room" in said[0]
+    with sqlite3.connect(rooms_db) as conn:
+        (guesses,), = conn.execute("SELECT COUNT(*) FROM hits WHERE who = 'address:local' "
+                                   "AND action = 'guess'").fetchall()
+    assert guesses == 2
+
+
+def test_the_answers_box_takes_no_more_than_a_reload_keeps():
+    """The teacher's answers live in the address: the box accepts what the address keeps, so
+    a reload never loses them (past 1,920 characters it did)."""
+    at, _ = open_room()
+    choose(at, "text")
+    box = at.text_area(key="room_choices")
+    assert box.max_chars is not None
+    typed = "\n".join(f"{n} " + "é" * (box.max_chars // 6 - 3) for n in range(6))
+    typed = typed + "x" * (box.max_chars - len(typed))
+    assert len(typed) == box.max_chars
+    box.set_value(typed).run()
+    again = run_page("room", query=address(at))
+    assert again.text_area(key="room_choices").value == typed
+    assert texts(again, "info").count("could not be read") == 0

@@ -357,3 +357,31 @@ def test_a_class_behind_one_address_raises_the_per_address_numbers(tmp_path):
     for bad in ("x", "0", "-1"):
         with pytest.raises(ValueError, match="IRLAB_ROOMS_PER_ADDRESS must be a positive"):
             RoomStore.from_env({"IRLAB_ROOMS_DB": db, "IRLAB_ROOMS_PER_ADDRESS": bad})
+
+
+@pytest.mark.parametrize("balancer, header, seen, counted", [
+    (None, None, "203.0.113.5", "203.0.113.5"),            # no header: the connection's address
+    (None, "198.51.100.7", "198.51.100.7", "forwarded"),   # streamlit run: the header is not trusted
+    ("1", "198.51.100.7", "198.51.100.7", "198.51.100.7"),  # deploy/run_class.py: the balancer's
+])
+def test_x_forwarded_for_counts_only_when_the_deployment_says_a_balancer_is_in_front(
+        monkeypatch, balancer, header, seen, counted):
+    """uvicorn takes X-Forwarded-For from any connection from 127.0.0.1: on a plain
+    ``streamlit run`` an SSH tunnel or socat on the host let its clients choose their address
+    (8 of 8 forged addresses counted as new students)."""
+    import types
+
+    from ui.rooms import view
+    context = types.SimpleNamespace(ip_address=seen,
+                                    headers={"X-Forwarded-For": header} if header else {})
+    monkeypatch.setattr(view, "st", types.SimpleNamespace(context=context))
+    if balancer:
+        monkeypatch.setenv("IRLAB_BEHIND_BALANCER", balancer)
+    else:
+        monkeypatch.delenv("IRLAB_BEHIND_BALANCER", raising=False)
+    assert view.client_address() == counted
+
+
+def test_the_class_deployment_says_a_balancer_is_in_front():
+    source = (Path(__file__).resolve().parents[1] / "deploy" / "run_class.py").read_text()
+    assert '"IRLAB_BEHIND_BALANCER": "1"' in source

@@ -119,15 +119,35 @@ def store() -> RoomStore:
                   os.environ.get("IRLAB_ROOMS_PER_ADDRESS"))
 
 
+#: Set (to 1) by a deployment whose app processes sit behind a balancer that sets
+#: ``X-Forwarded-For`` itself (``deploy/run_class.py``): only then is that header's address the
+#: client's. Unset (``streamlit run app.py``), a connection that carries the header is counted
+#: as one address, "forwarded", whatever the header says.
+BEHIND_BALANCER = "IRLAB_BEHIND_BALANCER"
+
+
 def client_address() -> str | None:
     """The address of this session's client, for the limits (the store groups it with
-    :func:`ui.rooms.limits.address_key`). Behind the balancer (``deploy/run_class.py``) the
-    connection comes from 127.0.0.1 and the server (uvicorn) takes the client's address from
-    the ``X-Forwarded-For`` the balancer sets; it trusts that header only from the addresses in
-    ``FORWARDED_ALLOW_IPS`` (default 127.0.0.1 and ::1: the balancer), never from a student.
-    None for a connection from this machine (Streamlit reports none)."""
+    :func:`ui.rooms.limits.address_key`); None for a connection from this machine (Streamlit
+    reports none).
+
+    The server (uvicorn) replaces the connection's address with the ``X-Forwarded-For`` of
+    any connection from 127.0.0.1 (its default ``FORWARDED_ALLOW_IPS``), so on a plain
+    ``streamlit run`` any same-host forwarder that passes the header on (an SSH tunnel, socat,
+    stunnel) would let its clients choose their address. Unless the deployment says a balancer
+    is in front (:data:`BEHIND_BALANCER`; ``deploy/run_class.py``, whose HAProxy drops the
+    client's header and sets its own), a session that sent the header is therefore counted as
+    ``"forwarded"``: one address for all of them, whatever they claim."""
     address = st.context.ip_address
-    return address if isinstance(address, str) else None       # (AppTest gives a mock)
+    address = address if isinstance(address, str) else None     # (AppTest gives a mock)
+    if os.environ.get(BEHIND_BALANCER, "") in ("", "0"):
+        try:
+            forwarded = st.context.headers.get("X-Forwarded-For")
+        except Exception:                                        # (no request: AppTest)
+            forwarded = None
+        if forwarded:
+            return "forwarded"
+    return address
 
 
 def repeated_in_link(*names: str) -> list[str]:
@@ -356,6 +376,23 @@ def code_codec():
         except RoomError as error:
             raise ValueError(text) from error
     return ps.Codec(parse, str, "a room code of 6 letters and digits")
+
+
+def link_code_codec():
+    """The room code of a teacher's or projector's link (``?room=``): a valid code as
+    :func:`code_codec` reads it, and anything else kept as given (up to 64 characters), so that
+    the store answers a malformed code as it answers a wrong key, and counts it as a guess
+    (docs/rooms-security.md, "No oracle of live codes"), instead of the page showing another
+    page for it."""
+    from ui import page_state as ps
+    from ui.rooms.store import RoomError, normalise_code
+
+    def parse(text: str) -> str:
+        try:
+            return normalise_code(text) if text else ""
+        except RoomError:
+            return text[:64]
+    return ps.Codec(parse, str, "a room code")
 
 
 def token_codec(expected: str):
