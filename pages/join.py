@@ -17,9 +17,19 @@ P = "join_"
 # there) is no field, so it is neither adopted nor kept: keep_address() rewrites it away.
 S = ps.PageState(P, [ps.Field("code", "", view.code_codec())])
 S.start()
-view.style()
 db = view.store()
 ss = st.session_state
+if P + "joined" not in ss:
+    # A newcomer whose address (or the server) has used its joins is refused before anything
+    # else runs: one small read, no style, no browser id, no form (a flood of new sessions
+    # cost a page run each). A student already in a room never gets here.
+    refusal = db.refusal(view.client_address())
+    if refusal is not None:
+        st.title("Join a class")
+        st.error(str(RoomError("rate", wait=refusal.wait, why=refusal.why)),
+                 icon=":material/block:")
+        st.stop()
+view.style()
 JOINED = P + "joined"
 ME = P + "me"                # the student's id, from the browser (ui/rooms/voter.py)
 WAITING = P + "waiting"      # a code to join as soon as that id is here

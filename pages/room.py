@@ -223,8 +223,9 @@ def door() -> None:
 
     def lock_changed() -> None:
         act(lambda: db.admission(room.code, S["key"], locked=st.session_state[P + "lock"]))
-    label = (f"Door: {room.members} in" + (f", at most {room.class_size}"
-                                           if room.class_size else "")
+    # no count here: the tally beside it says how many joined, live (this label, drawn with
+    # the page, read "Door: 0 in" beside "1 joined")
+    label = ("Door" + (f": at most {room.class_size}" if room.class_size else "")
              + (" · locked" if room.locked else ""))
     with st.popover(label, icon=":material/group:"):
         st.number_input("Class size (0: no limit)", 0, MAX_MEMBERS, room.class_size or 0,

@@ -135,6 +135,21 @@ def test_the_reveal_reaches_the_students():
     assert "goes from" in texts(s, "markdown")           # the explanation with the numbers
 
 
+def test_the_tally_and_the_door_never_say_something_stale():
+    """Choosing the next question after a reveal: the tally beside it says the previous one is
+    revealed (it said "still open"); the Door button names no count beside the tally's live
+    "joined" (it read "Door: 0 in" beside "1 joined")."""
+    at, code, _ = teacher_with_question("predict")
+    student(code)
+    at.button(key="room_reveal").click().run()
+    at.button(key="room_next_question").click().run()
+    page = texts(at, "markdown")
+    assert "Previous question · revealed" in page and "still open" not in page
+    assert "1 joined" in page
+    labels = [p.proto.popover.label for p in at.get("popover")]
+    assert [label for label in labels if label.startswith("Door")] == ["Door"], labels
+
+
 def test_a_wrong_code_says_so():
     at = student("ZZZZZZ")
     assert "There is no room with the code ZZZZZZ" in texts(at, "error")
@@ -173,13 +188,24 @@ def test_a_forged_or_missing_teacher_key_is_refused():
         assert not [b for b in forged.button if b.key == "room_reveal"]
 
 
-def test_too_many_joins_hit_the_rate_limit():
+def test_too_many_joins_hit_the_rate_limit_and_a_new_session_is_refused_before_it_runs(
+        monkeypatch):
     at = student("")
-    for n in range(11):
-        at.text_input(key="join_typed").set_value("ZZZZZ" + "23456789ABC"[n]).run()
+    for n in range(10):                 # ten unknown codes: the address's ten joins a minute
+        at.text_input(key="join_typed").set_value("ZZZZZ" + "23456789AB"[n])
         at.button[0].click().run()
-    assert "Too many joins from your network address (the limit is 10 a minute)" \
-        in texts(at, "error")
+        assert "There is no room with the code" in texts(at, "error")
+    at.run()
+    refused = "Too many joins from your network address (the limit is 10 a minute)"
+    assert refused in texts(at, "error")
+    # a new session (a reload, a prankster's script) is refused before the page does its work:
+    # no style, no browser id, no form (each such session used to cost a whole page run)
+    from ui.rooms import view, voter
+    monkeypatch.setattr(view, "style", lambda: pytest.fail("styled a refused session"))
+    monkeypatch.setattr(voter, "browser_voter",
+                        lambda *a: pytest.fail("asked a refused session for its id"))
+    again = run_page("join", query={"code": "ZZZZZZ"})
+    assert refused in texts(again, "error") and not again.text_input
 
 
 def test_a_teachers_own_question_is_shown_as_text():

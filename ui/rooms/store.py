@@ -448,6 +448,13 @@ class RoomStore:
             "VALUES (?, ?, ?, ?, ?)", (code, voter, now, int(admit), client_hash))
         return ("in" if admit else "waiting", None)
 
+    def refusal(self, address: str):
+        """The limit that would refuse a join from ``address`` now (a
+        :class:`~ui.rooms.limits.Refusal`), or None. Reads only and counts nothing: the join
+        page asks it first, so a refused session costs one small read, not a page run."""
+        return self._guessing(self.db.query, self._client(address)) \
+            or self.counter.over(self.db.query, "join", self._client(address))
+
     def _guessing(self, run, client):
         """The refusal of a join or a teacher link from ``client`` because of guesses, before
         any code is looked up: the address has used its own; or the server has used its

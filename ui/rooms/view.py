@@ -47,9 +47,15 @@ STYLE = """<style>
 /* a letter needs no square: lower cards keep two rankings and their answers on one screen */
 .room-card .doc { aspect-ratio: 4 / 3; display: flex; align-items: center; justify-content: center;
   font-size: 1.6rem; font-weight: 700; }
+/* a title breaks between words, hyphenated inside a word only when one is wider than the card
+   ("Alumi nium headp hon" broke anywhere) */
 .room-card .doc.text { display: -webkit-box; -webkit-box-orient: vertical; -webkit-line-clamp: 4;
-  overflow: hidden; overflow-wrap: anywhere; font-size: .75rem; font-weight: 600;
+  overflow: hidden; overflow-wrap: break-word; word-break: normal; hyphens: auto;
+  font-size: .75rem; font-weight: 600;
   aspect-ratio: auto; height: 4.6em; line-height: 1.15; text-align: left; }
+/* the lecturer's own titles on the teacher's page: read at arm's length, not a phone's .75rem */
+@media (min-width: 641px) {
+  :is(.st-key-room_stage, .st-key-room_preview) .room-card .doc.text { font-size: 1rem; } }
 .room-card .rank, .room-card .mark { font-weight: 700; display: block; }
 /* the K cut between two cards, as the lessons' boards draw it (ui/board/board.css) */
 .room-cut { display: flex; flex-direction: column; align-items: center; gap: .2rem;
@@ -68,7 +74,6 @@ STYLE = """<style>
   .room-card .doc { font-size: 1.1rem; }
 }
 .room-qr { margin: .5rem 0; width: min(300px, 100%); text-align: center; }
-.room-qr.small { width: min(170px, 100%); }
 .room-qr img { width: 100%; image-rendering: pixelated; border-radius: .3rem; }
 .room-qr figcaption { font-size: .95rem; opacity: .8; }
 /* the question on the projector, and its preview on the teacher's page, in the same type */
@@ -229,14 +234,14 @@ LOCAL_NOTE = ("<b>⚠ Only this computer can open this address.</b> For phones, 
               "network name or address (or set <code>IRLAB_PUBLIC_URL</code>).")
 
 
-def qr_img(png: bytes, link: str, *, small: bool = False, note: bool = True) -> str:
-    """The QR code as an ``<img>`` with its alt text (``st.image`` gives it none) and a caption;
-    ``small`` while a question is up (the tally goes below it). A link phones cannot open
+def qr_img(png: bytes, link: str, *, note: bool = True) -> str:
+    """The QR code as an ``<img>`` with its alt text (``st.image`` gives it none) and a caption,
+    one size whatever is on the stage (a latecomer scans it while a question is up). A link phones cannot open
     (:func:`is_local`) gets :data:`LOCAL_NOTE` beside the code (below it when it is large), unless
     ``note`` is false (the projector screen: the note is for the lecturer's page)."""
     import base64
     source = "data:image/png;base64," + base64.b64encode(png).decode("ascii")
-    figure = (f'<figure class="room-qr{" small" if small else ""}"><img src="{source}" '
+    figure = (f'<figure class="room-qr"><img src="{source}" '
               f'alt="QR code of the join link {html.escape(link)}">'
               f'<figcaption>Scan to join</figcaption></figure>')
     aside = f'<p class="room-local" role="note">{LOCAL_NOTE}</p>' if note and is_local(link) \
@@ -268,7 +273,7 @@ def _card(item: Mapping, rank: int, graded: bool) -> str:
     if picture is None:
         # a letter (the lecture's documents), or a lecturer's own result title: smaller text
         text = " text" if len(str(item.get("title", ""))) > 2 else ""
-        picture = f'<div class="doc{text}" aria-hidden="true">{title}</div>'
+        picture = f'<div class="doc{text}" lang="en" aria-hidden="true">{title}</div>'
     # graded boards show every grade (a plain ✓ would hide grade 1); binary ones just ✓
     mark = (f"✓ {item['grade']}" if graded else "✓") if relevant else "✗"
     word = "relevant" if relevant else "not relevant"
@@ -348,17 +353,22 @@ def tally_figure(question: Mapping, counts: Mapping[str, int], revealed: bool,
         colours.append(CORRECT if right else (OTHER if revealed and correct else WAITING))
     values = [int(counts.get(key, 0)) for key, _ in choices]
     top = max([*values, 1])
+    # every answer labelled (Plotly drops category labels it finds crowded: with six answers
+    # every other one went, the chosen bar's too), each bar tall enough for its label, and
+    # the counts in the labels' type (Plotly shrank them to fit: ~6 px)
+    height = max(height, 70 + 44 * len(choices))
     return {
         "data": [{"type": "bar", "orientation": "h", "y": labels[::-1], "x": values[::-1],
                   "marker": {"color": colours[::-1]}, "text": values[::-1],
                   "textposition": "outside", "cliponaxis": False, "hoverinfo": "skip",
-                  "textfont": {"size": 26}}],
-        "layout": {"height": height, "margin": {"l": 10, "r": 40, "t": 10, "b": 30},
-                   "font": {"size": 22}, "showlegend": False,
-                   "xaxis": {"range": [0, top * 1.15], "dtick": max(1, round(top / 5)),
+                  "constraintext": "none", "textfont": {"size": 26}}],
+        "layout": {"height": height, "margin": {"l": 10, "r": 50, "t": 10, "b": 30},
+                   "font": {"size": 22}, "showlegend": False, "uniformtext": {"mode": False},
+                   "xaxis": {"range": [0, top * 1.3], "dtick": max(1, round(top / 5)),
                              "title": {"text": "phones that chose it", "font": {"size": 22}},
                              "tickfont": {"size": 22}, "fixedrange": True},
-                   "yaxis": {"automargin": True, "fixedrange": True,
+                   "yaxis": {"automargin": True, "fixedrange": True, "tickmode": "array",
+                             "tickvals": labels[::-1], "ticktext": labels[::-1],
                              "tickfont": {"size": 24}}},
     }
 
