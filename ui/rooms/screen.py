@@ -38,7 +38,7 @@ SCREEN_CSS = """<style>
 .st-key-screen_stage .room-strip .lbl { font-size: 1.4rem; }
 /* a laptop's 768 px on the projector: one smaller QR code, the same before and during a
    question (it shrank once a question was up), keeps the tally's note in view */
-@media (max-height: 800px) { .st-key-screen_side .room-qr { width: min(160px, 100%); } }
+@media (max-height: 800px) { .st-key-screen_side .room-qr { width: min(125px, 100%); } }
 @media (min-width: 1200px) {
   .st-key-screen_stage .room-cards { gap: .5rem; }
   .st-key-screen_stage .room-cards[style] { grid-template-columns: none !important;

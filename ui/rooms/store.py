@@ -180,12 +180,10 @@ class RoomStore:
         """A room's opener as the rooms table knows it: a keyed hash of the client address
         (the key is random, made once per database), not the address."""
         if self._pepper is None:
-            with self.db.transaction() as run:
+            with self.db.transaction() as run:       # (another process may make it first)
+                run("INSERT INTO pepper (one, value) VALUES (1, ?) ON CONFLICT DO NOTHING",
+                    (secrets.token_hex(32),))
                 rows = run("SELECT value FROM pepper WHERE one = 1")
-                if not rows:
-                    run("INSERT INTO pepper (one, value) VALUES (1, ?)",
-                        (secrets.token_hex(32),))
-                    rows = run("SELECT value FROM pepper WHERE one = 1")
             self._pepper = rows[0][0]
         return hmac.new(self._pepper.encode(), client.encode(), hashlib.sha256).hexdigest()
 
