@@ -361,7 +361,7 @@ def test_a_class_behind_one_address_raises_the_per_address_numbers(tmp_path):
 
 @pytest.mark.parametrize("balancer, header, seen, counted", [
     (None, None, "203.0.113.5", "203.0.113.5"),            # no header: the connection's address
-    (None, "198.51.100.7", "198.51.100.7", "forwarded"),   # streamlit run: the header is not trusted
+    (None, "198.51.100.7", "198.51.100.7", "forwarded"),   # streamlit run: header not trusted
     ("1", "198.51.100.7", "198.51.100.7", "198.51.100.7"),  # deploy/run_class.py: the balancer's
 ])
 def test_x_forwarded_for_counts_only_when_the_deployment_says_a_balancer_is_in_front(

@@ -39,7 +39,7 @@ from pathlib import Path
 
 from ui.rooms._db import Backend, connect
 from ui.rooms.limits import (LIMITS, MAX_MEMBERS, MAX_ROOMS, MAX_ROOMS_PER_ADDRESS, MAX_WAITING,
-                             PER_ADDRESS_IN_ROOM, Counter, address_cap, address_key, cause,
+                             PER_ADDRESS_IN_ROOM, Counter, address_cap, address_key,
                              scaled)
 from ui.rooms.payload import MAX_CHOICE, MAX_CHOICES, MAX_PROMPT, check_payload
 from ui.rooms.room_error import MESSAGES, RoomError

@@ -236,9 +236,10 @@ LOCAL_NOTE = ("<b>⚠ Only this computer can open this address.</b> For phones, 
 
 def qr_img(png: bytes, link: str, *, note: bool = True) -> str:
     """The QR code as an ``<img>`` with its alt text (``st.image`` gives it none) and a caption,
-    one size whatever is on the stage (a latecomer scans it while a question is up). A link phones cannot open
-    (:func:`is_local`) gets :data:`LOCAL_NOTE` beside the code (below it when it is large), unless
-    ``note`` is false (the projector screen: the note is for the lecturer's page)."""
+    one size whatever is on the stage (a latecomer scans it while a question is up). A link
+    phones cannot open (:func:`is_local`) gets :data:`LOCAL_NOTE` beside the code (below it
+    when it is large), unless ``note`` is false (the projector screen: the note is for the
+    lecturer's page)."""
     import base64
     source = "data:image/png;base64," + base64.b64encode(png).decode("ascii")
     figure = (f'<figure class="room-qr"><img src="{source}" '
