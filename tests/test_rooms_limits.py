@@ -181,14 +181,16 @@ def test_openings_are_limited_per_address_and_by_rooms_open_not_by_a_server_rate
     assert reason(lambda: store.open_room("192.0.2.11")) == "rooms_server"
 
 
-def test_a_per_address_number_stays_below_a_quarter_of_the_servers_whatever_the_factor():
+def test_a_per_address_number_stays_below_a_quarter_of_the_servers_whatever_the_factor(
+        tmp_path):
     for factor in (1, 5, 20, 100, 1e5):
         limits = rl.scaled(rl.LIMITS, factor)
         for (scope, action), (most, _) in limits.items():
             if scope == "address" and ("server", action) in limits:
                 assert most <= limits[("server", action)][0] / rl.ADDRESS_SHARE, \
                     (factor, action)
-    store = RoomStore.from_env({"IRLAB_ROOMS_DB": ":memory:", "IRLAB_ROOMS_PER_ADDRESS": "1e5"})
+    store = RoomStore.from_env({"IRLAB_ROOMS_DB": str(tmp_path / "rooms.sqlite3"),
+                                "IRLAB_ROOMS_PER_ADDRESS": "1e5"})
     assert store.rooms_per_address <= rl.MAX_ROOMS / rl.ADDRESS_SHARE
 
 

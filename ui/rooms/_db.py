@@ -190,6 +190,8 @@ def private_file(path: Path) -> None:
     projector screens; another local user must not read them. SQLite gives its ``-wal`` and
     ``-shm`` files the database file's permissions; existing ones are tightened too."""
     import os
+    if str(path) == ":memory:":                  # SQLite's in-memory database: no file
+        return
     folder = path.parent
     if not folder.exists():
         folder.mkdir(mode=0o700, parents=True)
