@@ -197,7 +197,14 @@ def private_file(path: Path) -> None:
         folder.mkdir(mode=0o700, parents=True)
     elif folder.name == "irlab" and folder.stat().st_uid == os.getuid():
         folder.chmod(0o700)
-    os.close(os.open(path, os.O_CREAT | os.O_RDWR, 0o600))
+    # Created only when missing, never opened otherwise: closing any descriptor of a file
+    # drops every POSIX lock this process holds on it, SQLite's included (another store in
+    # this process would then share the database unlocked: "disk image is malformed").
+    if not path.exists():
+        try:
+            os.close(os.open(path, os.O_CREAT | os.O_EXCL | os.O_RDWR, 0o600))
+        except FileExistsError:
+            pass
     for name in (path, Path(f"{path}-wal"), Path(f"{path}-shm")):
         if name.exists():
             name.chmod(0o600)
