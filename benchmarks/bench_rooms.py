@@ -203,6 +203,7 @@ def main() -> None:
     n = args.students
     db = Path(tempfile.mkdtemp(prefix="irlab-rooms-")) / "rooms.sqlite3"
     os.environ["IRLAB_ROOMS_DB"] = str(db)
+    os.environ["IRLAB_BEHIND_BALANCER"] = "1"    # its students each claim an address (XFF)
     loop = Loop()
     with streamlit_app("app.py") as app, sync_playwright() as pw:
         pid = app.process.pid

@@ -159,8 +159,9 @@ def main(argv: list[str] | None = None) -> int:
         for i, app_port in enumerate(app_ports, start=1):
             # Streamlit takes the secret only from a file or the environment, not a flag.
             env = {**os.environ, "STREAMLIT_SERVER_COOKIE_SECRET": cookie_secret,
-                   # the server (uvicorn) takes X-Forwarded-For from the balancer only
-                   "FORWARDED_ALLOW_IPS": "127.0.0.1"}
+                   # the server (uvicorn) takes X-Forwarded-For from the balancer only, and
+                   # the rooms count that address (ui/rooms/view.py: client_address)
+                   "FORWARDED_ALLOW_IPS": "127.0.0.1", "IRLAB_BEHIND_BALANCER": "1"}
             child = subprocess.Popen(app_command(app_port, args.streamlit_args), cwd=ROOT,
                                      env=env, stdin=subprocess.DEVNULL)
             children.append(child)

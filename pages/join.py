@@ -17,9 +17,19 @@ P = "join_"
 # there) is no field, so it is neither adopted nor kept: keep_address() rewrites it away.
 S = ps.PageState(P, [ps.Field("code", "", view.code_codec())])
 S.start()
-view.style()
 db = view.store()
 ss = st.session_state
+if P + "joined" not in ss:
+    # A newcomer whose address (or the server) has used its joins is refused before anything
+    # else runs: one small read, no style, no browser id, no form (a flood of new sessions
+    # cost a page run each). A student already in a room never gets here.
+    refusal = db.refusal(view.client_address())
+    if refusal is not None:
+        st.title("Join a class")
+        st.error(str(RoomError("rate", wait=refusal.wait, why=refusal.why)),
+                 icon=":material/block:")
+        st.stop()
+view.style()
 JOINED = P + "joined"
 ME = P + "me"                # the student's id, from the browser (ui/rooms/voter.py)
 WAITING = P + "waiting"      # a code to join as soon as that id is here
@@ -82,16 +92,22 @@ try:
 except RoomError as error:
     view.refuse("Join a class", error, "Join another room", leave, S)
 
-if db.membership(room.code, ss[ME]) != "in":
-    # over the class size, or the room is locked: the teacher lets students in
+membership = db.membership(room.code, ss[ME])
+if membership == "turned_away":
+    view.refuse("Join a class", RoomError("turned_away", code=room.code), "Join another room",
+                leave, S)
+if membership != "in":
+    # the class size reached, the room locked, or this address's students: the teacher lets
+    # students in (the phone says which rule keeps it waiting)
     st.title("Join a class")
-    st.info(f"Room **{room.code}** is full or locked: you are waiting for your teacher to "
-            "let you in. This page goes on by itself.", icon=":material/hourglass_top:")
+    st.info(f"{view.why_waiting(room, db.per_address_in_room)} You are waiting for your "
+            "teacher to let you in. This page goes on by itself.",
+            icon=":material/hourglass_top:")
 
     @st.fragment(run_every=view.STUDENT_POLL_S)
     def wait_for_the_teacher() -> None:
         try:
-            if db.membership(room.code, ss[ME]) == "in":
+            if db.membership(room.code, ss[ME]) in ("in", "turned_away"):
                 st.rerun()
             db.status(room.code)
         except RoomError:

@@ -24,6 +24,8 @@ through_app_navigation()   # first: a deep link on a fresh server (ui/course.py)
 
 P = "room_"
 ANY = "any"                # an option the teacher leaves to chance
+#: The answers box holds at most this (room for blank lines and spaces around six answers).
+MAX_ANSWERS_TEXT = 4 * MAX_CHOICES * MAX_CHOICE
 
 
 def new_seed() -> int:
@@ -31,7 +33,7 @@ def new_seed() -> int:
 
 
 S = ps.PageState(P, [
-    ps.Field("code", "", view.code_codec(), "room"),
+    ps.Field("code", "", view.link_code_codec(), "room"),
     ps.Field("key", "", view.token_codec("the teacher's key"), "key"),
     # choosing the next question while one is up (with none up, the page always chooses)
     ps.Field("next", False, ps.switch()),
@@ -47,7 +49,7 @@ S = ps.PageState(P, [
     ps.Field("draw", new_seed, ps.whole_number(0, 999_999)),
     # the teacher's own question, as typed
     ps.Field("prompt", "", view.text_codec(MAX_PROMPT), "q"),
-    ps.Field("choices", "", view.text_codec(4 * MAX_CHOICES * MAX_CHOICE), "a"),
+    ps.Field("choices", "", view.text_codec(MAX_ANSWERS_TEXT), "a"),
     ps.Field("correct", 0, ps.whole_number(0, 4 * MAX_CHOICES), "right"),  # 0: none, a poll
 ])
 # A teacher link must give its key once: one that gives it twice is refused (whichever
@@ -87,9 +89,18 @@ def written() -> bool:
     return bool(kind and kind.written)
 
 
+def choice() -> tuple:
+    """What the preview is made from: the kind, its options, the seed, the typed question and
+    the example (the same choice always previews the same question)."""
+    return (tuple(S[name] for name in ("ask", "source", "metric", "k", "own", "challenge",
+                                       "rec_metric", "negatives", "draw", "prompt", "choices",
+                                       "correct")), own_example())
+
+
 def preview() -> dict:
-    """The question the teacher is about to ask, exactly as "Ask the class" poses it: the
-    teacher's own from the form, else drawn from the chosen kind, options and seed."""
+    """The question the teacher is about to ask: the teacher's own from the form, else drawn
+    from the chosen kind, options and seed. "Ask the class" does not call this: it poses the
+    question the page last showed (:data:`PREVIEWED`)."""
     if written():
         right = S["correct"]
         return qs.make_question(S["ask"], params={
@@ -108,8 +119,22 @@ def own_example():
     return st.session_state.get(PLAYGROUND_EXAMPLE) if S["own"] else None
 
 
+#: The preview as the page last showed it, with the choice it was made from: "Ask the class"
+#: poses this very question (no second draw, which a change arriving with the click, or a
+#: rerun cut short, could make differ from what the lecturer read).
+PREVIEWED = P + "previewed"
+
+
 def pose_preview() -> None:
-    db.pose(S["code"], S["key"], preview())
+    made_from, question = st.session_state.get(PREVIEWED, (None, None))
+    if question is None or made_from != choice():
+        # the choice changed with the click (a typed answer, an option): show that preview first
+        st.session_state[P + "message"] = (
+            "Nothing was asked: the question changed as you clicked *Ask the class*. Check "
+            "the preview below, then ask again.")
+        return
+    db.pose(S["code"], S["key"], question)
+    st.session_state.pop(PREVIEWED, None)
     S.set("next", False)            # asking closes the chooser (and its right answer)
     S.set("draw", new_seed())       # the next preview is a new question
 
@@ -171,8 +196,9 @@ def live_tally() -> None:
 
 
 def door_queue() -> None:
-    """Students waiting at the door (over the class size, or the room locked): how many, and
-    one button to let them all in. A number much larger than the latecomers is a prankster."""
+    """Students waiting at the door (over the class size, or the room locked): how many, a
+    button to let them in, and one to turn them all away. A number much larger than the
+    latecomers is a prankster."""
     waiting = db.room(room.code).waiting
     if waiting:
         with st.container(horizontal=True, gap="small", vertical_alignment="center"):
@@ -182,6 +208,10 @@ def door_queue() -> None:
             if waiting > 1:
                 st.button(f"Let all {waiting} in", key=P + "admit_all", on_click=act,
                           args=(lambda: db.admission(room.code, S["key"], admit=waiting),))
+            st.button("Turn them away", key=P + "turn_away", type="tertiary", on_click=act,
+                      args=(lambda: db.admission(room.code, S["key"], turn_away=True),),
+                      help="The waiting are told that you turned them away; the queue is "
+                           "free again for latecomers.")
 
 
 def door() -> None:
@@ -193,8 +223,9 @@ def door() -> None:
 
     def lock_changed() -> None:
         act(lambda: db.admission(room.code, S["key"], locked=st.session_state[P + "lock"]))
-    label = (f"Door: {room.members} in" + (f", at most {room.class_size}"
-                                           if room.class_size else "")
+    # no count here: the tally beside it says how many joined, live (this label, drawn with
+    # the page, read "Door: 0 in" beside "1 joined")
+    label = ("Door" + (f": at most {room.class_size}" if room.class_size else "")
              + (" · locked" if room.locked else ""))
     with st.popover(label, icon=":material/group:"):
         st.number_input("Class size (0: no limit)", 0, MAX_MEMBERS, room.class_size or 0,
@@ -254,8 +285,9 @@ def choose_options(kind: qs.Kind) -> None:
 def write_question() -> list[str]:
     """The teacher's own question: its text and answers (the answers typed, for the picker)."""
     st.text_area("Question", max_chars=MAX_PROMPT, height=68, **S.bind("prompt"))
+    # at most what the address keeps (view.text_codec): a reload keeps every character
     st.text_area(f"Answers, one a line (2 to {MAX_CHOICES})", height=110,
-                 **S.bind("choices"))
+                 max_chars=MAX_ANSWERS_TEXT, **S.bind("choices"))
     answers = qs.written_answers(S["choices"])
     if S["correct"] > len(answers):
         S.set("correct", 0)          # its line was deleted: nothing marked, not a wrong mark
@@ -293,6 +325,7 @@ def choose() -> None:
     elif kind is not None and kind.options:
         choose_options(kind)
     question = preview()
+    st.session_state[PREVIEWED] = (choice(), question)     # what "Ask the class" poses
     with st.container(border=True, gap="small", key=P + "preview"):
         st.markdown('<div class="room-tag">Preview · not asked yet</div>',
                     unsafe_allow_html=True)

@@ -17,7 +17,7 @@ through_app_navigation()   # first: a deep link on a fresh server (ui/course.py)
 
 P = "screen_"
 S = ps.PageState(P, [
-    ps.Field("code", "", view.code_codec(), "room"),
+    ps.Field("code", "", view.link_code_codec(), "room"),
     ps.Field("view", "", view.token_codec("the projector link's key"), "view"),
 ])
 S.start()

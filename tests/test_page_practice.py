@@ -113,8 +113,14 @@ def test_the_worked_answer_is_seen_not_solved_until_the_learners_own_board():
         f"Challenge — 1 of {len(CHALLENGES)} solved"
     assert address(again)["solved"] == link(c.id, c.answer)
     assert address(again)["seen"] == c.id                               # seen stays recorded
-    assert (f"✓ **1 of {len(CHALLENGES)} solved** · ◐ 0 answer seen · {len(CHALLENGES) - 1} left"
-            in captions(again))
+    # and shown: a progress link says this solve followed the worked answer (it read "◐ 0
+    # answer seen", the mark wiped by the solve)
+    assert label(again, c.id).startswith("✓ ◐ ")
+    assert (f"✓ **1 of {len(CHALLENGES)} solved** · ◐ 1 answer seen (1 of them solved after) · "
+            f"{len(CHALLENGES) - 1} left" in captions(again))
+    again.button(key=PREFIX + "restart").click().run()                 # and whatever comes next
+    learner_makes(again, c.id, c.answer)
+    assert label(again, c.id).startswith("✓ ◐ ")
 
 
 def test_an_answer_board_restored_by_the_tab_does_not_count():

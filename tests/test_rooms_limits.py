@@ -18,16 +18,17 @@ from ui.rooms.store import RoomError, RoomStore
 
 #: Small numbers, the same shape as ui/rooms/limits.py's, so that a test reaches each limit.
 SMALL = {
-    ("address", "join"): (3, 60), ("room", "join"): (5, 60), ("server", "join"): (8, 60),
+    ("address", "join"): (3, 60), ("server", "join"): (8, 60),
     ("address", "answer"): (3, 60), ("room", "answer"): (5, 60), ("server", "answer"): (8, 60),
     ("address", "guess"): (2, 600), ("server", "guess"): (4, 600),
-    ("address", "open"): (2, 600), ("server", "open"): (3, 600),
+    ("address", "open"): (3, 600),
 }
 
 
 @pytest.fixture
 def store(target, clock):  # noqa: F811
-    return RoomStore(connect(*target), clock=clock, limits=SMALL)
+    return RoomStore(connect(*target), clock=clock, limits=SMALL, max_rooms=9,
+                     rooms_per_address=2)
 
 
 def fresh() -> str:
@@ -67,16 +68,28 @@ def test_an_ipv6_phone_cannot_hop_addresses_in_its_own_block(store):
     assert reason(lambda: store.join(code, fresh(), "2001:db8:5:6:ffff::9")) == "rate"
 
 
-def test_the_room_and_the_server_limit_many_addresses(store):
+def test_the_server_limits_many_addresses_and_says_so(store):
     code, _, _ = room_with_question(store)
     other, _, _ = room_with_question(store, "10.9.9.8")
-    for n in range(5):
-        store.join(code, fresh(), f"198.51.100.{n}")
-    assert reason(lambda: store.join(code, fresh(), "198.51.100.99")) == "rate"   # the room
-    # the refused try counted too (every try does): 6 of the server's 8 are used
-    for n in range(2):
-        store.join(other, fresh(), f"198.51.101.{n}")
-    assert reason(lambda: store.join(other, fresh(), "198.51.101.99")) == "rate"  # the server
+    for n in range(8):
+        store.join((code, other)[n % 2], fresh(), f"198.51.100.{n}")
+    error = pytest.raises(RoomError, store.join, other, fresh(), "198.51.101.99").value
+    assert error.reason == "rate"
+    assert str(error).startswith("Too many joins on this server, from all its users "
+                                 "(the limit is 8 a minute). Wait ")
+
+
+def test_a_room_has_no_join_rate_a_flood_of_addresses_could_use_up(store, clock):
+    """Joins from many addresses fill the room's door, not a rate that would refuse the
+    class's own students: the teacher lets them in or turns them away."""
+    code, secret, _ = room_with_question(store)
+    store.admission(code, secret, class_size=3)
+    for n in range(6):                                   # a prankster's six addresses
+        store.join(code, fresh(), f"203.0.113.{n}")
+        clock.now += 10                                  # under the server's 8 a minute
+    store.admission(code, secret, turn_away=True)
+    store.admission(code, secret, class_size=10)
+    assert store.join(code, fresh(), "192.0.2.77").members == 4   # a student still gets in
 
 
 def test_answers_are_limited_and_need_an_admitted_student(store, clock):
@@ -84,21 +97,24 @@ def test_answers_are_limited_and_need_an_admitted_student(store, clock):
     students = [fresh() for _ in range(6)]
     for n, voter in enumerate(students):
         store.join(code, voter, f"192.0.2.{n}")
-        clock.now += 13                                   # under the room's join limit
-    # someone who never joined (a forged id) cannot answer, and is counted all the same
-    assert reason(lambda: store.answer(code, fresh(), question, "c1", "192.0.2.50")) \
-        == "not_admitted"
+        clock.now += 13
+    # someone who never joined (a forged id) cannot answer, and uses up no one's budget: not
+    # the address's, not the room's (a flood of forged answers used to refuse the class's own)
+    for _ in range(6):
+        assert reason(lambda: store.answer(code, fresh(), question, "c1", "192.0.2.60")) \
+            == "not_admitted"
     for voter in students[:3]:
         store.answer(code, voter, question, "c1", "192.0.2.60")   # one shared address…
     assert reason(lambda: store.answer(code, students[3], question, "c1", "192.0.2.60")) \
         == "rate"                                         # …has answered its 3 a minute
     assert sum(store.tally(code, question).values()) == 3
-    store.answer(code, students[3], question, "c1", "192.0.2.61")  # the room's 5th
-    assert reason(lambda: store.answer(code, students[4], question, "c1", "192.0.2.62")) \
+    store.answer(code, students[3], question, "c1", "192.0.2.61")
+    store.answer(code, students[4], question, "c1", "192.0.2.62")  # the room's 5th
+    assert reason(lambda: store.answer(code, students[5], question, "c1", "192.0.2.63")) \
         == "rate"                                         # the room's 5 answers a minute
     clock.now += 61
-    store.answer(code, students[4], question, "c2", "192.0.2.62")
-    assert store.tally(code, question) == {"c1": 4, "c2": 1}
+    store.answer(code, students[5], question, "c2", "192.0.2.63")
+    assert store.tally(code, question) == {"c1": 5, "c2": 1}
 
 
 @pytest.mark.parametrize("teacher_link", [False, True])
@@ -116,11 +132,19 @@ def test_guesses_are_limited_and_then_refused_before_the_code_is_read(store, tea
     # used up: now even the live code is refused from there, with the same message
     assert reason(lambda: attempt("ZZZZZX", "203.0.113.1")) == "rate"
     assert reason(lambda: attempt(code, "203.0.113.1")) == "rate"
-    # the server's guesses: two more addresses use them up, and a fourth is refused at once
-    for address in ("203.0.113.2", "203.0.113.3"):
-        assert reason(lambda: attempt("ZZZZZW", address)) == first
-    assert reason(lambda: attempt(code, "203.0.113.4")) == "rate"
-    assert store.teacher(code, secret, "203.0.113.4").code == code     # the key still works
+    # the server's guesses: a second address uses them up with its two…
+    assert reason(lambda: attempt("ZZZZZW", "203.0.113.2")) == first
+    assert reason(lambda: attempt("ZZZZZV", "203.0.113.2")) == first
+    # …then an address that guessed wrong once is refused before its code is read…
+    assert reason(lambda: attempt("ZZZZZU", "203.0.113.3")) == first
+    error = pytest.raises(RoomError, attempt, code, "203.0.113.3").value
+    assert error.reason == "rate" and "One of them came from your network address" in str(error)
+    # …but students from an address with no wrong code still reach a live room
+    if not teacher_link:
+        assert store.join(code, fresh(), "203.0.113.4").code == code
+        assert reason(lambda: attempt("ZZZZZT", "203.0.113.5")) == first   # its first guess
+        assert reason(lambda: attempt(code, "203.0.113.5")) == "rate"      # then refused
+    assert store.teacher(code, secret, "203.0.113.3").code == code     # the key still works
 
 
 def test_without_the_key_a_live_an_ended_and_an_unknown_code_get_the_same_answer(
@@ -137,12 +161,63 @@ def test_without_the_key_a_live_an_ended_and_an_unknown_code_get_the_same_answer
     assert len(said) == 1, said
 
 
-def test_openings_are_limited_per_address_and_server(store):
-    for _ in range(2):
-        store.open_room("192.0.2.1")
-    assert reason(lambda: store.open_room("192.0.2.1")) == "rate"
-    store.open_room("192.0.2.2")
-    assert reason(lambda: store.open_room("192.0.2.3")) == "rate"
+def test_openings_are_limited_per_address_and_by_rooms_open_not_by_a_server_rate(store):
+    """The server holds 9 rooms, one address 2 at once and opens 3 in 10 minutes: three
+    pranksters' addresses cannot lock a teacher out (30 openings from 6 addresses did)."""
+    for address in ("203.0.113.1", "203.0.113.2", "203.0.113.3"):
+        for _ in range(2):
+            store.open_room(address)
+        error = pytest.raises(RoomError, store.open_room, address).value
+        assert error.reason == "rooms_here" and str(error).startswith(
+            "2 rooms opened from your network address are still open")
+    assert store.open_room("192.0.2.9")                  # a teacher from anywhere else
+    code, secret = store.open_room("192.0.2.9")
+    store.close(code, secret)                            # closing frees its place…
+    store.open_room("192.0.2.9")
+    error = pytest.raises(RoomError, store.open_room, "192.0.2.9").value
+    assert error.reason == "rate" and str(error).startswith(   # …but not the address's rate
+        "Too many rooms opened from your network address (the limit is 3 in 10 minutes).")
+    assert store.open_room("192.0.2.10")                 # the server's 9th room
+    assert reason(lambda: store.open_room("192.0.2.11")) == "rooms_server"
+
+
+def test_a_per_address_number_stays_below_a_quarter_of_the_servers_whatever_the_factor(
+        tmp_path):
+    for factor in (1, 5, 20, 100, 1e5):
+        limits = rl.scaled(rl.LIMITS, factor)
+        for (scope, action), (most, _) in limits.items():
+            if scope == "address" and ("server", action) in limits:
+                assert most <= limits[("server", action)][0] / rl.ADDRESS_SHARE, \
+                    (factor, action)
+    store = RoomStore.from_env({"IRLAB_ROOMS_DB": str(tmp_path / "rooms.sqlite3"),
+                                "IRLAB_ROOMS_PER_ADDRESS": "1e5"})
+    assert store.rooms_per_address <= rl.MAX_ROOMS / rl.ADDRESS_SHARE
+
+
+def test_the_teacher_turns_the_waiting_queue_away_and_they_are_told(store):
+    code, secret, _ = room_with_question(store)
+    store.admission(code, secret, locked=True)
+    queue = [fresh() for _ in range(3)]
+    for n, voter in enumerate(queue):
+        store.join(code, voter, f"203.0.113.{n}")
+    assert store.room(code).waiting == 3
+    room = store.admission(code, secret, turn_away=True)
+    assert (room.waiting, room.members) == (0, 0)
+    assert {store.membership(code, v) for v in queue} == {"turned_away"}
+    store.join(code, queue[0], "203.0.113.0")            # a rejoin stays turned away
+    assert store.membership(code, queue[0]) == "turned_away"
+    assert store.room(code).waiting == 0
+
+
+def test_every_door_refusal_says_its_real_cause(target, clock):  # noqa: F811
+    store = RoomStore(connect(*target), clock=clock)      # the real limits
+    code, secret, _ = room_with_question(store)
+    store.admission(code, secret, class_size=5, locked=True)
+    for n in range(rl.MAX_WAITING):
+        store.join(code, fresh(), f"198.51.100.{n}")
+    said = str(pytest.raises(RoomError, store.join, code, fresh(), "198.51.100.200").value)
+    assert f"{rl.MAX_WAITING} students are already waiting" in said
+    assert "whole class" not in said
 
 
 # --------------------------------------------------------------------------- the door
@@ -278,8 +353,37 @@ def test_a_class_behind_one_address_raises_the_per_address_numbers(tmp_path):
     db = str(tmp_path / "rooms.sqlite3")
     store = RoomStore.from_env({"IRLAB_ROOMS_DB": db, "IRLAB_ROOMS_PER_ADDRESS": "20"})
     assert store.limits[("address", "join")] == (200, 60)
-    assert store.limits[("room", "join")] == rl.LIMITS[("room", "join")]
+    assert store.limits[("address", "guess")] == (75, 600)      # not 400: below the server's
+    assert store.limits[("room", "answer")] == rl.LIMITS[("room", "answer")]
     assert store.per_address_in_room == 60
     for bad in ("x", "0", "-1"):
         with pytest.raises(ValueError, match="IRLAB_ROOMS_PER_ADDRESS must be a positive"):
             RoomStore.from_env({"IRLAB_ROOMS_DB": db, "IRLAB_ROOMS_PER_ADDRESS": bad})
+
+
+@pytest.mark.parametrize("balancer, header, seen, counted", [
+    (None, None, "203.0.113.5", "203.0.113.5"),            # no header: the connection's address
+    (None, "198.51.100.7", "198.51.100.7", "forwarded"),   # streamlit run: header not trusted
+    ("1", "198.51.100.7", "198.51.100.7", "198.51.100.7"),  # deploy/run_class.py: the balancer's
+])
+def test_x_forwarded_for_counts_only_when_the_deployment_says_a_balancer_is_in_front(
+        monkeypatch, balancer, header, seen, counted):
+    """uvicorn takes X-Forwarded-For from any connection from 127.0.0.1: on a plain
+    ``streamlit run`` an SSH tunnel or socat on the host let its clients choose their address
+    (8 of 8 forged addresses counted as new students)."""
+    import types
+
+    from ui.rooms import view
+    context = types.SimpleNamespace(ip_address=seen,
+                                    headers={"X-Forwarded-For": header} if header else {})
+    monkeypatch.setattr(view, "st", types.SimpleNamespace(context=context))
+    if balancer:
+        monkeypatch.setenv("IRLAB_BEHIND_BALANCER", balancer)
+    else:
+        monkeypatch.delenv("IRLAB_BEHIND_BALANCER", raising=False)
+    assert view.client_address() == counted
+
+
+def test_the_class_deployment_says_a_balancer_is_in_front():
+    source = (Path(__file__).resolve().parents[1] / "deploy" / "run_class.py").read_text()
+    assert '"IRLAB_BEHIND_BALANCER": "1"' in source

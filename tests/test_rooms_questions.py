@@ -310,3 +310,17 @@ def test_the_teachers_recommender_options_are_kept():
             assert qs.rec_metric_label(key, qs.SAMPLED_K) in question["prompt"]
     # Recall@K is not a sampled question's metric (one held-out film: it is HitRate): drawn
     assert "Recall" not in qs.draw("sampled", 1, {"rec_metric": "recall"})["prompt"]
+
+
+def test_the_tally_labels_every_answer_and_never_shrinks_its_counts():
+    """Six answers: Plotly dropped every other category label (the chosen bar's too) and
+    shrank the counts to fit (~6 px on the projector)."""
+    from ui.rooms.view import tally_figure
+    choices = [[f"c{n}", f"Answer number {n}"] for n in range(6)]
+    figure = tally_figure({"choices": choices, "correct": "c2"}, {"c2": 7}, True, height=200)
+    axis = figure["layout"]["yaxis"]
+    assert axis["tickmode"] == "array" and len(axis["tickvals"]) == 6 == len(axis["ticktext"])
+    assert set(axis["ticktext"]) == set(figure["data"][0]["y"])
+    assert figure["data"][0]["constraintext"] == "none"
+    assert figure["data"][0]["textfont"]["size"] >= 20
+    assert figure["layout"]["height"] >= 6 * 40            # room for six labels of 24 px

@@ -288,3 +288,21 @@ def test_from_env_picks_the_file_and_refuses_other_urls(tmp_path):
     assert path.exists()
     with pytest.raises(ValueError, match="postgresql://"):
         RoomStore.from_env({"IRLAB_ROOMS_URL": "mysql://x"})
+
+
+def test_the_sqlite_file_is_private_to_its_user(tmp_path):
+    """Live questions, student ids and the projector links' key hashes: 0600 in a 0700
+    folder (it was 0644 in 0755: any local user could read them)."""
+    import stat
+
+    from ui.rooms._db import connect
+    path = tmp_path / "irlab" / "rooms.sqlite3"
+    store = RoomStore(connect(None, path))
+    code, secret = store.open_room("192.0.2.1")
+    store.pose(code, secret, QUESTION)
+    mode = {p.name: stat.S_IMODE(p.stat().st_mode) for p in path.parent.iterdir()}
+    assert mode == {name: 0o600 for name in mode} and "rooms.sqlite3" in mode, mode
+    assert stat.S_IMODE(path.parent.stat().st_mode) == 0o700
+    path.chmod(0o644)                                    # a file made before: tightened
+    connect(None, path)
+    assert stat.S_IMODE(path.stat().st_mode) == 0o600

@@ -131,8 +131,9 @@ def _label(cid: str) -> str:
 
 def _marked(cid: str, progress: Progress) -> str:
     """The picker's label: ✓ solved, ◐ answer seen (not solved), first, where a phone shows it."""
-    mark = (SOLVED_MARK if cid in progress.solved else SEEN_MARK if cid in progress.seen
-            else "")
+    # a challenge solved after its answer was seen keeps both marks: "✓ ◐ "
+    mark = ((SOLVED_MARK if cid in progress.solved else "")
+            + (SEEN_MARK if cid in progress.seen else ""))
     return mark + _label(cid)
 
 
@@ -195,7 +196,9 @@ def check() -> Result:
 
 @dataclass(frozen=True)
 class Progress:
-    """The course's challenges as the learner left them: solved, answer seen (not solved), left."""
+    """The course's challenges as the learner left them: solved, answer seen (whether solved
+    after or not: once seen, always seen, so a progress link shows a solve that followed the
+    worked answer), left (neither)."""
     solved: list[str]
     seen: list[str]
     left: list[str]
@@ -204,13 +207,16 @@ class Progress:
     def now(cls) -> Progress:
         s = page_state()
         solved = list(s.get("solved"))
-        seen = [cid for cid in s.get("seen") if cid not in solved]
+        seen = list(s.get("seen"))
         return cls(solved, seen, [cid for cid in all_challenges()
                                   if cid not in solved and cid not in seen])
 
     def line(self) -> str:
+        after = sum(cid in self.solved for cid in self.seen)
         return (f"✓ **{len(self.solved)} of {len(all_challenges())} solved** · "
-                f"◐ {len(self.seen)} answer seen · {len(self.left)} left")
+                f"◐ {len(self.seen)} answer seen"
+                + (f" ({after} of them solved after)" if after else "")
+                + f" · {len(self.left)} left")
 
 
 def _link() -> str:
@@ -285,7 +291,7 @@ def verdict(result: Result) -> None:
         if result.solved and not _own_board(challenge.id) and challenge.id not in progress.solved:
             st.caption("◐ This board is the worked answer: it does not count. Start again and "
                        "reach the goal with your own moves to count it.")
-        elif challenge.id in progress.seen:
+        elif challenge.id in progress.seen and challenge.id not in progress.solved:
             st.caption("◐ Answer seen: this challenge counts once your own board reaches the "
                        "goal.")
         elif challenge.id in progress.solved and not result.solved:

@@ -22,7 +22,8 @@ CREATE TABLE IF NOT EXISTS rooms (
     expires_at DOUBLE PRECISION NOT NULL,
     current_question BIGINT,
     class_size INTEGER,
-    locked INTEGER NOT NULL DEFAULT 0
+    locked INTEGER NOT NULL DEFAULT 0,
+    opener TEXT
 );
 CREATE TABLE IF NOT EXISTS questions (
     id {id},
@@ -56,6 +57,10 @@ CREATE TABLE IF NOT EXISTS hits (
     action TEXT NOT NULL,
     at DOUBLE PRECISION NOT NULL
 );
+CREATE TABLE IF NOT EXISTS pepper (
+    one INTEGER PRIMARY KEY CHECK (one = 1),
+    value TEXT NOT NULL
+);
 CREATE INDEX IF NOT EXISTS hits_by_who ON hits (who, action, at);
 CREATE INDEX IF NOT EXISTS questions_by_room ON questions (room);
 """
@@ -64,7 +69,8 @@ CREATE INDEX IF NOT EXISTS questions_by_room ON questions (room);
 ADDED = (("rooms", "class_size", "INTEGER"),
          ("rooms", "locked", "INTEGER NOT NULL DEFAULT 0"),
          ("members", "admitted", "INTEGER NOT NULL DEFAULT 1"),
-         ("members", "client", "TEXT"))
+         ("members", "client", "TEXT"),
+         ("rooms", "opener", "TEXT"))
 #: The tables holding a room's text and its students' ids (what "deleted means gone" covers).
 ROOM_TABLES = ("rooms", "questions", "members", "answers")
 
@@ -126,7 +132,7 @@ class SQLite(Backend):
 
     def __init__(self, path: str | Path, *, busy_ms: int = 5000):
         self.path = Path(path)
-        self.path.parent.mkdir(parents=True, exist_ok=True)
+        private_file(self.path)
         self.busy_ms = busy_ms
         super().__init__()
         with self.transaction() as run:
@@ -175,6 +181,33 @@ class SQLite(Backend):
         # A plain read needs no write lock: in autocommit mode it is its own snapshot.
         with self._borrowed() as conn:
             return conn.execute(sql, tuple(params)).fetchall()
+
+
+def private_file(path: Path) -> None:
+    """Make ``path`` (the database file) readable by this user only: 0600, and its folder
+    0700 when this creates it (or it is the default ``…/irlab`` folder, which is the app's
+    own). The database holds live questions, student ids and the key hashes that open the
+    projector screens; another local user must not read them. SQLite gives its ``-wal`` and
+    ``-shm`` files the database file's permissions; existing ones are tightened too."""
+    import os
+    if str(path) == ":memory:":                  # SQLite's in-memory database: no file
+        return
+    folder = path.parent
+    if not folder.exists():
+        folder.mkdir(mode=0o700, parents=True)
+    elif folder.name == "irlab" and folder.stat().st_uid == os.getuid():
+        folder.chmod(0o700)
+    # Created only when missing, never opened otherwise: closing any descriptor of a file
+    # drops every POSIX lock this process holds on it, SQLite's included (another store in
+    # this process would then share the database unlocked: "disk image is malformed").
+    if not path.exists():
+        try:
+            os.close(os.open(path, os.O_CREAT | os.O_EXCL | os.O_RDWR, 0o600))
+        except FileExistsError:
+            pass
+    for name in (path, Path(f"{path}-wal"), Path(f"{path}-shm")):
+        if name.exists():
+            name.chmod(0o600)
 
 
 class Postgres(Backend):

@@ -10,32 +10,51 @@ The numbers (see ``docs/rooms-security.md``, which quotes this table):
 ============  ======================  =======================  ==========================
 action        per client address      per room                 per server (all rooms)
 ============  ======================  =======================  ==========================
-join          10 a minute             200 a minute             1200 a minute
+join          10 a minute             —                        1200 a minute
 answer        30 a minute             600 a minute             3000 a minute
 guess         20 in 10 minutes        —                        300 in 10 minutes
-open          5 in 10 minutes         —                        30 in 10 minutes
+open          5 in 10 minutes         —                        —
 ============  ======================  =======================  ==========================
+
+Limits that protect the server without handing it to one prankster:
+
+* a per-address number is always **below a quarter** of the server's for the same action,
+  whatever ``IRLAB_ROOMS_PER_ADDRESS`` multiplies it by (:func:`scaled`), so one address never
+  uses a server's budget up;
+* opening a room has no server-wide *rate* (30 anonymous openings locked every teacher out for
+  ten minutes): the server holds at most :data:`MAX_ROOMS` rooms at once, and one address at
+  most :data:`MAX_ROOMS_PER_ADDRESS` of them, so filling the server takes
+  ``MAX_ROOMS / MAX_ROOMS_PER_ADDRESS`` addresses for the rooms' whole lifetime;
+* a room has no join rate of its own (a flood of joins from many addresses shut honest
+  students out): what one room can hold is bounded by its door (class size, at most
+  :data:`MAX_MEMBERS` admitted, :data:`MAX_WAITING` waiting, which the teacher can turn away);
+* an answer is counted only once the store knows it comes from an admitted student, so a
+  flood of answers from ids nobody let in consumes no one's budget;
+* the server's guesses, once used up, refuse only addresses that have guessed wrong
+  themselves in the window: a student from an address with no wrong code still joins a live
+  room (and a wrong code from there is its first guess, refused from then on).
 
 Beyond these, one room admits at most :data:`PER_ADDRESS_IN_ROOM` students from one address
 for its whole life: the next ones from there wait for the teacher, who sees them waiting.
 
 A *guess* is a code that opened nothing: a join with a code that is no open room, or a
-teacher link whose key is wrong (or whose room is gone). While an address or the server has
-used its guesses, every such attempt is refused *before* the code is looked up, so the refusal
-says nothing about the code either.
+teacher link whose key is wrong (or whose room is gone, or whose code is malformed). While an
+address has used its guesses, every such attempt from there is refused *before* the code is
+looked up, so the refusal says nothing about the code either.
 """
 from __future__ import annotations
 
 import ipaddress
 from collections.abc import Callable, Iterable
+from typing import NamedTuple
 
 #: (scope, action) -> (how many, per seconds). Scopes: "address", "room", "server".
 LIMITS: dict[tuple[str, str], tuple[int, float]] = {
-    ("address", "join"): (10, 60), ("room", "join"): (200, 60), ("server", "join"): (1200, 60),
+    ("address", "join"): (10, 60), ("server", "join"): (1200, 60),
     ("address", "answer"): (30, 60), ("room", "answer"): (600, 60),
     ("server", "answer"): (3000, 60),
     ("address", "guess"): (20, 600), ("server", "guess"): (300, 600),
-    ("address", "open"): (5, 600), ("server", "open"): (30, 600),
+    ("address", "open"): (5, 600),
 }
 #: Students one address may bring into one room before the next ones wait for the teacher
 #: (two friends on one phone's hotspot, say); scaled like the per-address limits.
@@ -44,6 +63,37 @@ PER_ADDRESS_IN_ROOM = 3
 MAX_WAITING = 30
 #: Students a room admits at most, whatever its class size (a lecture hall's worth).
 MAX_MEMBERS = 500
+#: Rooms open at once on the server, and from one client address (scaled like the other
+#: per-address numbers, and kept below a quarter of :data:`MAX_ROOMS`).
+MAX_ROOMS = 1000
+MAX_ROOMS_PER_ADDRESS = 5
+#: A per-address number is at most this share of the server's (whatever the factor).
+ADDRESS_SHARE = 4
+
+#: How a refusal names what was used up (RoomError "rate": its real cause).
+NOUNS = {"join": "joins", "answer": "answers", "guess": "codes that opened no room",
+         "open": "rooms opened"}
+WHOSE = {"address": "from your network address", "room": "in this room",
+         "server": "on this server, from all its users"}
+
+
+def cause(scope: str, action: str, rule: tuple[int, float]) -> str:
+    """The sentence a ``rate`` refusal gives: what was used up, by whom, and the limit.
+
+    >>> cause("address", "join", (10, 60))
+    'Too many joins from your network address (the limit is 10 a minute).'
+    """
+    return f"Too many {NOUNS.get(action, action)} {WHOSE[scope]} (the limit is {describe(rule)})."
+
+
+def address_cap(server_most: int) -> int:
+    """The most a per-address number may be beside a server's ``server_most``: below a
+    quarter of it, so that one address never uses the server's up.
+
+    >>> address_cap(300), address_cap(1200), address_cap(2)
+    (75, 300, 1)
+    """
+    return max(1, server_most // ADDRESS_SHARE)
 
 
 def address_key(address: str | None) -> str:
@@ -95,12 +145,29 @@ def scaled(limits: dict, per_address: float = 1.0) -> dict:
     """``limits`` with every per-address count multiplied by ``per_address`` (a deployment
     whose students all share one public address raises it; ``IRLAB_ROOMS_PER_ADDRESS``).
 
+    A per-address number stays below a quarter of the server's (:func:`address_cap`): with
+    the factor 20, one address's guesses (400) would have been more than the server's (300).
+
     >>> scaled({("address", "join"): (10, 60), ("room", "join"): (200, 60)}, 5)
     {('address', 'join'): (50, 60), ('room', 'join'): (200, 60)}
+    >>> scaled({("address", "guess"): (20, 600), ("server", "guess"): (300, 600)}, 20)
+    {('address', 'guess'): (75, 600), ('server', 'guess'): (300, 600)}
     """
-    return {(scope, action): ((max(1, round(most * per_address)) if scope == "address"
-                               else most), per)
-            for (scope, action), (most, per) in limits.items()}
+    out = {}
+    for (scope, action), (most, per) in limits.items():
+        if scope == "address":
+            most = max(1, round(most * per_address))
+            server = limits.get(("server", action))
+            if server is not None:
+                most = min(most, address_cap(server[0]))
+        out[(scope, action)] = (most, per)
+    return out
+
+
+class Refusal(NamedTuple):
+    """A limit used up: how long until it frees, and the sentence that says which."""
+    wait: int
+    why: str
 
 
 class Counter:
@@ -114,9 +181,18 @@ class Counter:
         """The longest period any limit counts over (older hits can go)."""
         return max(per for _, per in self.limits.values())
 
-    def over(self, run, action: str, scopes: Iterable[tuple[str, str]]) -> int | None:
-        """Seconds to wait when any of ``scopes`` (``(scope, who)`` pairs) has used up
-        ``action``; None when all may go on. Counts nothing."""
+    def used(self, run, scope: str, who: str, action: str) -> int:
+        """How many ``action`` ``(scope, who)`` has done within its limit's period."""
+        rule = self.limits.get((scope, action))
+        if rule is None:
+            return 0
+        (count,), = run("SELECT COUNT(*) FROM hits WHERE who = ? AND action = ? AND at > ?",
+                        (f"{scope}:{who}", action, self.clock() - rule[1]))
+        return int(count)
+
+    def over(self, run, action: str, scopes: Iterable[tuple[str, str]]) -> Refusal | None:
+        """The refusal (seconds to wait, and why) when any of ``scopes`` (``(scope, who)``
+        pairs) has used up ``action``; None when all may go on. Counts nothing."""
         now = self.clock()
         for scope, who in scopes:
             rule = self.limits.get((scope, action))
@@ -127,7 +203,8 @@ class Counter:
                                    "WHERE who = ? AND action = ? AND at > ?",
                                    (f"{scope}:{who}", action, now - per))
             if count >= most:
-                return max(1, int(oldest + per - now + 0.999))
+                return Refusal(max(1, int(oldest + per - now + 0.999)),
+                               cause(scope, action, rule))
         return None
 
     def count(self, run, action: str, scopes: Iterable[tuple[str, str]]) -> None:

@@ -7,6 +7,8 @@ class RoomError(Exception):
     def __init__(self, reason: str, **details):
         self.reason = reason
         self.details = details
+        if reason == "rate":
+            details.setdefault("why", "Too many tries in a short time.")
         super().__init__(MESSAGES[reason].format(**details))
 
 
@@ -21,12 +23,20 @@ MESSAGES = {
                  "has ended (closed, or expired after {hours} hours). Only the link shown when "
                  "the room was opened can run it — students cannot.",
     "not_admitted": "Your teacher has not let you into this room yet: wait a moment.",
-    "full": "Room {code} is full: your teacher has let in the whole class. "
-            "If you belong to it, tell your teacher.",
+    "full": "Room {code}'s door is full: {waiting} students are already waiting for the "
+            "teacher to let them in, the most a room lets wait. Tell your teacher: they can "
+            "let the waiting in, or turn them away.",
+    "turned_away": "Your teacher turned away the students waiting at the door of room {code}. "
+                   "If you belong to this class, tell your teacher.",
+    "rooms_here": "{most} rooms opened from your network address are still open, the most one "
+                  "address may hold at once. Close one (its page: Close the room) or wait "
+                  "until one expires.",
+    "rooms_server": "This server holds {most} open rooms, the most it keeps at once. Try again "
+                    "in a few minutes, or ask whoever runs it.",
     "duplicate": "You have already answered this question: one answer per question.",
     "invalid": "That is not one of this question's answers.",
     "stale": "This question is closed: the teacher has revealed the answer or moved on.",
     "no_question": "There is no question to answer yet.",
-    "rate": "Too many tries in a short time. Wait {wait} seconds, then try again.",
+    "rate": "{why} Wait {wait} seconds, then try again.",
     "bad_question": "This question cannot be posed: {problem}.",
 }

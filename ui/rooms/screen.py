@@ -36,8 +36,9 @@ SCREEN_CSS = """<style>
 .st-key-screen_stage [data-testid="stMarkdownContainer"] p,
 .st-key-screen_stage [data-testid="stCaptionContainer"] p { font-size: 1.3rem; }
 .st-key-screen_stage .room-strip .lbl { font-size: 1.4rem; }
-/* a laptop's 768 px on the projector: a smaller QR code keeps the tally's note in view */
-@media (max-height: 800px) { .st-key-screen_side .room-qr.small { width: min(120px, 100%); } }
+/* a laptop's 768 px on the projector: one smaller QR code, the same before and during a
+   question (it shrank once a question was up), keeps the tally's note in view */
+@media (max-height: 800px) { .st-key-screen_side .room-qr { width: min(125px, 100%); } }
 @media (min-width: 1200px) {
   .st-key-screen_stage .room-cards { gap: .5rem; }
   .st-key-screen_stage .room-cards[style] { grid-template-columns: none !important;
@@ -58,14 +59,14 @@ SCREEN_CSS = """<style>
 
 
 def join_panel(room: Room, link: str, *, note: bool = True) -> None:
-    """The join link, the room's code and its QR code (smaller once a question is up);
-    ``note``: say beside it when phones cannot open the link (the lecturer's page only)."""
+    """The join link, the room's code and its QR code (the same size with a question up: a
+    latecomer scans it then); ``note``: say beside it when phones cannot open the link (the
+    lecturer's page only)."""
     st.markdown(f'<div class="room-link">Join on your phone: '
                 f'<span class="room-url">{view.link_html(link)}</span></div>'
                 f'<div class="room-code" aria-label="Room code">{room.code}</div>',
                 unsafe_allow_html=True)
-    st.markdown(view.qr_img(qr_png(link), link, small=room.current is not None,
-                            note=note),
+    st.markdown(view.qr_img(qr_png(link), link, note=note),
                 unsafe_allow_html=True)
 
 
@@ -84,7 +85,7 @@ def tally(db: RoomStore, code: str, current: Posed | None, members: int, *,
         return
     counts = db.tally(code, current.id)
     if previous:
-        tag = "Previous question · still open"
+        tag = "Previous question · " + ("revealed" if current.revealed else "still open")
     elif current.revealed:
         tag = "Answers to this question · revealed"
     else:

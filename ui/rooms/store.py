@@ -38,8 +38,9 @@ from collections.abc import Callable, Mapping
 from pathlib import Path
 
 from ui.rooms._db import Backend, connect
-from ui.rooms.limits import (LIMITS, MAX_MEMBERS, MAX_WAITING, PER_ADDRESS_IN_ROOM, Counter,
-                             address_key, scaled)
+from ui.rooms.limits import (LIMITS, MAX_MEMBERS, MAX_ROOMS, MAX_ROOMS_PER_ADDRESS, MAX_WAITING,
+                             PER_ADDRESS_IN_ROOM, Counter, address_cap, address_key,
+                             scaled)
 from ui.rooms.payload import MAX_CHOICE, MAX_CHOICES, MAX_PROMPT, check_payload
 from ui.rooms.room_error import MESSAGES, RoomError
 
@@ -51,6 +52,8 @@ ALPHABET = "23456789ABCDEFGHJKMNPQRSTUVWXYZ"
 CODE_LENGTH = 6
 SECRET_BYTES = 24                       # 192 bits
 LIFETIME_S = 4 * 3600                   # a lecture and then some
+#: ``members.admitted`` of a student the teacher turned away at the door (1: in, 0: waiting).
+TURNED_AWAY = -1
 TOMBSTONE_S = 24 * 3600                 # how long "this room has ended" can still be said
 DEFAULT_DB = Path(os.environ.get("XDG_DATA_HOME") or Path.home() / ".local" / "share") \
     / "irlab" / "rooms.sqlite3"
@@ -130,13 +133,17 @@ class RoomStore:
 
     def __init__(self, db: Backend, *, clock: Callable[[], float] = time.time,
                  lifetime_s: float = LIFETIME_S, limits: Mapping = LIMITS,
-                 per_address_in_room: int = PER_ADDRESS_IN_ROOM):
+                 per_address_in_room: int = PER_ADDRESS_IN_ROOM, max_rooms: int = MAX_ROOMS,
+                 rooms_per_address: int = MAX_ROOMS_PER_ADDRESS):
         self.db = db
         self.clock = clock
         self.lifetime_s = lifetime_s
         self.limits = dict(limits)
         self.counter = Counter(self.limits, lambda: self.clock())
         self.per_address_in_room = per_address_in_room
+        self.max_rooms = max_rooms
+        self.rooms_per_address = min(rooms_per_address, address_cap(max_rooms))
+        self._pepper: str | None = None
 
     @classmethod
     def from_env(cls, env: Mapping[str, str] = os.environ, **kwargs) -> RoomStore:
@@ -154,6 +161,7 @@ class RoomStore:
                              f"(got {text!r})")
         kwargs.setdefault("limits", scaled(LIMITS, factor))
         kwargs.setdefault("per_address_in_room", max(1, round(PER_ADDRESS_IN_ROOM * factor)))
+        kwargs.setdefault("rooms_per_address", max(1, round(MAX_ROOMS_PER_ADDRESS * factor)))
         return cls(connect(env.get("IRLAB_ROOMS_URL"), env.get("IRLAB_ROOMS_DB") or DEFAULT_DB),
                    **kwargs)
 
@@ -163,10 +171,21 @@ class RoomStore:
         """Count one ``action`` against each of ``scopes``; refuse it (counting nothing) when
         any has used its limit."""
         with self.db.transaction() as run:
-            wait = self.counter.over(run, action, scopes)
-            if wait is not None:
-                raise RoomError("rate", wait=wait)
+            refusal = self.counter.over(run, action, scopes)
+            if refusal is not None:
+                raise RoomError("rate", wait=refusal.wait, why=refusal.why)
             self.counter.count(run, action, scopes)
+
+    def _opener(self, client: str) -> str:
+        """A room's opener as the rooms table knows it: a keyed hash of the client address
+        (the key is random, made once per database), not the address."""
+        if self._pepper is None:
+            with self.db.transaction() as run:       # (another process may make it first)
+                run("INSERT INTO pepper (one, value) VALUES (1, ?) ON CONFLICT DO NOTHING",
+                    (secrets.token_hex(32),))
+                rows = run("SELECT value FROM pepper WHERE one = 1")
+            self._pepper = rows[0][0]
+        return hmac.new(self._pepper.encode(), client.encode(), hashlib.sha256).hexdigest()
 
     @staticmethod
     def _client(address: str) -> list[tuple[str, str]]:
@@ -203,19 +222,37 @@ class RoomStore:
     # ------------------------------------------------------------------ teacher
 
     def open_room(self, address: str) -> tuple[str, str]:
-        """A new room: its code (for students) and its secret (for the teacher's link only)."""
-        self._limit("open", self._client(address))
+        """A new room: its code (for students) and its secret (for the teacher's link only).
+
+        Limited per address (a rate), and by how many rooms are open at once: on the server
+        (:data:`~ui.rooms.limits.MAX_ROOMS`) and from this address (its rooms known only by a
+        keyed hash of the address, deleted with them). No server-wide rate: anonymous
+        openings from a few addresses cannot lock the teachers out."""
         self.sweep()
+        client = self._client(address)
+        opener = self._opener(client[0][1])
         secret = secrets.token_urlsafe(SECRET_BYTES)
-        now = self.clock()
         while True:
             code = new_code()
             try:
                 with self.db.transaction() as run:
+                    now = self.clock()
+                    refusal = self.counter.over(run, "open", client)
+                    if refusal is not None:
+                        raise RoomError("rate", wait=refusal.wait, why=refusal.why)
+                    (mine,), = run("SELECT COUNT(*) FROM rooms WHERE opener = ? "
+                                   "AND expires_at > ?", (opener, now))
+                    if mine >= self.rooms_per_address:
+                        raise RoomError("rooms_here", most=self.rooms_per_address)
+                    (live,), = run("SELECT COUNT(*) FROM rooms WHERE expires_at > ?", (now,))
+                    if live >= self.max_rooms:
+                        raise RoomError("rooms_server", most=self.max_rooms)
                     if run("SELECT 1 FROM ended WHERE code = ?", (code,)):
                         continue                 # a code that just ended is not reused
-                    run("INSERT INTO rooms (code, secret_hash, created_at, expires_at) "
-                        "VALUES (?, ?, ?, ?)", (code, _hash(secret), now, now + self.lifetime_s))
+                    self.counter.count(run, "open", client)
+                    run("INSERT INTO rooms (code, secret_hash, created_at, expires_at, opener) "
+                        "VALUES (?, ?, ?, ?, ?)",
+                        (code, _hash(secret), now, now + self.lifetime_s, opener))
                 return code, secret
             except self.db.integrity_error:      # taken by an open room: draw again
                 continue
@@ -245,7 +282,13 @@ class RoomStore:
         if hmac.compare_digest(stored, given_hash or "-") and given_hash \
                 and rows[0][1] > self.clock():
             return self.room(code)
-        self._limit("guess", self._client(address))
+        client = self._client(address)
+        with self.db.transaction() as run:
+            refusal = self._guessing(run, client)
+            if refusal is None:
+                self.counter.count(run, "guess", client)
+        if refusal is not None:
+            raise RoomError("rate", wait=refusal.wait, why=refusal.why)
         raise RoomError("forbidden", hours=self._hours())
 
     def pose(self, code: str, secret: str | None, payload: Mapping) -> int:
@@ -273,9 +316,11 @@ class RoomStore:
         self.db.scrub()
 
     def admission(self, code: str, secret: str | None, *, class_size: int | None = ...,
-                  locked: bool | None = None, admit: int = 0) -> Room:
+                  locked: bool | None = None, admit: int = 0, turn_away: bool = False) -> Room:
         """The teacher's door: set the class size (None: no limit), lock or unlock the room,
-        let the ``admit`` students who have waited longest in. Returns the room after."""
+        let the ``admit`` students who have waited longest in, or ``turn_away`` everyone
+        waiting (they are told so, and a rejoin from their id stays turned away; the queue is
+        empty again for latecomers). Returns the room after."""
         self.teacher(code, secret)
         code = normalise_code(code)
         with self.db.transaction() as run:
@@ -291,6 +336,9 @@ class RoomStore:
                 for voter in waiting:
                     run("UPDATE members SET admitted = 1 WHERE room = ? AND voter = ?",
                         (code, voter))
+            if turn_away:
+                run("UPDATE members SET admitted = ? WHERE room = ? AND admitted = 0",
+                    (TURNED_AWAY, code))
         return self.room(code)
 
     def tally(self, code: str, question: int) -> dict[str, int]:
@@ -361,9 +409,9 @@ class RoomStore:
         with self.db.transaction() as run:
             outcome = self._join(run, code, voter, client)
         if outcome[0] == "rate":
-            raise RoomError("rate", wait=outcome[1])
-        if outcome[0] in ("full",):
-            raise RoomError(outcome[0], code=code)
+            raise RoomError("rate", wait=outcome[1].wait, why=outcome[1].why)
+        if outcome[0] == "full":
+            raise RoomError("full", code=code, waiting=MAX_WAITING)
         return self.room(code)                  # raises for a code that opened nothing
 
     def _join(self, run, code: str, voter: str, client) -> tuple:
@@ -374,18 +422,13 @@ class RoomStore:
         live = bool(rooms) and rooms[0][0] > now
         if live and run("SELECT 1 FROM members WHERE room = ? AND voter = ?", (code, voter)):
             return ("again", None)
-        wait = (self.counter.over(run, "guess", client)
-                or self.counter.over(run, "join", client))
-        if wait is not None:
-            return ("rate", wait)
+        refusal = self._guessing(run, client) or self.counter.over(run, "join", client)
+        if refusal is not None:
+            return ("rate", refusal)
         self.counter.count(run, "join", client)
         if not live:
             self.counter.count(run, "guess", client)
             return ("gone", None)
-        wait = self.counter.over(run, "join", [("room", code)])
-        if wait is not None:
-            return ("rate", wait)
-        self.counter.count(run, "join", [("room", code)])
         _, class_size, locked = rooms[0]
         (admitted, waiting), = run(
             "SELECT COUNT(*) FILTER (WHERE admitted = 1), COUNT(*) FILTER (WHERE admitted = 0) "
@@ -403,17 +446,40 @@ class RoomStore:
             "VALUES (?, ?, ?, ?, ?)", (code, voter, now, int(admit), client_hash))
         return ("in" if admit else "waiting", None)
 
+    def refusal(self, address: str):
+        """The limit that would refuse a join from ``address`` now (a
+        :class:`~ui.rooms.limits.Refusal`), or None. Reads only and counts nothing: the join
+        page asks it first, so a refused session costs one small read, not a page run."""
+        return self._guessing(self.db.query, self._client(address)) \
+            or self.counter.over(self.db.query, "join", self._client(address))
+
+    def _guessing(self, run, client):
+        """The refusal of a join or a teacher link from ``client`` because of guesses, before
+        any code is looked up: the address has used its own; or the server has used its
+        guesses *and* this address guessed wrong within them (an address with no wrong code
+        still joins: a flood of wrong codes from elsewhere refuses no one else's students)."""
+        refusal = self.counter.over(run, "guess", client[:1])
+        if refusal is not None:
+            return refusal
+        server = self.counter.over(run, "guess", client[1:])
+        if server is not None and self.counter.used(run, *client[0], "guess"):
+            return server._replace(why=server.why + " One of them came from your network "
+                                   "address, so no code is looked up from there until then.")
+        return None
+
     def membership(self, code: str, voter: str) -> str | None:
-        """``"in"`` (admitted), ``"waiting"`` (for the teacher) or None (not joined)."""
+        """``"in"`` (admitted), ``"waiting"`` (for the teacher), ``"turned_away"`` (by the
+        teacher) or None (not joined)."""
         rows = self.db.query("SELECT admitted FROM members WHERE room = ? AND voter = ?",
                              (code, voter))
-        return None if not rows else ("in" if rows[0][0] else "waiting")
+        if not rows:
+            return None
+        return {1: "in", 0: "waiting", TURNED_AWAY: "turned_away"}.get(int(rows[0][0]), "waiting")
 
     def answer(self, code: str, voter: str, question: int, choice: str, address: str) -> None:
         """Record ``voter``'s answer ``choice`` to ``question`` of room ``code``, once; only
         a student the room admitted answers. Limited per address, per room and per server."""
         code = normalise_code(code)
-        self._limit("answer", [*self._client(address), ("room", code)])
         room = self.room(code)
         posed = room.current
         if posed is None:
@@ -424,6 +490,8 @@ class RoomStore:
             raise RoomError("invalid")
         if self.membership(code, voter) != "in":
             raise RoomError("not_admitted")
+        # counted only now: answers from ids nobody let in use up no one's budget
+        self._limit("answer", [*self._client(address), ("room", code)])
         try:
             with self.db.transaction() as run:
                 run("INSERT INTO answers (question, voter, choice, answered_at) "

@@ -47,9 +47,15 @@ STYLE = """<style>
 /* a letter needs no square: lower cards keep two rankings and their answers on one screen */
 .room-card .doc { aspect-ratio: 4 / 3; display: flex; align-items: center; justify-content: center;
   font-size: 1.6rem; font-weight: 700; }
+/* a title breaks between words, hyphenated inside a word only when one is wider than the card
+   ("Alumi nium headp hon" broke anywhere) */
 .room-card .doc.text { display: -webkit-box; -webkit-box-orient: vertical; -webkit-line-clamp: 4;
-  overflow: hidden; overflow-wrap: anywhere; font-size: .75rem; font-weight: 600;
+  overflow: hidden; overflow-wrap: break-word; word-break: normal; hyphens: auto;
+  font-size: .75rem; font-weight: 600;
   aspect-ratio: auto; height: 4.6em; line-height: 1.15; text-align: left; }
+/* the lecturer's own titles on the teacher's page: read at arm's length, not a phone's .75rem */
+@media (min-width: 641px) {
+  :is(.st-key-room_stage, .st-key-room_preview) .room-card .doc.text { font-size: 1rem; } }
 .room-card .rank, .room-card .mark { font-weight: 700; display: block; }
 /* the K cut between two cards, as the lessons' boards draw it (ui/board/board.css) */
 .room-cut { display: flex; flex-direction: column; align-items: center; gap: .2rem;
@@ -68,7 +74,6 @@ STYLE = """<style>
   .room-card .doc { font-size: 1.1rem; }
 }
 .room-qr { margin: .5rem 0; width: min(300px, 100%); text-align: center; }
-.room-qr.small { width: min(170px, 100%); }
 .room-qr img { width: 100%; image-rendering: pixelated; border-radius: .3rem; }
 .room-qr figcaption { font-size: .95rem; opacity: .8; }
 /* the question on the projector, and its preview on the teacher's page, in the same type */
@@ -119,15 +124,35 @@ def store() -> RoomStore:
                   os.environ.get("IRLAB_ROOMS_PER_ADDRESS"))
 
 
+#: Set (to 1) by a deployment whose app processes sit behind a balancer that sets
+#: ``X-Forwarded-For`` itself (``deploy/run_class.py``): only then is that header's address the
+#: client's. Unset (``streamlit run app.py``), a connection that carries the header is counted
+#: as one address, "forwarded", whatever the header says.
+BEHIND_BALANCER = "IRLAB_BEHIND_BALANCER"
+
+
 def client_address() -> str | None:
     """The address of this session's client, for the limits (the store groups it with
-    :func:`ui.rooms.limits.address_key`). Behind the balancer (``deploy/run_class.py``) the
-    connection comes from 127.0.0.1 and the server (uvicorn) takes the client's address from
-    the ``X-Forwarded-For`` the balancer sets; it trusts that header only from the addresses in
-    ``FORWARDED_ALLOW_IPS`` (default 127.0.0.1 and ::1: the balancer), never from a student.
-    None for a connection from this machine (Streamlit reports none)."""
+    :func:`ui.rooms.limits.address_key`); None for a connection from this machine (Streamlit
+    reports none).
+
+    The server (uvicorn) replaces the connection's address with the ``X-Forwarded-For`` of
+    any connection from 127.0.0.1 (its default ``FORWARDED_ALLOW_IPS``), so on a plain
+    ``streamlit run`` any same-host forwarder that passes the header on (an SSH tunnel, socat,
+    stunnel) would let its clients choose their address. Unless the deployment says a balancer
+    is in front (:data:`BEHIND_BALANCER`; ``deploy/run_class.py``, whose HAProxy drops the
+    client's header and sets its own), a session that sent the header is therefore counted as
+    ``"forwarded"``: one address for all of them, whatever they claim."""
     address = st.context.ip_address
-    return address if isinstance(address, str) else None       # (AppTest gives a mock)
+    address = address if isinstance(address, str) else None     # (AppTest gives a mock)
+    if os.environ.get(BEHIND_BALANCER, "") in ("", "0"):
+        try:
+            forwarded = st.context.headers.get("X-Forwarded-For")
+        except Exception:                                        # (no request: AppTest)
+            forwarded = None
+        if forwarded:
+            return "forwarded"
+    return address
 
 
 def repeated_in_link(*names: str) -> list[str]:
@@ -171,6 +196,23 @@ def refuse(title: str, error: Exception, button: str, on_click, state) -> None:
     st.stop()
 
 
+def why_waiting(room, per_address: int) -> str:
+    """Why a student waits at the door, as the room is now: the lock, the class size the
+    teacher set (with its number), else the rule on students from one address.
+
+    >>> from ui.rooms.store import Room
+    >>> why_waiting(Room("K7Q2MX", 0, 5, None, class_size=5), 3)
+    'Room K7Q2MX has its class size, 5, in already.'
+    """
+    if room.locked:
+        return f"Room {room.code} is locked: newcomers wait for the teacher."
+    if room.class_size and room.members >= room.class_size:
+        return f"Room {room.code} has its class size, {room.class_size}, in already."
+    return (f"Room {room.code} has let in {per_address} students from your network address "
+            "(a phone's hotspot, or a hall's Wi-Fi), the most from one address; the next "
+            "ones wait for the teacher.")
+
+
 def link_html(link: str) -> str:
     """The join address as HTML whose line breaks fall between its parts only: the origin,
     then each ``/…``, ``?…`` and ``&…`` (a projector's narrow column broke it mid-word).
@@ -192,14 +234,15 @@ LOCAL_NOTE = ("<b>⚠ Only this computer can open this address.</b> For phones, 
               "network name or address (or set <code>IRLAB_PUBLIC_URL</code>).")
 
 
-def qr_img(png: bytes, link: str, *, small: bool = False, note: bool = True) -> str:
-    """The QR code as an ``<img>`` with its alt text (``st.image`` gives it none) and a caption;
-    ``small`` while a question is up (the tally goes below it). A link phones cannot open
-    (:func:`is_local`) gets :data:`LOCAL_NOTE` beside the code (below it when it is large), unless
-    ``note`` is false (the projector screen: the note is for the lecturer's page)."""
+def qr_img(png: bytes, link: str, *, note: bool = True) -> str:
+    """The QR code as an ``<img>`` with its alt text (``st.image`` gives it none) and a caption,
+    one size whatever is on the stage (a latecomer scans it while a question is up). A link
+    phones cannot open (:func:`is_local`) gets :data:`LOCAL_NOTE` beside the code (below it
+    when it is large), unless ``note`` is false (the projector screen: the note is for the
+    lecturer's page)."""
     import base64
     source = "data:image/png;base64," + base64.b64encode(png).decode("ascii")
-    figure = (f'<figure class="room-qr{" small" if small else ""}"><img src="{source}" '
+    figure = (f'<figure class="room-qr"><img src="{source}" '
               f'alt="QR code of the join link {html.escape(link)}">'
               f'<figcaption>Scan to join</figcaption></figure>')
     aside = f'<p class="room-local" role="note">{LOCAL_NOTE}</p>' if note and is_local(link) \
@@ -231,7 +274,7 @@ def _card(item: Mapping, rank: int, graded: bool) -> str:
     if picture is None:
         # a letter (the lecture's documents), or a lecturer's own result title: smaller text
         text = " text" if len(str(item.get("title", ""))) > 2 else ""
-        picture = f'<div class="doc{text}" aria-hidden="true">{title}</div>'
+        picture = f'<div class="doc{text}" lang="en" aria-hidden="true">{title}</div>'
     # graded boards show every grade (a plain ✓ would hide grade 1); binary ones just ✓
     mark = (f"✓ {item['grade']}" if graded else "✓") if relevant else "✗"
     word = "relevant" if relevant else "not relevant"
@@ -311,17 +354,22 @@ def tally_figure(question: Mapping, counts: Mapping[str, int], revealed: bool,
         colours.append(CORRECT if right else (OTHER if revealed and correct else WAITING))
     values = [int(counts.get(key, 0)) for key, _ in choices]
     top = max([*values, 1])
+    # every answer labelled (Plotly drops category labels it finds crowded: with six answers
+    # every other one went, the chosen bar's too), each bar tall enough for its label, and
+    # the counts in the labels' type (Plotly shrank them to fit: ~6 px)
+    height = max(height, 70 + 44 * len(choices))
     return {
         "data": [{"type": "bar", "orientation": "h", "y": labels[::-1], "x": values[::-1],
                   "marker": {"color": colours[::-1]}, "text": values[::-1],
                   "textposition": "outside", "cliponaxis": False, "hoverinfo": "skip",
-                  "textfont": {"size": 26}}],
-        "layout": {"height": height, "margin": {"l": 10, "r": 40, "t": 10, "b": 30},
-                   "font": {"size": 22}, "showlegend": False,
-                   "xaxis": {"range": [0, top * 1.15], "dtick": max(1, round(top / 5)),
+                  "constraintext": "none", "textfont": {"size": 26}}],
+        "layout": {"height": height, "margin": {"l": 10, "r": 50, "t": 10, "b": 30},
+                   "font": {"size": 22}, "showlegend": False, "uniformtext": {"mode": False},
+                   "xaxis": {"range": [0, top * 1.3], "dtick": max(1, round(top / 5)),
                              "title": {"text": "phones that chose it", "font": {"size": 22}},
                              "tickfont": {"size": 22}, "fixedrange": True},
-                   "yaxis": {"automargin": True, "fixedrange": True,
+                   "yaxis": {"automargin": True, "fixedrange": True, "tickmode": "array",
+                             "tickvals": labels[::-1], "ticktext": labels[::-1],
                              "tickfont": {"size": 24}}},
     }
 
@@ -339,6 +387,23 @@ def code_codec():
         except RoomError as error:
             raise ValueError(text) from error
     return ps.Codec(parse, str, "a room code of 6 letters and digits")
+
+
+def link_code_codec():
+    """The room code of a teacher's or projector's link (``?room=``): a valid code as
+    :func:`code_codec` reads it, and anything else kept as given (up to 64 characters), so that
+    the store answers a malformed code as it answers a wrong key, and counts it as a guess
+    (docs/rooms-security.md, "No oracle of live codes"), instead of the page showing another
+    page for it."""
+    from ui import page_state as ps
+    from ui.rooms.store import RoomError, normalise_code
+
+    def parse(text: str) -> str:
+        try:
+            return normalise_code(text) if text else ""
+        except RoomError:
+            return text[:64]
+    return ps.Codec(parse, str, "a room code")
 
 
 def token_codec(expected: str):
