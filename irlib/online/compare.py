@@ -32,6 +32,7 @@ class Setting:
     patience: float = 0.9
     method: str = "team_draft"
     seed: int = 0
+    touched: float = 1.0          # share of searches whose ranking the change alters
 
 
 @dataclass(frozen=True)
@@ -40,10 +41,12 @@ class OnlineComparison:
     ndcg_a: float
     ndcg_b: float
     ctr_a: float                  # chance that a user clicks anything (closed form)
-    ctr_b: float
+    ctr_b: float                  # ... on a search the change touches
+    traffic_ctr_a: float          # ... over all searches (untouched ones behave as A)
+    traffic_ctr_b: float
     clicks_a: np.ndarray          # chance of a click at each rank
     clicks_b: np.ndarray
-    votes: Votes                  # an interleaved user's vote
+    votes: Votes                  # an interleaved user's vote, over all searches
     ab_needed: int | None         # users in all, 80 % power (closed form)
     interleaving_needed: int | None
     ab_at_needed: Outcomes | None         # the experiments run at that size
@@ -55,13 +58,24 @@ class OnlineComparison:
 
     @property
     def ndcg_difference(self) -> float:
+        """B's NDCG minus A's on a search the change touches."""
         return self.ndcg_b - self.ndcg_a
+
+    @property
+    def mean_ndcg_difference(self) -> float:
+        """The same over all searches: the untouched ones differ by nothing."""
+        return self.setting.touched * self.ndcg_difference
 
 
 def compare_online(order_a: Sequence, order_b: Sequence, grades: Mapping, top_grade: int, *,
                    setting: Setting = Setting(), users: int = 1000,
                    experiments: int = 600) -> OnlineComparison:
     """Score ``order_a`` and ``order_b`` (result ids, rank 1 first) offline and online.
+
+    A change rarely alters every search: with ``setting.touched`` = :math:`f`, a share
+    :math:`1 - f` of the users see A's list under both arms (click-through
+    :math:`p_A`, and under interleaving two identical lists, whose votes are noise), so the
+    A/B test compares :math:`p_A` with :math:`(1-f)p_A + f p_B` and the votes mix alike.
 
     Examples
     --------
@@ -81,14 +95,22 @@ def compare_online(order_a: Sequence, order_b: Sequence, grades: Mapping, top_gr
     b_list = [attract[d] for d in order_b]
     ctr_a = any_click_probability(a_list, s.model, **kw)
     ctr_b = any_click_probability(b_list, s.model, **kw)
+    f = float(s.touched)
+    if not 0 < f <= 1:
+        raise ValueError(f"touched must be above 0 and at most 1, got {s.touched!r}")
     votes = vote_probabilities(order_a, order_b, attract, method=s.method, model=s.model, **kw)
-    ab_n = ab_users_needed(ctr_a, ctr_b)
+    if f < 1:
+        same = vote_probabilities(order_a, order_a, attract, method=s.method, model=s.model,
+                                  **kw)
+        votes = Votes(f * votes.a + (1 - f) * same.a, f * votes.b + (1 - f) * same.b)
+    traffic_b = f * ctr_b + (1 - f) * ctr_a
+    ab_n = ab_users_needed(ctr_a, traffic_b)
     il_n = interleaving_users_needed(votes.a, votes.b)
 
     def run(kind: str, n: int | None, salt: int) -> Outcomes | None:
         if n is None:
             return None
-        rate_a, rate_b = (ctr_a, ctr_b) if kind == "ab" else (votes.a, votes.b)
+        rate_a, rate_b = (ctr_a, traffic_b) if kind == "ab" else (votes.a, votes.b)
         return simulate_experiments(kind, max(int(n), 2), rate_a=rate_a, rate_b=rate_b,
                                     experiments=experiments, rng=[s.seed, salt])
 
@@ -96,7 +118,7 @@ def compare_online(order_a: Sequence, order_b: Sequence, grades: Mapping, top_gr
     return OnlineComparison(
         ndcg_a=ndcg_at_k([grades[d] for d in order_a], n),
         ndcg_b=ndcg_at_k([grades[d] for d in order_b], n),
-        ctr_a=ctr_a, ctr_b=ctr_b,
+        ctr_a=ctr_a, ctr_b=ctr_b, traffic_ctr_a=ctr_a, traffic_ctr_b=traffic_b,
         clicks_a=click_probabilities(a_list, s.model, **kw),
         clicks_b=click_probabilities(b_list, s.model, **kw),
         votes=votes, ab_needed=ab_n, interleaving_needed=il_n,
@@ -127,6 +149,29 @@ def _percent(x: float) -> str:
     return f"{100 * x:.0f} %"
 
 
+def _points(x: float) -> str:
+    """A click-through change in percentage points, with the digits it needs."""
+    return f"{format_number(100 * abs(x))} points"
+
+
+def _offline(r: OnlineComparison, name_a: str, name_b: str, measure: str) -> str:
+    d = r.ndcg_difference
+    if abs(d) < 1e-9:
+        return (f"Offline, {name_a} and {name_b} have the same {measure} "
+                f"({format_number(r.ndcg_a)}).")
+    hi, lo = (name_b, name_a) if d > 0 else (name_a, name_b)
+    return (f"Offline, {hi} scores {format_number(abs(d))} {measure} above {lo} "
+            f"({format_number(max(r.ndcg_a, r.ndcg_b))} against "
+            f"{format_number(min(r.ndcg_a, r.ndcg_b))}).")
+
+
+def _checked(o: Outcomes | None) -> str:
+    if o is None:
+        return ""
+    return (f" Run {o.experiments:,} times at that size, it found it "
+            f"{_percent(o.found)} of the time.")
+
+
 def online_claims(r: OnlineComparison, name_a: str = "A", name_b: str = "B",
                   measure: str = "NDCG") -> dict[str, str]:
     """The lesson's sentences, each from a number of ``r``: ``offline``, ``ab``,
@@ -139,58 +184,64 @@ def online_claims(r: OnlineComparison, name_a: str = "A", name_b: str = "B",
     >>> online_claims(r)["offline"]
     'Offline, B scores 0.3 NDCG above A (0.96 against 0.66).'
     """
-    d = r.ndcg_difference
-    if abs(d) < 1e-9:
-        offline = f"Offline, {name_a} and {name_b} score the same {measure} " \
-                  f"({format_number(r.ndcg_a)})."
+    s = r.setting
+    share = "" if s.touched == 1 else f" (the change touches {_percent(s.touched)} of searches)"
+    if r.ab_needed is None:
+        ab = (f"Simulated users click through on {_percent(r.ctr_a)} of the searches shown "
+              f"{name_a} and as many of those shown {name_b}: no A/B test on that rate can "
+              f"tell them apart.")
     else:
-        hi, lo = (name_b, name_a) if d > 0 else (name_a, name_b)
-        offline = (f"Offline, {hi} scores {format_number(abs(d))} {measure} above {lo} "
-                   f"({format_number(max(r.ndcg_a, r.ndcg_b))} against "
-                   f"{format_number(min(r.ndcg_a, r.ndcg_b))}).")
-    ab_better = name_b if r.ctr_b > r.ctr_a else name_a
-    ab = (f"Simulated users click through on {_percent(r.ctr_a)} of {name_a}'s searches and "
-          f"{_percent(r.ctr_b)} of {name_b}'s; an A/B test on that rate needs "
-          f"{_users(r.ab_needed)} (both groups) to find the difference 80 % of the time")
-    ab += "." if r.ab_needed is None else f", in favour of {ab_better}."
-    if r.ab_at_needed is not None:
-        ab += (f" Run {r.ab_at_needed.experiments:,} times at that size, it found it "
-               f"{_percent(r.ab_at_needed.found)} of the time.")
-    method = METHOD_NAMES[r.setting.method]
-    il_better = name_a if r.votes.a > r.votes.b else name_b
-    il = (f"Interleaved ({method}), {_percent(r.votes.a)} of users' clicks favour "
-          f"{name_a} and {_percent(r.votes.b)} favour {name_b}; a sign test needs "
-          f"{_users(r.interleaving_needed)} to find the preference 80 % of the time")
-    il += "." if r.interleaving_needed is None else f", in favour of {il_better}."
-    if r.interleaving_at_needed is not None:
-        il += (f" Run {r.interleaving_at_needed.experiments:,} times at that size, it found "
-               f"it {_percent(r.interleaving_at_needed.found)} of the time.")
+        ab_side = name_b if r.traffic_ctr_b > r.traffic_ctr_a else name_a
+        ab = (f"Simulated users click through on {_percent(r.ctr_a)} of the searches shown "
+              f"{name_a} and {_percent(r.ctr_b)} of those shown {name_b}{share}; an A/B test "
+              f"on that rate needs {_users(r.ab_needed)} (both groups) to find the difference "
+              f"80 % of the time, in favour of {ab_side}." + _checked(r.ab_at_needed))
+    method = METHOD_NAMES[s.method]
+    if r.interleaving_needed is None:
+        il = (f"Interleaved ({method}), the users' clicks favour {name_a} and {name_b} "
+              f"equally often ({_percent(r.votes.a)} each): no number of users tells them "
+              f"apart.")
+    else:
+        il_side = name_a if r.votes.a > r.votes.b else name_b
+        il = (f"Interleaved ({method}), {_percent(r.votes.a)} of users' clicks favour "
+              f"{name_a} and {_percent(r.votes.b)} favour {name_b}{share}; a sign test needs "
+              f"{_users(r.interleaving_needed)} to find the preference 80 % of the time, in "
+              f"favour of {il_side}." + _checked(r.interleaving_at_needed))
     ab_u, il_u = r.ab_at_users, r.interleaving_at_users
     budget = (f"With {r.users:,} users, the A/B test finds the difference in "
-              f"{_percent(ab_u.found)} of experiments and its result points the wrong way in "
-              f"{_percent(ab_u.wrong_way)}; interleaving finds it in {_percent(il_u.found)} "
-              f"and points the wrong way in {_percent(il_u.wrong_way)}.")
-    if r.ab_needed is None or r.interleaving_needed is None or abs(d) < 1e-9:
-        stakeholder = (f"In this simulation the two rankings do not differ online in a way "
-                       f"these users show: no experiment size would find a difference.")
-        if abs(d) >= 1e-9:
-            stakeholder = (f"A {measure} difference of {format_number(abs(d))} does not "
-                           f"change what these simulated users click: "
-                           f"{_users(r.ab_needed)} would show it in an A/B test.")
+              f"{_percent(ab_u.found)} of {ab_u.experiments:,} simulated experiments and "
+              f"points the wrong way in {_percent(ab_u.wrong_way)}; interleaving finds it in "
+              f"{_percent(il_u.found)} and points the wrong way in "
+              f"{_percent(il_u.wrong_way)}.")
+    d = r.ndcg_difference
+    if abs(d) < 1e-9:
+        stakeholder = ("The two rankings have the same offline score here; in this simulation "
+                       "no experiment size would find a difference worth shipping for.")
+    elif r.ab_needed is None or r.interleaving_needed is None:
+        stakeholder = (f"A {measure} difference of {format_number(abs(d))} does not change "
+                       f"what these simulated users click: no experiment would see it.")
     else:
+        offline_side = name_b if d > 0 else name_a
+        online_side = name_b if r.traffic_ctr_b > r.traffic_ctr_a else name_a
+        gain = (f"an offline gain of {format_number(abs(r.mean_ndcg_difference))} {measure} "
+                f"on average for {offline_side} ({format_number(abs(d))} on the "
+                f"{_percent(s.touched)} of searches the change touches)"
+                if s.touched < 1 else
+                f"an offline gain of {format_number(abs(d))} {measure} for {offline_side}")
         ratio = r.ab_needed / r.interleaving_needed
-        stakeholder = (f"A {measure} gain of {format_number(abs(d))} on this query shows up "
-                       f"online as a click-through change of "
-                       f"{100 * abs(r.ctr_b - r.ctr_a):.1f} points: an A/B test would need "
-                       f"{_users(r.ab_needed)} to see it 80 % of the time, an interleaving "
-                       f"{_users(r.interleaving_needed)} ({ratio:,.0f}× fewer). This is a "
-                       f"simulation of one query under one user model, not a forecast.")
-        if abs(r.ctr_b - r.ctr_a) * 100 < 0.05:
-            stakeholder = stakeholder.replace(
-                f"{100 * abs(r.ctr_b - r.ctr_a):.1f} points",
-                f"{100 * abs(r.ctr_b - r.ctr_a):.2g} points")
-    return {"offline": offline, "ab": ab, "interleaving": il, "budget": budget,
-            "stakeholder": stakeholder}
+        fewer = (f"{ratio:,.0f}× fewer" if ratio >= 1.5 else
+                 f"{1 / ratio:,.1f}× more" if ratio < 1 / 1.5 else "about as many")
+        stakeholder = (
+            f"In this simulation, {gain} moves overall click-through by "
+            f"{_points(r.traffic_ctr_b - r.traffic_ctr_a)}"
+            + ("" if online_side == offline_side else
+               f", the other way: towards {online_side}")
+            + f". An A/B test needs {_users(r.ab_needed)} to see it 80 % of the time; an "
+            f"interleaving {_users(r.interleaving_needed)} ({fewer}). With {r.users:,} users "
+            f"the A/B test points the wrong way {_percent(ab_u.wrong_way)} of the time. One "
+            f"query, one user model: a reason to size an experiment, not a forecast.")
+    return {"offline": _offline(r, name_a, name_b, measure), "ab": ab, "interleaving": il,
+            "budget": budget, "stakeholder": stakeholder}
 
 
 __all__ = ["POWER", "Setting", "OnlineComparison", "compare_online", "simulate_one_day",

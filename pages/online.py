@@ -1,0 +1,133 @@
+"""Lesson 7: metrics as users. A browsing model turned into clicks, and what an A/B test and
+an interleaving need to see an offline difference online. Numbers and sentences: irlib.online."""
+import streamlit as st
+
+from irlib import online
+from ui import online as ol
+from ui.charts import plotly_config
+from ui.course import lesson_links, through_app_navigation
+from ui.layout import board_page
+
+through_app_navigation()   # first: a deep link on a fresh server (ui/course.py)
+
+P = ol.PREFIX
+S = ol.page_state()
+ol.init()
+
+present = bool(S["present"])
+board_page(present)
+head = st.columns([5, 2], vertical_alignment="center")
+head[0].title("Metrics as users: clicks, A/B tests and interleaving", anchor=False)
+head[1].toggle("Presenter", **S.bind("present"),
+               help="Larger text, no sidebar: for a projector. The link keeps it "
+                    "(view=present).")
+st.markdown(
+    "Every metric describes a **user** who reads down a ranking and stops somewhere. Let that "
+    "user loose on two rankings and they **click**, and clicks are what teams measure online: "
+    "in an **A/B test** (half the users see each ranking) or by **interleaving** (every user "
+    "sees one list mixed from both). How many users does it take to see an offline "
+    "difference online?")
+
+key = st.selectbox("The two rankings", tuple(ol.PAIRS), format_func=ol.PAIRS.get,
+                   **S.bind("pair"))
+pair = ol.pair(key)
+values = S.values()
+setting = ol.setting(values)
+result = ol.comparison(pair, setting, int(S["users"]))
+claims = online.online_claims(result, pair.name_a, pair.name_b, f"NDCG@{len(pair.order_a)}")
+st.caption(f"{pair.source[0].upper()}{pair.source[1:]}. " + claims["offline"])
+
+# --------------------------------------------------------------------------- model to clicks
+st.header("From the model to clicks", anchor="clicks")
+controls, chart = st.columns([2, 3], gap="medium")
+with controls:
+    st.radio("Click model", online.MODELS, format_func=online.MODEL_NAMES.get,
+             **S.bind("model"), horizontal=True,
+             help="Cascade: reads from the top, clicks the first result that attracts them "
+                  "and stops. Position-based: reads rank i with chance 1/i^η and clicks "
+                  "whatever attracts them.")
+    st.select_slider("Noise: clicks that ignore the grade", ol.NOISE,
+                     **S.bind("noise"), format_func=lambda v: f"{v:.0%}",
+                     help="0: users trust the snippet, a useless result is never clicked. "
+                          "50 %: they click at random, whatever the grade.")
+    if S["model"] == "cascade":
+        st.select_slider("Patience: reads on past an unattractive result",
+                         ol.PATIENCE, **S.bind("patience"),
+                         format_func=lambda v: f"{v:.0%}")
+    else:
+        st.select_slider("Position bias η (rank i is read with chance 1/i^η)",
+                         ol.BIAS, **S.bind("bias"))
+    left, right = st.columns([3, 1], vertical_alignment="bottom")
+    left.select_slider("Users (per ranking here; per experiment below)", ol.USERS,
+                       **S.bind("users"), format_func=lambda n: f"{n:,}")
+    right.number_input("Seed", 0, 9999, step=1, **S.bind("seed"),
+                       help="Same seed, same simulated users: the numbers repeat.")
+    tiles = st.columns(2)
+    tiles[0].metric(f"Click-through, {pair.name_a}", f"{result.ctr_a:.1%}")
+    tiles[1].metric(f"Click-through, {pair.name_b}", f"{result.ctr_b:.1%}",
+                    delta=f"{100 * (result.ctr_b - result.ctr_a):+.1f} points")
+day_a = online.simulate_one_day(pair.order_a, pair.grades, pair.top_grade, int(S["users"]),
+                                setting=setting, salt=0)
+day_b = online.simulate_one_day(pair.order_b, pair.grades, pair.top_grade, int(S["users"]),
+                                setting=setting, salt=1)
+with chart:
+    st.plotly_chart(ol.clicks_figure(pair, result, day_a, day_b), key=P + "clicks",
+                    config=plotly_config(displayModeBar=False))
+    st.caption("Bars: each rank's chance of a click under the model (closed form). Diamonds: "
+               "the share of the simulated users who clicked there. A click's chance is the "
+               "result's attractiveness (from its grade) times the chance the user reads "
+               "that far.")
+with st.expander("Position bias: one result, two ranks, two click rates", expanded=not present):
+    st.table(ol.per_result_rows(pair, result), hide_index=True)
+    st.caption("The same result, judged once, draws different clicks at different ranks: "
+               "clicks measure where a result was shown as much as how good it is. Read as "
+               "judgments, they are biased towards the top.")
+
+# --------------------------------------------------------------------------- A/B vs interleaving
+st.header("A/B test or interleaving?", anchor="experiments")
+numbers, curve = st.columns([2, 3], gap="medium")
+with numbers:
+    st.radio("Interleaving method", online.METHODS, format_func=online.METHOD_NAMES.get,
+             **S.bind("method"), horizontal=True,
+             help="Team draft: a coin decides which ranking picks first in each round; a "
+                  "click counts for the ranking that placed the result. Balanced: the "
+                  "rankings take turns down their own lists.")
+    st.select_slider("Searches the change touches", ol.TOUCHED, **S.bind("touched"),
+                     format_func=lambda v: f"{v:.0%}",
+                     help="A new ranker rarely changes every search. On the others both "
+                          "groups see the same list, which dilutes the difference an "
+                          "experiment can see.")
+    st.table(ol.experiments_rows(result), hide_index=True)
+    st.markdown(claims["ab"])
+    st.markdown(claims["interleaving"])
+    st.markdown(claims["budget"])
+with curve:
+    rates = (result.ctr_a, result.ctr_b, result.votes.a, result.votes.b)
+    st.plotly_chart(ol.power_figure(ol.curves(rates, setting.seed),
+                                    {"ab": result.ab_needed,
+                                     "interleaving": result.interleaving_needed}),
+                    key=P + "power", config=plotly_config(displayModeBar=False))
+    st.caption("Each point: 400 simulated experiments of that many users; the share that "
+               "found the difference (p < 0.05, the right way round). Dotted: the users the "
+               "formula asks for.")
+with st.container(border=True, key=P + "stakeholder"):
+    st.markdown("**For the product team**")
+    st.markdown(claims["stakeholder"])
+
+with st.expander("How the simulation works"):
+    st.markdown(
+        "- **Attractiveness** from the grade g on a scale to G, with noise ε: "
+        "a = ε + (1 − 2ε)(2^g − 1)/(2^G − 1) — NDCG's exponential gain, scaled to 0–1.\n"
+        "- **Cascade**: P(click at i) = a_i · p^(i−1) · ∏_{j<i}(1 − a_j) with patience p "
+        "(Craswell et al. 2008). **Position-based**: P(click at i) = a_i / i^η "
+        "(Chuklin, Markov & de Rijke 2015).\n"
+        "- **A/B test**: a user clicks through when they click anything; half the users per "
+        "ranking; a two-proportion z-test.\n"
+        "- **Interleaving**: every list the method can show and every click pattern are "
+        "enumerated, so each user's chance to vote for either ranking is exact; a sign test "
+        "over the votes (Radlinski, Kurup & Joachims 2008; Chapelle et al. 2012).\n"
+        "- **Users for 80 %**: the normal-approximation sample size of each test, then run "
+        "as seeded experiments at that size to check it.")
+
+lesson_links("pages/online.py")
+S.keep_address()

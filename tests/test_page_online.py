@@ -1,0 +1,116 @@
+"""Lesson 7, metrics as users, through AppTest: every section draws from irlib.online, the
+settings live in the address bar and a link reopens them, and each sentence on the page is
+one irlib.online.online_claims wrote from the same result."""
+import json
+
+import pytest
+
+from irlib import online
+from tests.apptest import address, run_page
+from ui import online as ol
+
+P = ol.PREFIX
+
+
+def texts(at) -> list[str]:
+    return [m.value for m in at.markdown] + [c.value for c in at.caption]
+
+
+def expected(query: dict | None = None, session=None):
+    """The result and sentences the page should show, computed here from irlib directly."""
+    values = {f.name: f.fresh_default() for f in ol.page_state().fields}
+    for f in ol.page_state().fields:
+        if query and f.url_name in query:
+            values[f.name] = f.codec.parse(query[f.url_name])
+    p = ol.pair(values["pair"]) if session is None else session
+    r = online.compare_online(p.order_a, p.order_b, p.grades, p.top_grade,
+                              setting=ol.setting(values), users=int(values["users"]))
+    return p, r, online.online_claims(r, p.name_a, p.name_b, f"NDCG@{len(p.order_a)}")
+
+
+def test_every_section_draws_and_says_irlibs_sentences():
+    at = run_page("online")
+    headers = [h.value for h in at.header]
+    assert headers == ["From the model to clicks", "A/B test or interleaving?"]
+    p, r, claims = expected()
+    shown = texts(at)
+    for name in ("ab", "interleaving", "budget", "stakeholder"):
+        assert claims[name] in shown, name
+    assert any(claims["offline"] in t for t in shown)
+    tiles = {m.label: m.value for m in at.metric}
+    assert tiles["Click-through, A"] == f"{r.ctr_a:.1%}"
+    assert tiles["Click-through, B"] == f"{r.ctr_b:.1%}"
+    (experiments,) = [t.value for t in at.table if "Experiment" in t.value.columns]
+    assert experiments["Users for 80 %"].tolist() == [f"{r.ab_needed:,}",
+                                                      f"{r.interleaving_needed:,}"]
+    charts = [json.loads(c.proto.spec) for c in at.get("plotly_chart")]
+    assert len(charts) == 2
+    bars = [t for t in charts[0]["data"] if t["type"] == "bar"]
+    assert [t["name"] for t in bars] == ["A: model", "B: model"]
+    # the stakeholder box holds the product team's sentence
+    assert "not a forecast" in claims["stakeholder"]
+
+
+def test_the_default_is_a_diluted_change_where_interleaving_needs_far_fewer_users():
+    _, r, _ = expected()
+    assert r.setting.touched == 0.1
+    assert r.interleaving_needed * 10 < r.ab_needed
+    assert r.ab_at_users.wrong_way > 0.1       # 1,000 users: the A/B test often points wrong
+
+
+@pytest.mark.parametrize("query", [
+    {"pair": "lecture", "model": "position", "bias": "1.5", "method": "balanced",
+     "users": "5000", "touched": "1.0", "seed": "7", "noise": "0.2"},
+    {"pair": "playground", "model": "cascade", "patience": "0.7", "view": "present"},
+])
+def test_a_link_opens_its_settings_and_the_page_writes_it_back(query):
+    at = run_page("online", query=query)
+    assert not any("could not be read" in i.value for i in at.info)
+    written = address(at)
+    assert {k: written[k] for k in query} == query
+    _, _, claims = expected(query)
+    assert claims["stakeholder"] in texts(at)
+    again = run_page("online", query=written)
+    assert address(again) == written
+
+
+def test_the_cascade_shows_patience_the_position_model_its_bias():
+    at = run_page("online")
+    labels = [s.label for s in at.select_slider]
+    assert any(label.startswith("Patience") for label in labels)
+    assert not any(label.startswith("Position bias") for label in labels)
+    at.radio(key=P + "model").set_value("position").run()
+    labels = [s.label for s in at.select_slider]
+    assert any(label.startswith("Position bias") for label in labels)
+
+
+def test_the_playground_pair_takes_lesson_1s_board():
+    order = ("white-cat-box", "dog", "empty-box", "ginger-cat-box", "white-cat-box-2",
+             "two-cats", "dark-cat-box", "dog-box")
+    grades = {"dog": 0, "white-cat-box": 4, "empty-box": 1, "ginger-cat-box": 3,
+              "white-cat-box-2": 4, "two-cats": 1, "dark-cat-box": 3, "dog-box": 2}
+    at = run_page("online", query={"pair": "playground"},
+                  session={"pg_order": order, "pg_grades": grades})
+    shown = texts(at)
+    assert any("as Lesson 1's board has them" in t for t in shown)
+    rows = [t.value for t in at.table if "Result" in t.value.columns][0]
+    # the board's first result sits at rank 1 under A
+    first = rows[rows["A: rank"] == 1]["Result"].tolist()
+    assert first == ["White cat in a box"]
+    # B is the ideal order of the same grades: both grade-4 cats first
+    assert sorted(rows[rows["B: rank"] <= 2]["Grade"].tolist()) == [4, 4]
+
+
+def test_a_bad_link_keeps_the_defaults_and_says_so():
+    at = run_page("online", query={"noise": "0.77", "model": "psychic"})
+    assert any("could not be read" in i.value or "noise" in i.value for i in at.info)
+    assert at.radio(key=P + "model").value == "cascade"
+
+
+def test_the_same_seed_gives_the_same_page_another_seed_another_simulation():
+    one = run_page("online", query={"seed": "3"})
+    two = run_page("online", query={"seed": "3"})
+    three = run_page("online", query={"seed": "4"})
+    spec = [json.loads(c.proto.spec) for c in one.get("plotly_chart")]
+    assert spec == [json.loads(c.proto.spec) for c in two.get("plotly_chart")]
+    assert spec[0] != json.loads(three.get("plotly_chart")[0].proto.spec)
