@@ -38,81 +38,86 @@ claims = online.online_claims(result, pair.name_a, pair.name_b, f"NDCG@{len(pair
 st.caption(f"{pair.source[0].upper()}{pair.source[1:]}. " + claims["offline"])
 
 # --------------------------------------------------------------------------- model to clicks
-st.header("From the model to clicks", anchor="clicks")
+st.subheader("From the model to clicks", anchor="clicks")
 controls, chart = st.columns([2, 3], gap="medium")
 with controls:
     st.radio("Click model", online.MODELS, format_func=online.MODEL_NAMES.get,
              **S.bind("model"), horizontal=True,
              help="Cascade: reads from the top, clicks the first result that attracts them "
-                  "and stops. Position-based: reads rank i with chance 1/i^η and clicks "
+                  "and stops (or gives up, with the chance 1 − patience, after each result "
+                  "that does not). Position-based: reads rank i with chance 1/i^η and clicks "
                   "whatever attracts them.")
-    st.select_slider("Noise: clicks that ignore the grade", ol.NOISE,
-                     **S.bind("noise"), format_func=lambda v: f"{v:.0%}",
-                     help="0: users trust the snippet, a useless result is never clicked. "
-                          "50 %: they click at random, whatever the grade.")
+    left, right = st.columns(2)
+    left.select_slider("Noise: clicks that ignore the grade", ol.NOISE,
+                       **S.bind("noise"), format_func=lambda v: f"{v:.0%}",
+                       help="0: users trust the snippet, a useless result is never clicked. "
+                            "50 %: they click at random, whatever the grade.")
     if S["model"] == "cascade":
-        st.select_slider("Patience: reads on past an unattractive result",
-                         ol.PATIENCE, **S.bind("patience"),
-                         format_func=lambda v: f"{v:.0%}")
+        right.select_slider("Patience: reads on past a dull result", ol.PATIENCE,
+                            **S.bind("patience"), format_func=lambda v: f"{v:.0%}")
     else:
-        st.select_slider("Position bias η (rank i is read with chance 1/i^η)",
-                         ol.BIAS, **S.bind("bias"))
+        right.select_slider("Position bias η: rank i read with chance 1/i^η", ol.BIAS,
+                            **S.bind("bias"))
     left, right = st.columns([3, 1], vertical_alignment="bottom")
     left.select_slider("Users (per ranking here; per experiment below)", ol.USERS,
                        **S.bind("users"), format_func=lambda n: f"{n:,}")
     right.number_input("Seed", 0, 9999, step=1, **S.bind("seed"),
                        help="Same seed, same simulated users: the numbers repeat.")
-    tiles = st.columns(2)
-    tiles[0].metric(f"Click-through, {pair.name_a}", f"{result.ctr_a:.1%}")
-    tiles[1].metric(f"Click-through, {pair.name_b}", f"{result.ctr_b:.1%}",
-                    delta=f"{100 * (result.ctr_b - result.ctr_a):+.1f} points")
 day_a = online.simulate_one_day(pair.order_a, pair.grades, pair.top_grade, int(S["users"]),
                                 setting=setting, salt=0)
 day_b = online.simulate_one_day(pair.order_b, pair.grades, pair.top_grade, int(S["users"]),
                                 setting=setting, salt=1)
 with chart:
-    st.plotly_chart(ol.clicks_figure(pair, result, day_a, day_b), key=P + "clicks",
+    # the result beside the controls, side by side on a phone too
+    with st.container(horizontal=True, key=P + "tiles"):
+        st.metric(f"Click-through, {pair.name_a}", f"{result.ctr_a:.1%}")
+        st.metric(f"Click-through, {pair.name_b}", f"{result.ctr_b:.1%}",
+                  delta=f"{100 * (result.ctr_b - result.ctr_a):+.1f} points")
+    st.plotly_chart(ol.clicks_figure(pair, result, day_a, day_b, height=290), key=P + "clicks",
                     config=plotly_config(displayModeBar=False))
     st.caption("Bars: each rank's chance of a click under the model (closed form). Diamonds: "
                "the share of the simulated users who clicked there. A click's chance is the "
                "result's attractiveness (from its grade) times the chance the user reads "
                "that far.")
-with st.expander("Position bias: one result, two ranks, two click rates", expanded=not present):
+bias = online.position_bias_claim(pair.order_a, pair.grades, result.clicks_a, pair.titles)
+with st.expander("Position bias: one result, two ranks, two click rates", expanded=present):
+    if bias:
+        st.markdown(f"Under {pair.name_a}: " + bias)
     st.table(ol.per_result_rows(pair, result), hide_index=True)
     st.caption("The same result, judged once, draws different clicks at different ranks: "
-               "clicks measure where a result was shown as much as how good it is. Read as "
-               "judgments, they are biased towards the top.")
+               "clicks measure where a result was shown as much as how good it is.")
 
 # --------------------------------------------------------------------------- A/B vs interleaving
-st.header("A/B test or interleaving?", anchor="experiments")
+st.subheader("A/B test or interleaving?", anchor="experiments")
 numbers, curve = st.columns([2, 3], gap="medium")
 with numbers:
-    st.radio("Interleaving method", online.METHODS, format_func=online.METHOD_NAMES.get,
-             **S.bind("method"), horizontal=True,
-             help="Team draft: a coin decides which ranking picks first in each round; a "
-                  "click counts for the ranking that placed the result. Balanced: the "
-                  "rankings take turns down their own lists.")
-    st.select_slider("Searches the change touches", ol.TOUCHED, **S.bind("touched"),
-                     format_func=lambda v: f"{v:.0%}",
-                     help="A new ranker rarely changes every search. On the others both "
-                          "groups see the same list, which dilutes the difference an "
-                          "experiment can see.")
+    left, right = st.columns(2)
+    left.radio("Interleaving", online.METHODS, format_func=online.METHOD_NAMES.get,
+               **S.bind("method"),
+               help="Team draft: a coin decides which ranking picks first in each round; a "
+                    "click counts for the ranking that placed the result. Balanced: the "
+                    "rankings take turns down their own lists.")
+    right.select_slider("Searches the change touches", ol.TOUCHED, **S.bind("touched"),
+                        format_func=lambda v: f"{v:.0%}",
+                        help="A new ranker rarely changes every search. On the others both "
+                             "groups see the same list, which dilutes the difference an "
+                             "experiment can see.")
     st.table(ol.experiments_rows(result), hide_index=True)
-    st.markdown(claims["ab"])
-    st.markdown(claims["interleaving"])
-    st.markdown(claims["budget"])
 with curve:
-    rates = (result.ctr_a, result.ctr_b, result.votes.a, result.votes.b)
+    rates = (result.traffic_ctr_a, result.traffic_ctr_b, result.votes.a, result.votes.b)
     st.plotly_chart(ol.power_figure(ol.curves(rates, setting.seed),
                                     {"ab": result.ab_needed,
-                                     "interleaving": result.interleaving_needed}),
+                                     "interleaving": result.interleaving_needed}, height=300),
                     key=P + "power", config=plotly_config(displayModeBar=False))
     st.caption("Each point: 400 simulated experiments of that many users; the share that "
                "found the difference (p < 0.05, the right way round). Dotted: the users the "
                "formula asks for.")
 with st.container(border=True, key=P + "stakeholder"):
-    st.markdown("**For the product team**")
-    st.markdown(claims["stakeholder"])
+    st.markdown("**For the product team** — " + claims["stakeholder"])
+said = st.columns(3)
+said[0].markdown(claims["ab"])
+said[1].markdown(claims["interleaving"])
+said[2].markdown(claims["budget"])
 
 with st.expander("How the simulation works"):
     st.markdown(

@@ -30,12 +30,13 @@ def expected(query: dict | None = None, session=None):
 
 def test_every_section_draws_and_says_irlibs_sentences():
     at = run_page("online")
-    headers = [h.value for h in at.header]
-    assert headers == ["From the model to clicks", "A/B test or interleaving?"]
+    assert [h.value for h in at.subheader] == ["From the model to clicks",
+                                              "A/B test or interleaving?"]
     p, r, claims = expected()
     shown = texts(at)
-    for name in ("ab", "interleaving", "budget", "stakeholder"):
+    for name in ("ab", "interleaving", "budget"):
         assert claims[name] in shown, name
+    assert "**For the product team** — " + claims["stakeholder"] in shown
     assert any(claims["offline"] in t for t in shown)
     tiles = {m.label: m.value for m in at.metric}
     assert tiles["Click-through, A"] == f"{r.ctr_a:.1%}"
@@ -69,7 +70,7 @@ def test_a_link_opens_its_settings_and_the_page_writes_it_back(query):
     written = address(at)
     assert {k: written[k] for k in query} == query
     _, _, claims = expected(query)
-    assert claims["stakeholder"] in texts(at)
+    assert "**For the product team** — " + claims["stakeholder"] in texts(at)
     again = run_page("online", query=written)
     assert address(again) == written
 
@@ -114,3 +115,26 @@ def test_the_same_seed_gives_the_same_page_another_seed_another_simulation():
     spec = [json.loads(c.proto.spec) for c in one.get("plotly_chart")]
     assert spec == [json.loads(c.proto.spec) for c in two.get("plotly_chart")]
     assert spec[0] != json.loads(three.get("plotly_chart")[0].proto.spec)
+
+
+def test_the_power_curves_reach_80_percent_near_the_users_the_formula_asks_for():
+    at = run_page("online")
+    _, r, _ = expected()
+    power = json.loads(at.get("plotly_chart")[1].proto.spec)
+    first = {}
+    for trace in power["data"]:
+        if trace.get("mode") == "lines+markers":
+            first[trace["name"].split(" ")[0]] = next(
+                x for x, y in zip(trace["x"], trace["y"]) if y >= 0.8)
+    assert first["interleaving"] < first["A/B"]
+    # the curve's first size at 80 % is within a factor 2.5 of the formula's
+    assert r.ab_needed / 2.5 <= first["A/B"] <= r.ab_needed * 2.5
+    assert r.interleaving_needed / 2.5 <= first["interleaving"] <= r.interleaving_needed * 2.5
+
+
+def test_position_bias_is_said_from_irlib():
+    at = run_page("online")
+    p, r, _ = expected()
+    sentence = online.position_bias_claim(p.order_a, p.grades, r.clicks_a, p.titles)
+    assert sentence and "Dog (grade 0) at rank 1" in sentence
+    assert "Under A: " + sentence in texts(at)

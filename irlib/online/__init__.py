@@ -10,7 +10,7 @@ from irlib.online.clicks import (MODEL_NAMES, MODELS, any_click_probability, att
                                  click_probabilities, clicks_by_rank, examination,
                                  simulate_clicks)
 from irlib.online.compare import (OnlineComparison, Setting, compare_online, online_claims,
-                                  simulate_one_day)
+                                  position_bias_claim, simulate_one_day)
 from irlib.online.experiments import (Outcomes, ab_test, ab_users_needed,
                                       interleaving_users_needed, power_curve, sign_test,
                                       simulate_experiments)
@@ -25,4 +25,5 @@ __all__ = [
     "Outcomes", "ab_users_needed", "interleaving_users_needed", "ab_test", "sign_test",
     "simulate_experiments", "power_curve",
     "Setting", "OnlineComparison", "compare_online", "simulate_one_day", "online_claims",
+    "position_bias_claim",
 ]

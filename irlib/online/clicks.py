@@ -24,8 +24,7 @@ from collections.abc import Sequence
 import numpy as np
 
 MODELS = ("cascade", "position")
-MODEL_NAMES = {"cascade": "cascade (stops at the first click)",
-               "position": "position-based (reads on, bias by rank)"}
+MODEL_NAMES = {"cascade": "cascade", "position": "position-based"}
 
 
 def _grades(grades: Sequence[float]) -> np.ndarray:

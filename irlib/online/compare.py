@@ -244,5 +244,33 @@ def online_claims(r: OnlineComparison, name_a: str = "A", name_b: str = "B",
             "budget": budget, "stakeholder": stakeholder}
 
 
-__all__ = ["POWER", "Setting", "OnlineComparison", "compare_online", "simulate_one_day",
+def position_bias_claim(order: Sequence, grades: Mapping, clicks: Sequence[float],
+                        titles: Mapping | None = None) -> str | None:
+    """One sentence that shows clicks are a biased judgment, or None when this ranking's
+    clicks follow its grades: the pair of results whose clicks most reverse their grades.
+
+    Examples
+    --------
+    >>> position_bias_claim(["x", "y"], {"x": 0, "y": 2}, [0.3, 0.1])
+    'x (grade 0) at rank 1 draws 30 % of the clicks, y (grade 2) at rank 2 only 10 %: read as judgments, clicks would rank them the other way round.'
+    >>> position_bias_claim(["y", "x"], {"x": 0, "y": 2}, [0.6, 0.1]) is None
+    True
+    """
+    titles = titles or {}
+    best, gap = None, 0.0
+    for i, low in enumerate(order):
+        for j, high in enumerate(order):
+            if grades[low] < grades[high] and clicks[i] - clicks[j] > gap + 1e-12:
+                best, gap = (i, j), clicks[i] - clicks[j]
+    if best is None:
+        return None
+    i, j = best
+    low, high = order[i], order[j]
+    return (f"{titles.get(low, low)} (grade {grades[low]}) at rank {i + 1} draws "
+            f"{_percent(clicks[i])} of the clicks, {titles.get(high, high)} (grade "
+            f"{grades[high]}) at rank {j + 1} only {_percent(clicks[j])}: read as judgments, "
+            f"clicks would rank them the other way round.")
+
+
+__all__ = ["POWER", "position_bias_claim", "Setting", "OnlineComparison", "compare_online", "simulate_one_day",
            "online_claims"]
