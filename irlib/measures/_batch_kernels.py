@@ -12,6 +12,8 @@ import numpy as np
 
 from irlib.measures.bpref import bpref_terms
 from irlib.measures.interpolated import ELEVEN_LEVELS, relevant_needed
+from irlib.measures.user_models import (INST_DEPTH, err_probabilities, inst_continuation,
+                                        inst_gains, weights_from_continuation)
 
 class Measure(Protocol):
     """What a kernel reads of a parsed measure (:class:`irlib.measures.registry.Measure`): its
@@ -22,6 +24,9 @@ class Measure(Protocol):
     dcg: str
     beta: float
     rule: str
+    p: float
+    T: float
+    max_rel: int
 
 
 @dataclass(frozen=True)
@@ -210,3 +215,55 @@ def _set_recall(c: Context, m: Measure):
 def _set_f(c: Context, m: Measure):
     p, r = _set_precision(c, m), _set_recall(c, m)
     return _ratio((m.beta + 1.0) * p * r, m.beta * p + r)
+
+
+# user-model measures (irlib.measures.user_models)
+
+def _rbp(c: Context, m: Measure):
+    mask = (c.hit_grade >= m.rel) & (c.hit_rank <= (m.k or np.inf))
+    return c.per_query_sum(c.hit_q[mask], (1.0 - m.p) * m.p ** (c.hit_rank[mask] - 1.0))
+
+
+def _rbp_residual(c: Context, m: Measure):
+    """1 − the RBP weight of the judged results in the top d = min(K, returned): the weight
+    of the unjudged ones plus p^d, the weight past rank d."""
+    judged = (c.hit_grade >= 0) & (c.hit_rank <= (m.k or np.inf))
+    return 1.0 - c.per_query_sum(c.hit_q[judged],
+                                 (1.0 - m.p) * m.p ** (c.hit_rank[judged] - 1.0))
+
+
+_INST_ROWS = 2048           # queries per dense block of INST_DEPTH ranks (16 MB)
+
+
+def _inst(c: Context, m: Measure):
+    """INST needs every rank's C(i) to 1000 ranks: dense rows, for the queries with a gain."""
+    keep = (c.hit_grade > 0) & (c.hit_rank <= INST_DEPTH)
+    q, rank = c.hit_q[keep], c.hit_rank[keep].astype(np.int64)
+    gains = inst_gains(c.hit_grade[keep], m.max_rel)
+    queries, row = np.unique(q, return_inverse=True)
+    out = np.zeros(c.n_queries)
+    for start in range(0, len(queries), _INST_ROWS):
+        take = (row >= start) & (row < start + _INST_ROWS)
+        dense = np.zeros((min(_INST_ROWS, len(queries) - start), INST_DEPTH))
+        dense[row[take] - start, rank[take] - 1] = gains[take]
+        weights = weights_from_continuation(inst_continuation(dense, m.T))
+        out[queries[start:start + _INST_ROWS]] = np.einsum("ij,ij->i", weights, dense)
+    return out
+
+
+def _err(c: Context, m: Measure):
+    """gdeval's cascade, query by query in rank order: the nth judged hit of every query at
+    once (unjudged and grade-0 results satisfy nobody, so they leave the product alone)."""
+    mask = (c.hit_grade > 0) & (c.hit_rank <= (m.k or np.inf))
+    q, rank = c.hit_q[mask], c.hit_rank[mask]
+    probs = err_probabilities(c.hit_grade[mask], m.max_rel)
+    nth = np.arange(len(q)) - np.searchsorted(q, q)
+    order = np.argsort(nth, kind="stable")
+    bounds = np.searchsorted(nth[order], np.arange(nth.max() + 2 if len(q) else 1))
+    score, decay = np.zeros(c.n_queries), np.ones(c.n_queries)
+    for a, b in zip(bounds[:-1], bounds[1:]):
+        at = order[a:b]
+        who, r = q[at], probs[at]
+        score[who] += r * decay[who] / rank[at]
+        decay[who] *= 1.0 - r
+    return score

@@ -17,6 +17,8 @@ from irlib._common import safe_div
 from irlib.measures.bpref import bpref_terms
 from irlib.measures.dcg import discounts, gain_values
 from irlib.measures.interpolated import eleven_point_average as _eleven_point_average
+from irlib.measures.user_models import (DEFAULT_MAX_REL, DEFAULT_P, err_probabilities,
+                                        rbp_weights)
 
 
 @dataclass(eq=False)
@@ -203,3 +205,22 @@ def set_recall(r: Rankings) -> np.ndarray:
 def set_f(r: Rankings) -> np.ndarray:
     p, rec = _set_precision_rows(r), _set_recall_rows(r)
     return _constant(r, safe_div(2 * p * rec, p + rec))
+
+
+# user-model measures, at their default parameters (p = 0.8, max_rel = 4)
+
+def rbp(r: Rankings) -> np.ndarray:
+    weights = rbp_weights(r.grades.shape[1], DEFAULT_P)
+    return np.cumsum(r.relevant * weights, axis=1)
+
+
+def rbp_residual(r: Rankings) -> np.ndarray:
+    """Every shown result of a grade row is judged: what is left is past rank K, p^K."""
+    return np.broadcast_to(DEFAULT_P ** r.ks.astype(float), r.grades.shape).copy()
+
+
+def err(r: Rankings) -> np.ndarray:
+    probs = err_probabilities(r.grades, DEFAULT_MAX_REL)
+    unsatisfied = np.ones_like(probs)
+    unsatisfied[:, 1:] = np.cumprod(1.0 - probs[:, :-1], axis=1)
+    return np.cumsum(probs * unsatisfied / r.ks, axis=1)

@@ -20,6 +20,8 @@ from irlib.measures import _batch_kernels as kernels
 from irlib.measures import _curve_kernels as curves
 from irlib.measures import counts
 from irlib.measures import explain as steps
+from irlib.measures import explain_users as steps_users
+from irlib.measures import user_models as users
 from irlib.measures.ap import average_precision
 from irlib.measures.binary import (f1_at_k, precision_at_k, r_precision, recall_at_k, set_f,
                                    set_precision, set_recall, success_at_k)
@@ -37,6 +39,7 @@ class ParamInfo:
     choices: tuple | None
     description: str
     kind: type = int           # int: a whole number >= 1; float: a positive number
+    below: float | None = None # a float parameter must also be below this (RBP's p < 1)
 
 
 #: How each family decides relevance: a binary family needs a yes/no (grade >= rel).
@@ -108,6 +111,15 @@ PARAMS = {
     "rule": ParamInfo("v9", RULES, "how a recall level becomes a number of relevant documents: "
                       "'v9' = floor(level R + 0.9) (trec_eval 9, pytrec_eval); 'v10' = "
                       "round(level R) (trec_eval 10.0)"),
+    "p": ParamInfo(users.DEFAULT_P, None, "RBP's persistence: the probability of reading on "
+                   "from one rank to the next (0 < p < 1); the user reads 1/(1-p) results on "
+                   "average", float, below=1.0),
+    "T": ParamInfo(users.DEFAULT_T, None, "INST's target: the gain the user came for, on the "
+                   "0-1 gain scale (grade / max_rel)", float),
+    "max_rel": ParamInfo(users.DEFAULT_MAX_REL, None, "the highest grade of the scale: INST's "
+                         "gain is grade / max_rel (ir_measures' max_rel); ERR's satisfaction "
+                         "is (2^grade - 1) / 2^max_rel (gdeval: 4); higher grades count as "
+                         "max_rel"),
 }
 
 _BINARY = ("rel",)
@@ -291,6 +303,37 @@ MEASURES = {
         family="set", cutoff="none", params=("rel", "beta"), bounded=True, colour="#009E73",
         per_ranking=set_f, curve=curves.set_f, explain=steps.explain_set_f,
         kernel=kernels._set_f, tile=False, teach=False, trec_eval="set_F"),
+    # User-model measures (irlib.measures.user_models): not trec_eval's; ir_measures' names.
+    "RBP": MeasureInfo(
+        label="RBP", title="Rank-biased precision",
+        description="A user reads on from each rank with probability p: the expected share "
+                    "of relevant results among those read (Moffat & Zobel 2008).",
+        family="rank", cutoff="optional", params=("rel", "p"), bounded=True, colour="#009E73",
+        per_ranking=users.rbp, curve=curves.rbp, explain=steps_users.explain_rbp,
+        kernel=kernels._rbp, tile=False, teach=False),
+    "RBPResidual": MeasureInfo(
+        label="RBP residual", title="RBP's residual",
+        description="How much RBP could still grow if every unjudged result, and every result "
+                    "past the end, were relevant: RBP lies in [RBP, RBP + residual].",
+        family="rank", cutoff="optional", params=("p",), bounded=True, colour="#999999",
+        per_ranking=users.rbp_residual, curve=curves.rbp_residual,
+        explain=steps_users.explain_rbp_residual, kernel=kernels._rbp_residual, tile=False,
+        teach=False),
+    "INST": MeasureInfo(
+        label="INST", title="INST (adaptive target)",
+        description="A user who wants T units of gain reads on while the goal is unmet: the "
+                    "expected gain per result read (Moffat et al. 2015), as cwl_eval.",
+        family="graded", cutoff="none", params=("T", "max_rel"), bounded=True,
+        colour="#E69F00", per_ranking=users.inst, curve=None,
+        explain=steps_users.explain_inst, kernel=kernels._inst, tile=False, teach=False),
+    "ERR": MeasureInfo(
+        label="ERR", title="Expected reciprocal rank",
+        description="A cascade user stops at the first result that satisfies them (more "
+                    "likely the higher its grade): the expected 1/rank of that stop "
+                    "(Chapelle et al. 2009), as gdeval.",
+        family="graded", cutoff="optional", params=("max_rel",), bounded=True,
+        colour="#CC79A7", per_ranking=users.err, curve=curves.err,
+        explain=steps_users.explain_err, kernel=kernels._err, tile=False, teach=False),
 }
 #: The measures :func:`irlib.evaluate` and the parser take (the others are per-ranking only).
 RUN_MEASURES = tuple(name for name, info in MEASURES.items() if info.kernel is not None)

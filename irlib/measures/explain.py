@@ -89,6 +89,9 @@ class Step:
     ideal: str
     denominator: str
     details: dict                      # tp, fp, fn, tn, outcomes
+    p: float = 0.8                     # RBP's persistence
+    T: float = 1.0                     # INST's target
+    max_rel: int = 4                   # INST's and ERR's highest grade
 
     def graded(self) -> tuple[list[dict], list[dict], dict]:
         """DCG's rows for the ranking and for the ideal one, and the details with DCG/IDCG."""

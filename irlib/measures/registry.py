@@ -18,6 +18,7 @@ from irlib.measures.catalogue import (AGGREGATES, CUTOFFS, FAMILIES, MEASURES, N
                                       ParamInfo)
 from irlib.measures.explain import Explanation, Step
 from irlib.measures.interpolated import check_level
+from irlib.measures.user_models import check_max_rel, check_p, check_target
 
 __all__ = ["AGGREGATES", "ALIASES", "CUTOFFS", "FAMILIES", "MEASURES", "NEEDS_CUTOFF", "PARAMS",
            "RUN_MEASURES", "TAUGHT_MEASURES", "TREC_EVAL_NAMES", "Measure", "MeasureInfo",
@@ -46,6 +47,9 @@ class Measure:
     dcg: str = "log2"
     beta: float = 1.0
     rule: str = "v9"
+    p: float = PARAMS["p"].default
+    T: float = PARAMS["T"].default
+    max_rel: int = PARAMS["max_rel"].default
 
     def __str__(self) -> str:
         params = []
@@ -125,8 +129,9 @@ def parse_measure(text, *, rel: int | None = None) -> Measure:
 
     Examples
     --------
-    >>> parse_measure("nDCG(dcg='exp-log2')@10")
-    Measure(name='nDCG', k=10, rel=1, dcg='exp-log2', beta=1.0, rule='v9')
+    >>> m = parse_measure("nDCG(dcg='exp-log2')@10")
+    >>> m.name, m.k, m.dcg
+    ('nDCG', 10, 'exp-log2')
     >>> str(parse_measure("AP(rel=2)")), str(parse_measure("P_10")), str(parse_measure("map"))
     ('AP(rel=2)', 'P@10', 'AP')
     >>> str(parse_measure("iprec_at_recall_0.10")), str(parse_measure("recip_rank", rel=2))
@@ -176,6 +181,8 @@ def parse_measure(text, *, rel: int | None = None) -> Measure:
             values[key] = raw
         elif info.kind is float:
             values[key] = _positive(raw, key, text)
+            if info.below is not None and values[key] >= info.below:
+                raise ValueError(f"{key} in {text!r} must be below {info.below:g}, got {raw!r}")
         elif not _DIGITS.fullmatch(raw) or int(raw) < 1:
             raise ValueError(f"{key} in {text!r} must be a positive integer, got {raw!r}")
         else:
@@ -193,8 +200,12 @@ def _with_rel(measure: Measure, rel: int | None) -> Measure:
 
 
 def explain(metric: str, grades, k: int, *, judged=None, rel=DEFAULT_REL, gain="linear",
-            ideal="judged", denominator="relevant") -> Explanation:
+            ideal="judged", denominator="relevant", p=PARAMS["p"].default,
+            T=PARAMS["T"].default, max_rel=PARAMS["max_rel"].default) -> Explanation:
     r"""Explain ``metric`` (a name in :data:`irlib.MEASURES`) at cut-off ``k``.
+
+    ``p`` (RBP), ``T`` and ``max_rel`` (INST, ERR) are the user-model measures' parameters
+    (:data:`irlib.PARAMS`).
 
     Examples
     --------
@@ -219,4 +230,5 @@ def explain(metric: str, grades, k: int, *, judged=None, rel=DEFAULT_REL, gain="
     details = {"tp": conf.tp, "fp": conf.fp, "fn": conf.fn, "tn": conf.tn,
                "outcomes": conf.outcomes}
     return MEASURES[metric].explain(Step(grades, k, judged, rel, gain, ideal, denominator,
-                                         details))
+                                         details, check_p(p), check_target(T),
+                                         check_max_rel(max_rel)))
