@@ -37,6 +37,35 @@ result = ol.comparison(pair, setting, int(S["users"]))
 claims = online.online_claims(result, pair.name_a, pair.name_b, f"NDCG@{len(pair.order_a)}")
 st.caption(f"{pair.source[0].upper()}{pair.source[1:]}. " + claims["offline"])
 
+# --------------------------------------------------------------------------- the user behind
+st.subheader("The user behind each metric", anchor="users")
+controls, chart = st.columns([2, 3], gap="medium")
+n = len(pair.order_a)
+with controls:
+    st.radio("Draw", tuple(ol.CURVES), format_func=ol.CURVES.get, **S.bind("curve"),
+             horizontal=True,
+             help="C/W/L (Moffat et al.): C(i) the chance the user reads on from rank i, "
+                  "W(i) the share of their attention rank i gets, L(i) the chance they stop "
+                  "at rank i.")
+    left, middle, right = st.columns(3)
+    left.slider("K", 1, n, **S.bind("k"), help="P@K, NDCG@K and ERR@K read K results.")
+    middle.select_slider("RBP's patience p", ol.RBP_P, **S.bind("p"))
+    right.select_slider("INST's target T", ol.INST_T, **S.bind("T"))
+k = min(int(S["k"]), n)
+measures = ol.user_measures(pair, k, float(S["p"]), float(S["T"]))
+models = ol.user_models(pair, measures)
+with chart:
+    st.plotly_chart(ol.users_figure(models, measures, S["curve"], height=280),
+                    key=P + "user_curves",
+                    config=plotly_config(displayModeBar=False))
+st.table(ol.user_rows(pair, models, measures, k), hide_index=True)
+st.caption(f"On {pair.name_a}. Score: the measure itself (irlib); Σ W·g: the expected gain "
+           "per result of the user the curve draws, equal to the score for P, RR, RBP and "
+           "INST. NDCG divides DCG by the ideal DCG instead; ERR's user stops on the grades "
+           "seen (dotted), so ERR is not a C/W/L measure and its score is Σ L(i)/i "
+           "(Azzopardi et al. 2021). Binary measures count grade ≥ "
+           f"{1 if pair.top_grade == 1 else 3} as relevant.")
+
 # --------------------------------------------------------------------------- model to clicks
 st.subheader("From the model to clicks", anchor="clicks")
 controls, chart = st.columns([2, 3], gap="medium")

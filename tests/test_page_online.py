@@ -12,6 +12,16 @@ from ui import online as ol
 P = ol.PREFIX
 
 
+def values(v) -> list:
+    """A Plotly array as a list (Plotly sends NumPy arrays as base64 "bdata")."""
+    import base64
+
+    import numpy as np
+    if isinstance(v, dict) and "bdata" in v:
+        return np.frombuffer(base64.b64decode(v["bdata"]), dtype=v["dtype"]).tolist()
+    return list(v)
+
+
 def texts(at) -> list[str]:
     return [m.value for m in at.markdown] + [c.value for c in at.caption]
 
@@ -30,7 +40,8 @@ def expected(query: dict | None = None, session=None):
 
 def test_every_section_draws_and_says_irlibs_sentences():
     at = run_page("online")
-    assert [h.value for h in at.subheader] == ["From the model to clicks",
+    assert [h.value for h in at.subheader] == ["The user behind each metric",
+                                              "From the model to clicks",
                                               "A/B test or interleaving?"]
     p, r, claims = expected()
     shown = texts(at)
@@ -45,8 +56,8 @@ def test_every_section_draws_and_says_irlibs_sentences():
     assert experiments["Users for 80 %"].tolist() == [f"{r.ab_needed:,}",
                                                       f"{r.interleaving_needed:,}"]
     charts = [json.loads(c.proto.spec) for c in at.get("plotly_chart")]
-    assert len(charts) == 2
-    bars = [t for t in charts[0]["data"] if t["type"] == "bar"]
+    assert len(charts) == 3
+    bars = [t for t in charts[1]["data"] if t["type"] == "bar"]
     assert [t["name"] for t in bars] == ["A: model", "B: model"]
     # the stakeholder box holds the product team's sentence
     assert "not a forecast" in claims["stakeholder"]
@@ -114,18 +125,18 @@ def test_the_same_seed_gives_the_same_page_another_seed_another_simulation():
     three = run_page("online", query={"seed": "4"})
     spec = [json.loads(c.proto.spec) for c in one.get("plotly_chart")]
     assert spec == [json.loads(c.proto.spec) for c in two.get("plotly_chart")]
-    assert spec[0] != json.loads(three.get("plotly_chart")[0].proto.spec)
+    assert spec[1] != json.loads(three.get("plotly_chart")[1].proto.spec)    # the clicks
 
 
 def test_the_power_curves_reach_80_percent_near_the_users_the_formula_asks_for():
     at = run_page("online")
     _, r, _ = expected()
-    power = json.loads(at.get("plotly_chart")[1].proto.spec)
+    power = json.loads(at.get("plotly_chart")[2].proto.spec)
     first = {}
     for trace in power["data"]:
         if trace.get("mode") == "lines+markers":
             first[trace["name"].split(" ")[0]] = next(
-                x for x, y in zip(trace["x"], trace["y"]) if y >= 0.8)
+                x for x, y in zip(values(trace["x"]), values(trace["y"])) if y >= 0.8)
     assert first["interleaving"] < first["A/B"]
     # the curve's first size at 80 % is within a factor 2.5 of the formula's
     assert r.ab_needed / 2.5 <= first["A/B"] <= r.ab_needed * 2.5
@@ -138,3 +149,20 @@ def test_position_bias_is_said_from_irlib():
     sentence = online.position_bias_claim(p.order_a, p.grades, r.clicks_a, p.titles)
     assert sentence and "Dog (grade 0) at rank 1" in sentence
     assert "Under A: " + sentence in texts(at)
+
+
+def test_the_user_behind_each_metric_follows_k_patience_and_target():
+    from irlib.measures.user_models import inst, rbp, user_model
+    at = run_page("online", query={"k": "3", "p": "0.9", "T": "2.0", "curve": "stopping"})
+    p = ol.pair("swap")
+    grades = [p.grades[d] for d in p.order_a]
+    (rows,) = [t.value for t in at.table if "Measure" in t.value.columns]
+    scores = dict(zip(rows["Measure"], rows["Score"]))
+    assert scores["RBP(p=0.9,rel=3)"] == f"{rbp(grades, p=0.9, rel=3):.3f}"
+    assert scores["INST(T=2.0,max_rel=4)"] == f"{inst(grades, T=2.0, max_rel=4):.3f}"
+    assert "P(rel=3)@3" in scores and "nDCG@3" in scores and "ERR(max_rel=4)@3" in scores
+    curves = json.loads(at.get("plotly_chart")[0].proto.spec)
+    (err_curve,) = [t for t in curves["data"] if t["name"] == "ERR(max_rel=4)@3"]
+    expected_l = user_model(grades, "ERR(max_rel=4)@3").stopping
+    assert [round(v, 9) for v in values(err_curve["y"])] == [round(v, 9) for v in expected_l]
+    assert curves["layout"]["yaxis"]["title"]["text"] == ol.CURVES["stopping"]

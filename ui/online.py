@@ -12,7 +12,9 @@ import numpy as np
 import plotly.graph_objects as go
 import streamlit as st
 
+import irlib
 from irlib import online
+from irlib.measures.user_models import err, user_model
 from ui import page_state as ps
 from ui.catalog import load_catalog
 from ui.charts import layout_dict
@@ -27,6 +29,19 @@ CURVE_SIZES = tuple(int(m * 10 ** e) for e in range(1, 7) for m in (1, 2, 5)) + 
 NOISE = tuple(round(0.05 * i, 2) for i in range(11))           # 0 to 0.5
 BIAS = tuple(0.25 * i for i in range(9))                       # 0 to 2
 PATIENCE = tuple(round(0.5 + 0.05 * i, 2) for i in range(11))  # 0.5 to 1
+RBP_P = tuple(round(0.05 * i, 2) for i in range(10, 20))     # 0.5 to 0.95
+INST_T = (0.5, 1.0, 1.5, 2.0, 3.0, 4.0)
+CURVES = {"weight": "W(i): attention", "continuation": "C(i): goes on",
+          "stopping": "L(i): stops here"}
+#: what each measure's user does, and the colour its curve gets
+USERS_OF = {
+    "P": ("reads exactly K results, each as closely", "#0072B2"),
+    "RR": ("stops at the first relevant result", "#E69F00"),
+    "RBP": ("goes on with the same chance p after every result", "#009E73"),
+    "INST": ("came for T units of gain; reads on longer while the goal is unmet", "#CC79A7"),
+    "nDCG": ("reads on with NDCG's log discount, up to K", "#56B4E9"),
+    "ERR": ("stops when satisfied: the better the result, the likelier", "#D55E00"),
+}
 COLOURS = {"A": "#0072B2", "B": "#D55E00", "ab": "#0072B2", "interleaving": "#009E73"}
 
 PAIRS = {
@@ -60,6 +75,10 @@ def page_state() -> ps.PageState:
         ps.Field("users", 1000, ps.one_of(USERS)),
         ps.Field("touched", 0.1, ps.one_of(TOUCHED)),
         ps.Field("seed", 0, ps.whole_number(0, 9999)),
+        ps.Field("k", 5, ps.whole_number(1, 12)),
+        ps.Field("p", 0.8, ps.one_of(RBP_P)),
+        ps.Field("T", 1.0, ps.one_of(INST_T)),
+        ps.Field("curve", "weight", ps.one_of(tuple(CURVES))),
         ps.Field("present", False, ps.switch(on="present", off="learn"), "view"),
     ])
 
@@ -203,3 +222,49 @@ def experiments_rows(r: online.OnlineComparison) -> dict[str, list]:
         f"Wrong way, {r.users:,} users": [f"{r.ab_at_users.wrong_way:.0%}",
                                           f"{r.interleaving_at_users.wrong_way:.0%}"],
     }
+
+
+def user_measures(p: Pair, k: int, patience: float, target: float) -> dict[str, str]:
+    """Each family's measure as irlib's parser reads it. Binary measures count grade ≥ 3 on
+    the 0–4 scale (the cats judged relevant in Lesson 1's binary query), ≥ 1 on a binary one."""
+    rel = 1 if p.top_grade == 1 else 3
+    k = min(k, len(p.order_a))
+    return {"P": f"P(rel={rel})@{k}", "RR": f"RR(rel={rel})",
+            "RBP": f"RBP(p={patience},rel={rel})",
+            "INST": f"INST(T={target},max_rel={p.top_grade})", "nDCG": f"nDCG@{k}",
+            "ERR": f"ERR(max_rel={p.top_grade})@{k}"}
+
+
+def user_models(p: Pair, measures: dict[str, str]) -> dict[str, object]:
+    grades = [p.grades[d] for d in p.order_a]
+    return {family: user_model(grades, text) for family, text in measures.items()}
+
+
+def user_rows(p: Pair, models: dict, measures: dict[str, str], k: int) -> dict[str, list]:
+    """Each measure's user, its value and the expected utility Σ W(i)·g(i), all irlib's."""
+    grades = [p.grades[d] for d in p.order_a]
+    k = min(k, len(grades))
+    values = {family: m.expected_gain for family, m in models.items()}
+    values["nDCG"] = irlib.ndcg_at_k(grades, k)
+    values["ERR"] = err(grades, k, max_rel=p.top_grade)
+    return {"Measure": [measures[f] for f in models],
+            "The user": [USERS_OF[f][0] for f in models],
+            "Score": [f"{values[f]:.3f}" for f in models],
+            "Σ W·g": [f"{models[f].expected_gain:.3f}" for f in models]}
+
+
+def users_figure(models: dict, labels: dict[str, str], curve: str,
+                 height: int = 300) -> go.Figure:
+    """One curve per measure: its user's W(i), C(i) or L(i) at each rank."""
+    fig = go.Figure()
+    for family, m in models.items():
+        y = getattr(m, curve)
+        fig.add_scatter(x=m.ranks, y=y, mode="lines+markers", name=labels[family],
+                        line={"color": USERS_OF[family][1],
+                              "dash": "dot" if family == "ERR" else "solid"},
+                        hovertemplate=f"{labels[family]}, rank %{{x}}: %{{y:.2f}}"
+                                      "<extra></extra>")
+    layout = layout_dict(y_title=CURVES[curve], x_title="rank", height=height)
+    layout["yaxis"]["rangemode"] = "tozero"
+    fig.update_layout(layout)
+    return fig
