@@ -1,4 +1,4 @@
-"""Lesson 8: where judgments come from. Raters who disagree, documents nobody judged (pooling),
+"""Lesson 9: where judgments come from. Raters who disagree, documents nobody judged (pooling),
 and how many queries a comparison needs. Every number comes from irlib (raters, pooling,
 power); ui/judgments.py holds the data and the tables."""
 import html
@@ -119,12 +119,12 @@ def queries_part() -> None:
     upload = jd.uploaded_per_query()
     st.markdown(
         "Two systems compared query by query: the sample TREC runs (24 queries, the files of "
-        "Lesson 9) or your own upload there. **How many queries** would a paired test need "
+        "Lesson 10) or your own upload there. **How many queries** would a paired test need "
         "to see this difference, and how often would the upload page's verdict come out the "
         "same on fewer, or more, queries like these?")
     if S["data"] == "upload" and upload is None:
         st.info("No upload with two or more systems in this session yet: load your files in "
-                "Lesson 9 (Your own judgments) and come back. The sample runs are shown.",
+                "Lesson 10 (Your own judgments) and come back. The sample runs are shown.",
                 icon=":material/upload_file:")
     if S["data"] == "upload" and upload is not None:
         label, table = upload
@@ -137,7 +137,7 @@ def queries_part() -> None:
             S.set(name, fallback)
     c0, c1, c2, c3, c4 = st.columns([3, 2, 2, 2, 2], vertical_alignment="bottom")
     c0.segmented_control("Data", list(jd.DATA), format_func=jd.DATA.get, **S.bind("data"),
-                         help="Your upload: the systems Lesson 9 scored in this session.",
+                         help="Your upload: the systems Lesson 10 scored in this session.",
                          required=True)
     c1.selectbox("Baseline", systems, **S.bind("base"))
     c2.selectbox("New system", systems, **S.bind("other"))

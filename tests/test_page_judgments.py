@@ -137,7 +137,7 @@ def test_the_learners_upload_is_offered_after_lesson_9_scored_it():
     at.radio(key="upload_input").set_value("trec").run()
     at.button(key="upload_sample_trec").click().run()
     assert not at.exception
-    label, table = at.session_state[jd.UPLOAD_KEY]       # what Lesson 9 handed over
+    label, table = at.session_state[jd.UPLOAD_KEY]       # what Lesson 10 handed over
     at.switch_page("pages/judgments.py").run()
     assert not at.exception and not [i for i in at.info if "No upload" in i.value]
     assert at.selectbox(key=P + "base").options == list(table.columns)
