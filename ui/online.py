@@ -40,7 +40,7 @@ USERS_OF = {
     "RBP": ("goes on with the same chance p after every result", "#009E73"),
     "INST": ("came for T units of gain; reads on longer while the goal is unmet", "#CC79A7"),
     "nDCG": ("reads on with NDCG's log discount, up to K", "#56B4E9"),
-    "ERR": ("stops when satisfied: the better the result, the likelier", "#D55E00"),
+    "ERR": ("stops when satisfied, more often at a higher grade", "#D55E00"),
 }
 COLOURS = {"A": "#0072B2", "B": "#D55E00", "ab": "#0072B2", "interleaving": "#009E73"}
 
