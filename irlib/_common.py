@@ -6,6 +6,7 @@ from __future__ import annotations
 
 import math
 from collections.abc import Sequence
+from decimal import ROUND_HALF_UP, Decimal
 
 import numpy as np
 
@@ -157,3 +158,20 @@ def mean_over_queries(score, rankings, judged=None) -> float:
         raise ValueError(f"judged must have one entry per query: {len(judged)} != {len(rankings)}")
     judged = judged if judged is not None else [None] * len(rankings)
     return float(np.mean([score(g, j) for g, j in zip(rankings, judged)]))
+
+
+def fmt_number(x: float, digits: int = 2) -> str:
+    """A number in explanations and verdicts: at most ``digits`` decimals, no trailing zeros.
+
+    Rounded half up from the shortest decimal that reads back as ``x`` (what ``repr``
+    shows), as a person rounds on paper: binary floats such as 0.125 or 0.995 are not
+    rounded down for being stored a hair below.
+
+    >>> [fmt_number(x) for x in (0.125, 0.995, -0.004, 1.0)], fmt_number(2.5237, 4)
+    (['0.13', '1', '0', '1'], '2.5237')
+    """
+    if not math.isfinite(float(x)):
+        return str(float(x))
+    value = Decimal(repr(float(x))).quantize(Decimal(1).scaleb(-digits), rounding=ROUND_HALF_UP)
+    text = f"{value:f}".rstrip("0").rstrip(".") if digits else f"{value:f}"
+    return "0" if text in ("-0", "") else text

@@ -34,13 +34,16 @@ SQL by each measure's registry rule (``aggregate``: mean, geometric mean, sum or
 """
 from __future__ import annotations
 
-from collections.abc import Iterable, Sequence
+from collections.abc import Iterable
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING
 
 import numpy as np
 import pandas as pd
 
+from irlib._columns import (DOC_COLUMNS, QUERY_COLUMNS, RANK_COLUMNS,  # noqa: F401
+                            RELEVANCE_COLUMNS, SCORE_COLUMNS, choose_columns,
+                            not_numbers_message)
 from irlib._common import GEOMETRIC_FLOOR
 from irlib.batch.engine import (FLOAT_ID_LIMIT, boolean_ids_message, check_options,
                                 large_float_ids_message)
@@ -49,13 +52,8 @@ from irlib.measures.registry import MEASURES, Measure
 if TYPE_CHECKING:                      # pyspark is optional: imported where it is used
     from pyspark.sql import Column, DataFrame
 
-#: Column names tried, in order, when the caller names none (exact match first, then
-#: case-insensitive). Pass ``query_col=`` etc. to name yours.
-QUERY_COLUMNS = ("query_id", "qid", "query", "user_id", "userID", "user", "userId")
-DOC_COLUMNS = ("doc_id", "docno", "doc", "item_id", "itemID", "item", "itemId")
-RELEVANCE_COLUMNS = ("relevance", "rel", "grade", "label", "rating")
-SCORE_COLUMNS = ("score", "prediction", "sim")
-RANK_COLUMNS = ("rank",)
+# The column names tried when the caller names none (QUERY_COLUMNS …) are irlib._columns',
+# one contract with irlib.evaluate.
 
 # Where a query's row comes from; the per-query rows carry it until the means are made.
 ANSWERED, MISSING, IGNORED = "answered", "missing", "ignored"
@@ -100,28 +98,6 @@ class SparkEvaluation:
     def unpersist(self) -> None:
         """Free the cached per-query rows (executors' memory and disk)."""
         self.rows.unpersist()
-
-
-def _find_column(df: DataFrame, given: str | None, candidates: Sequence[str], role: str,
-                 what: str, needed: bool = True) -> str | None:
-    columns = list(df.columns)
-    if given is not None:
-        if given not in columns:
-            raise ValueError(f"{what} has no column {given!r} for the {role} "
-                             f"(found: {', '.join(columns)})")
-        return given
-    for name in candidates:
-        if name in columns:
-            return name
-    lower = {c.lower(): c for c in columns}
-    for name in candidates:
-        if name.lower() in lower:
-            return lower[name.lower()]
-    if needed:
-        raise ValueError(f"{what} has no {role} column: tried {', '.join(candidates)} "
-                         f"(found: {', '.join(columns)}); name yours with "
-                         f"{role.split()[0]}_col=...")
-    return None
 
 
 def _id_target(*dtypes) -> str:
@@ -186,7 +162,7 @@ def _numeric(df: DataFrame, name: str, what: str) -> None:
     from pyspark.sql import types as T
     dtype = df.schema[name].dataType
     if not isinstance(dtype, T.NumericType):
-        raise ValueError(f"{what}: column {name!r} holds {dtype.simpleString()}, not numbers")
+        raise ValueError(not_numbers_message(what, name, dtype.simpleString()))
 
 
 def _aggregate(name: str, how: str) -> Column:
@@ -287,7 +263,9 @@ def evaluate(qrels: DataFrame, run: DataFrame, measures: Iterable, *, complete: 
     ----------
     qrels : pyspark.sql.DataFrame
         One row per judgment: a query (or user) id, a doc (or item) id and a numeric
-        relevance (grade or rating; > 0 relevant by default, ``P(rel=4)@10`` for a threshold).
+        relevance (grade or rating). Binary measures count grade >= ``rel``, 1 by default
+        (``P(rel=4)@10`` for another threshold): a grade of 0.5 is not relevant, though
+        graded measures (nDCG, ERR, INST) still gain from it. As :func:`irlib.evaluate`.
     run : pyspark.sql.DataFrame
         One row per result: query id, doc id and a ``score`` (higher is better; ties broken by
         doc id descending, as trec_eval) or a ``rank`` (1 is best; equal ranks broken the
@@ -298,11 +276,12 @@ def evaluate(qrels: DataFrame, run: DataFrame, measures: Iterable, *, complete: 
     complete, depth, judged_only
         As :func:`irlib.evaluate` (``trec_eval -c``, ``-M``, ``-J``).
     query_col, doc_col, relevance_col, score_col, rank_col : str, optional
-        The columns to read. By default the first of these found (exact name, then any
-        case): queries ``query_id, qid, query, user_id, userID, user, userId``; docs
-        ``doc_id, docno, doc, item_id, itemID, item, itemId``; relevance ``relevance, rel,
-        grade, label, rating``; the run's ``score, prediction, sim``, else ``rank``. The
-        query and doc names apply to both frames. Ids may be integers or text; a float id
+        The columns to read, as :func:`irlib.evaluate` reads them (``irlib._columns``). By
+        default the first of these found (exact name, then any case): queries ``query_id,
+        qid, query, user_id, userID, user, userId``; docs ``doc_id, docno, doc, item_id,
+        itemID, item, itemId``; relevance ``relevance, rel, grade, label, rating``; the run's
+        ``score, prediction, sim``, else ``rank``. The query and doc names apply to both
+        frames. Relevance, score and rank must be numeric columns (text is refused). Ids may be integers or text; a float id
         becomes the text a file would hold (``1.0`` is ``"1"``), as in irlib.evaluate.
         Refused as irlib.evaluate refuses them: True/False, and floats of 2**53 or more.
     convention : {"trec_eval", "spark"}
@@ -342,22 +321,9 @@ def evaluate(qrels: DataFrame, run: DataFrame, measures: Iterable, *, complete: 
     if len(set(names)) != len(names):
         raise ValueError(f"measures name one measure twice: {', '.join(names)}")
 
-    q_query = _find_column(qrels, query_col, QUERY_COLUMNS, "query (user) id", "qrels")
-    q_doc = _find_column(qrels, doc_col, DOC_COLUMNS, "doc (item) id", "qrels")
-    q_rel = _find_column(qrels, relevance_col, RELEVANCE_COLUMNS, "relevance", "qrels")
-    r_query = _find_column(run, query_col, QUERY_COLUMNS, "query (user) id", "run")
-    r_doc = _find_column(run, doc_col, DOC_COLUMNS, "doc (item) id", "run")
-    if rank_col is not None and score_col is not None:
-        raise ValueError("name a score column or a rank column, not both")
-    r_score = None if rank_col is not None else \
-        _find_column(run, score_col, SCORE_COLUMNS, "score", "run", needed=False)
-    r_rank = None if r_score is not None else \
-        _find_column(run, rank_col, RANK_COLUMNS, "rank", "run", needed=False)
-    if r_score is None and r_rank is None:
-        raise ValueError(f"run has no score or rank column: tried "
-                         f"{', '.join(SCORE_COLUMNS + RANK_COLUMNS)} (found: "
-                         f"{', '.join(run.columns)}); name yours with score_col=... or "
-                         "rank_col=...")
+    cols = choose_columns(qrels.columns, run.columns, query_col=query_col, doc_col=doc_col,
+                          relevance_col=relevance_col, score_col=score_col, rank_col=rank_col)
+    q_query, q_doc, q_rel, r_query, r_doc, r_score, r_rank = cols
     _numeric(qrels, q_rel, "qrels")
     _numeric(run, r_score or r_rank, "run")
     ids = (("qrels", qrels, q_query), ("qrels", qrels, q_doc), ("run", run, r_query),

@@ -6,6 +6,7 @@ import streamlit as st
 
 import irlib
 from irlib.measures import conventions as cv
+from ui.numbers import fmt
 from ui import libraries as lib
 from ui import phone_tables
 from ui.board import ranking_board
@@ -63,7 +64,7 @@ st.latex(lib.numerator_latex(parts, k_ap))
 denominators = lib.ap_latex(parts, k_ap)
 for (who, name, value, tex), col in zip(denominators, st.columns(3)):
     with col:
-        st.metric(f"÷ {name}", irlib.fmt(value, 4), help=who, border=True)
+        st.metric(f"÷ {name}", fmt(value, 4), help=who, border=True)
         st.caption(who)
         st.latex(tex)
 st.markdown(
@@ -102,13 +103,13 @@ with st.container(border=True, key=P + "missed_box"):
          cv.score_under("sklearn", grades, k_ndcg, judged=judged)["NDCG"]))
     for (label, who, value), col in zip(variants, st.columns(len(variants))):
         with col:
-            st.metric(label, irlib.fmt(value, 4), border=True,
+            st.metric(label, fmt(value, 4), border=True,
                       help=f"NDCG@{k_ndcg} with this gain and ideal: {who}")
             st.caption(who)
     idcg_judged = irlib.idcg_at_k(grades, k_ndcg, judged=judged)
     idcg_shown = irlib.idcg_at_k(grades, k_ndcg, ideal="shown")
-    st.markdown(f"IDCG@{k_ndcg} from all judged documents: **{irlib.fmt(idcg_judged, 3)}** · "
-                f"from the given list only: **{irlib.fmt(idcg_shown, 3)}**")
+    st.markdown(f"IDCG@{k_ndcg} from all judged documents: **{fmt(idcg_judged, 3)}** · "
+                f"from the given list only: **{fmt(idcg_shown, 3)}**")
     if missed == 0:
         st.caption("All judged pictures are in the list, so both ideals agree. Add a document "
                    "the system never returned to see them part.")

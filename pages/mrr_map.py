@@ -3,7 +3,7 @@ then MRR and MAP over the test set with the formulas substituted."""
 import streamlit as st
 
 import irlib
-from irlib import fmt
+from ui.numbers import fmt
 from ui import mrr_map as mm
 from ui.formula import two_lines
 from ui.tiles import tiles

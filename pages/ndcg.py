@@ -3,7 +3,7 @@ linear vs exponential gain, and where the ideal ranking comes from."""
 import streamlit as st
 
 import irlib
-from irlib import fmt
+from ui.numbers import fmt
 from ui import ndcg as nd
 from ui.formula import narrow, show_swapped
 from ui.tiles import tiles

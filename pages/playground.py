@@ -5,9 +5,9 @@ controls, the board, then tiles beside both curve charts; the formula below.
 """
 import streamlit as st
 
-import irlib
 from irlib.measures.dcg import GAIN_FORMULAS
 from irlib.measures.registry import MEASURES
+from ui.numbers import fmt
 from ui import playground as pg
 from ui import own_example, predict
 from ui.board import ranking_board
@@ -149,7 +149,7 @@ def live_part(formula) -> None:
         view.charts, key=P + "curves", on_click=pg.set_k_from_chart, address=pg.address(values),
         choice=("Second chart", pg.url_state.CHARTS, state.chart), on_choose=pg.set_chart,
         note=pg.confusion_note(k, confusion.tp, confusion.fp, confusion.fn, confusion.tn),
-        tiles=[(MEASURES[name].label_at(k), irlib.fmt(curves[name][k - 1])) for name in tiles],
+        tiles=[(MEASURES[name].label_at(k), fmt(curves[name][k - 1])) for name in tiles],
         footer="Click a point to set K.", size="large" if state.present else "normal",
         preview=near and near.for_charts(P + "board"), send_code=full_run)
 

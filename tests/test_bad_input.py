@@ -69,7 +69,7 @@ def test_duplicate_rows_are_named():
 
 def test_missing_columns_and_empty_frames():
     qrels, run = _frames()
-    with pytest.raises(ValueError, match=r"run is missing column 'score' \(needs"):
+    with pytest.raises(ValueError, match=r"run has no score or rank column: tried score"):
         irlib.evaluate(qrels, run.drop(columns="score"), ["AP"])
     with pytest.raises(ValueError, match="qrels is empty"):
         irlib.evaluate(qrels.iloc[:0], run, ["AP"])

@@ -11,6 +11,7 @@ from course.challenges import Board, InputError, challenges, judge, move
 from course.challenges._board import moves_between, number
 from course.challenges._recommenders import USERS, catalogue, move_film
 from irlib.measures.conventions import score_under
+from ui.numbers import fmt
 from ui.practice import all_challenges, sources
 
 CHALLENGES = all_challenges()
@@ -231,8 +232,8 @@ def test_a_hair_under_the_bar_reads_as_under_it():
     c = CHALLENGES["one-query-lifts-map"]
     boards = FAILING["one-query-lifts-map"](c)
     value = irlib.mean_average_precision(ranked(boards), 8)
-    assert value < 0.6 and irlib.fmt(value) == "0.6"     # two decimals would say 0.6
-    assert f"MAP@8 = {irlib.fmt(value, 3)}, not above 0.6" in c.check(boards).why
+    assert value < 0.6 and fmt(value) == "0.6"     # two decimals would say 0.6
+    assert f"MAP@8 = {fmt(value, 3)}, not above 0.6" in c.check(boards).why
 
 
 def test_moves_count_the_fewest_drags():

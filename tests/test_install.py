@@ -43,7 +43,8 @@ def wheel(tmp_path_factory) -> Path:
     shutil.copytree(ROOT, source, ignore=shutil.ignore_patterns(
         ".git", "__pycache__", "build", "*.egg-info", ".pytest_cache", ".hypothesis"))
     out = tmp_path_factory.mktemp("wheel")
-    have = all(importlib.util.find_spec(name) for name in ("setuptools", "wheel"))
+    have = all(importlib.util.find_spec(name) for name in ("setuptools", "wheel")) \
+        and _at_least("setuptools", 77)          # pyproject's build requirement (PEP 639)
     _pip("wheel", "--no-deps", *(["--no-build-isolation"] if have else []), "-w", out, ".",
          cwd=source)
     (built,) = out.glob("irlib-*.whl")
@@ -59,6 +60,11 @@ def venv(wheel, tmp_path_factory) -> Path:
                    timeout=300)
     _pip("--python", folder / "bin" / "python", "install", "--no-compile", wheel)
     return folder / "bin"
+
+
+def _at_least(distribution: str, major: int) -> bool:
+    from importlib.metadata import version
+    return int(version(distribution).split(".")[0]) >= major
 
 
 def _in_venv(bin_folder: Path, *command) -> subprocess.CompletedProcess:
@@ -131,3 +137,41 @@ def test_irlib_imports_without_the_apps_packages(venv):
     got = _in_venv(venv, venv / "python", "-c", "import sys; " + code)
     assert got.returncode == 0, got.stderr
     assert got.stdout.split() == ["evaluate", "None", "None", "None"]
+
+
+def _metadata(wheel: Path) -> str:
+    archive = zipfile.ZipFile(wheel)
+    return archive.read(next(n for n in archive.namelist()
+                             if n.endswith(".dist-info/METADATA"))).decode()
+
+
+def test_the_wheel_carries_the_licence_and_the_version(wheel):
+    import irlib
+    names = zipfile.ZipFile(wheel).namelist()
+    metadata = _metadata(wheel)
+    assert "License-Expression: MIT" in metadata.splitlines()
+    licence = [n for n in names if n.endswith("LICENSE") and ".dist-info/" in n]
+    assert licence and b"MIT License" in zipfile.ZipFile(wheel).read(licence[0])
+    assert f"Version: {irlib.__version__}" in metadata.splitlines()
+    assert re.fullmatch(r"\d+\.\d+\.\d+", irlib.__version__)
+    # the long description renders on a package index: no link relative to the checkout
+    description = metadata.split("\n\n", 1)[1]
+    assert "# irlib" in description
+    relative = re.findall(r"\]\((?!https?://|#)([^)]*)\)", description)
+    assert not relative, relative
+
+
+def test_help_names_the_installed_commands_and_the_version_is_installed(venv):
+    for command in ("irlib-trec-eval", "irlib-recsys"):
+        got = _in_venv(venv, venv / command, "--help")
+        assert got.returncode == 0, got.stderr
+        text = " ".join(got.stdout.split())
+        assert text.startswith(f"usage: {command} "), text[:80]
+        assert "python -m" not in text
+        assert not re.search(r"\.[;.:,](?!\.)|;\.", text.replace("...", "")), \
+            re.search(r".{30}\.[;.:,].{10}", text.replace("...", ""))
+    import irlib
+    got = _in_venv(venv, venv / "python", "-c",
+                   "import irlib, importlib.metadata as m; "
+                   "print(irlib.__version__, m.version('irlib'))")
+    assert got.stdout.split() == [irlib.__version__] * 2, got.stderr

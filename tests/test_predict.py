@@ -8,6 +8,7 @@ from __future__ import annotations
 import re
 
 import irlib
+from ui.numbers import fmt
 from tests.apptest import address, component_data, run_page
 from ui.playground import defaults
 from ui.predict import outcome_text
@@ -76,9 +77,9 @@ def test_stage_predict_reveal_and_score():
     rr = [irlib.reciprocal_rank(p_at(o), 2) for o in (start, first)]
     assert rr[1] > rr[0]
     (said,) = [plain(s.value) for s in at.success]
-    assert said.startswith(f"Right: RR@2 went up, {irlib.fmt(rr[0])} → {irlib.fmt(rr[1])}. ")
+    assert said.startswith(f"Right: RR@2 went up, {fmt(rr[0])} → {fmt(rr[1])}. ")
     assert "Score: 1 right of 1" in said
-    assert tiles(at)["RR@2"] == irlib.fmt(rr[1])              # now the numbers move
+    assert tiles(at)["RR@2"] == fmt(rr[1])              # now the numbers move
     assert address(at)["score"] == "1-1" and address(at)["order"] == "21345678"
 
     # a wrong guess counts as asked, not right
@@ -91,7 +92,7 @@ def test_stage_predict_reveal_and_score():
     assert truth != "down"
     (said,) = [plain(s.value) for s in at.error]
     assert said.startswith("Not this time: you said down, but Precision@2 ")
-    assert f"{irlib.fmt(p[0])} → {irlib.fmt(p[1])}" in said
+    assert f"{fmt(p[0])} → {fmt(p[1])}" in said
     assert address(at)["score"] == "1-2"
     assert "Score: 1 right of 2" in said               # the score, in the same line
 

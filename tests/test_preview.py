@@ -8,6 +8,7 @@ import numpy as np
 import pytest
 
 import irlib
+from ui.numbers import fmt
 from ui.playground import confusion_note
 from ui.preview import DECIMALS, neighbour_preview, signature
 
@@ -44,7 +45,7 @@ def test_every_neighbour_matches_the_per_ranking_functions(levels, rel, gain, k)
         new_order, new_grades = _apply(order, grades, key)
         ranked = [new_grades[i] for i in new_order]
         curves = irlib.metric_curves(ranked, rel=rel, gain=gain)
-        assert shown["tiles"] == [irlib.fmt(curves[name][k - 1]) for name in TILES], key
+        assert shown["tiles"] == [fmt(curves[name][k - 1]) for name in TILES], key
         for chart, traces in zip(CHARTS, shown["charts"]):
             for name, y in zip(chart, traces):
                 assert y == pytest.approx(curves[name], abs=10 ** -DECIMALS / 2 + 1e-9), (key, name)
@@ -52,8 +53,8 @@ def test_every_neighbour_matches_the_per_ranking_functions(levels, rel, gain, k)
         assert shown["note"] == confusion_note(k, c.tp, c.fp, c.fn, c.tn)
         assert table.outcomes[key] == list(c.outcomes)
         # spot checks against the one-number functions too
-        assert shown["tiles"][1] == irlib.fmt(irlib.recall_at_k(ranked, k, rel=rel))
-        assert shown["tiles"][7] == irlib.fmt(irlib.ndcg_at_k(ranked, k, gain=gain))
+        assert shown["tiles"][1] == fmt(irlib.recall_at_k(ranked, k, rel=rel))
+        assert shown["tiles"][7] == fmt(irlib.ndcg_at_k(ranked, k, gain=gain))
 
 
 def test_keys_are_what_the_board_sends():

@@ -9,6 +9,7 @@ from scipy import stats
 
 import irlib
 from irlib.stats.compare import compare_systems
+from ui.numbers import fmt
 
 
 def test_judged_must_include_the_shown_documents():
@@ -41,7 +42,7 @@ def test_whole_float_rel_is_the_integer():
     (0.0714285, 4, "0.0714"), (0.5, 0, "1"), (-0.125, 2, "-0.13"), (-0.001, 2, "0"),
     (10.0, 2, "10"), (float("inf"), 2, "inf")])
 def test_fmt_rounds_the_decimal_a_person_reads(x, digits, text):
-    assert irlib.fmt(x, digits) == text
+    assert fmt(x, digits) == text
 
 
 def test_compare_tests_use_the_same_ties_as_the_counts():

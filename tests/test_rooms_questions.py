@@ -8,6 +8,7 @@ import random
 import pytest
 
 import irlib
+from ui.numbers import fmt
 from ui.rooms import questions as qs
 from ui.rooms.store import RoomError, check_payload
 
@@ -48,7 +49,7 @@ def test_compare_questions_agree_with_irlib(seed):
     a, b = (BY_METRIC[metric](grades_of(r), k) for r in question["rankings"])
     expected = qs.SAME if abs(a - b) <= 1e-12 else ("A" if a > b else "B")
     assert question["correct"] == expected
-    assert question["explanation"].startswith(f"{qs.metric_label(metric, k)}: A {irlib.fmt(a)}")
+    assert question["explanation"].startswith(f"{qs.metric_label(metric, k)}: A {fmt(a)}")
 
 
 @pytest.mark.parametrize("source", ["cats", "graded", "lecture"])
@@ -283,8 +284,8 @@ def test_sampled_questions_agree_with_irlib(seed):
     expected = qs.SAME if abs(sampled[a] - sampled[b]) <= 1e-12 else (
         a if sampled[a] > sampled[b] else b)
     assert question["correct"] == expected
-    assert f"{MODELS[a]} {irlib.fmt(whole[a], 3)}, " in question["context"]
-    assert f"{MODELS[a]} {irlib.fmt(sampled[a], 3)}" in question["explanation"]
+    assert f"{MODELS[a]} {fmt(whole[a], 3)}, " in question["context"]
+    assert f"{MODELS[a]} {fmt(sampled[a], 3)}" in question["explanation"]
     flipped = (whole[a] - whole[b]) * (sampled[a] - sampled[b]) < 0
     assert ("the order flips" in question["explanation"]) == flipped
 

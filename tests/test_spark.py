@@ -18,7 +18,7 @@ from tests.test_parity import random_case
 
 # every run measure of the registry: trec_eval's all_trec, plus those it does not print
 MEASURES = ["all_trec", "F1@5", "DCG@5", "nDCG(dcg='exp-log2')@10", "P(rel=2)@5", "AP(rel=2)",
-            "Judged@5", "Judged"]
+            "Judged@5", "Judged", "RBP(p=0.9)@10", "RBPResidual", "INST(T=2)", "ERR@10"]
 
 
 def spark_frames(spark, qrels: pd.DataFrame, run: pd.DataFrame):
@@ -82,6 +82,24 @@ def test_ranks_integer_ids_and_recommender_column_names(spark):
                                spark.createDataFrame(run[["user_id", "item_id", "rank"]]),
                                ["nDCG@10", "R@10", "Success@10", "AP", "P@5"], complete=True)
     assert_same(got, expected)
+
+
+def test_one_input_contract_in_memory_and_on_spark(spark):
+    """The same aliased frames (qid/docno/rel, a rank column) give the same numbers, and
+    text scores are refused with the same message."""
+    qrels, run = random_case(seed=11, n_queries=60)
+    qrels = qrels.set_axis(["qid", "docno", "rel"], axis=1)
+    run = run.assign(rank=(12 - 4 * run["score"]).astype(int))[["query_id", "doc_id", "rank"]]
+    run = run.set_axis(["qid", "docno", "rank"], axis=1)
+    names = ["nDCG@10", "AP", "RBP", "ERR@5", "recall"]
+    got = irlib.spark.evaluate(*spark_frames(spark, qrels, run), names)
+    assert_same(got, irlib.evaluate(qrels, run, names))
+    text = run.assign(rank=run["rank"].astype(str))
+    with pytest.raises(ValueError, match="run: column 'rank' holds .*, not numbers") as memory:
+        irlib.evaluate(qrels, text, ["AP"])
+    with pytest.raises(ValueError, match="run: column 'rank' holds .*, not numbers") as on_spark:
+        irlib.spark.evaluate(*spark_frames(spark, qrels, text), ["AP"])
+    assert str(memory.value).split(" holds ")[0] == str(on_spark.value).split(" holds ")[0]
 
 
 def test_bad_input_is_a_clear_message(spark):

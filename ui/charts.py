@@ -7,11 +7,21 @@ from collections.abc import Sequence
 import numpy as np
 import plotly.graph_objects as go
 
-from irlib.measures.registry import MEASURES
 from ui.texts import METRIC_TEXT
 
-# The same colour for a metric on every page: irlib's registry holds it (Okabe-Ito).
-METRIC_COLORS = {name: info.colour for name, info in MEASURES.items()}
+_BLUE, _ORANGE, _GREEN, _GREY, _BLACK, _PINK, _VERMILION, _SKY = (
+    "#0072B2", "#E69F00", "#009E73", "#999999", "#000000", "#CC79A7", "#D55E00", "#56B4E9")
+#: The same colour for a measure on every page (Okabe-Ito, colour-blind safe), keyed by its
+#: name in irlib's registry; the app's own choice, not the library's (tests check that every
+#: measure of the registry has one).
+METRIC_COLORS = {
+    "P": _BLUE, "R": _ORANGE, "F1": _GREEN, "Success": _GREY, "Rprec": _BLACK, "RR": _PINK,
+    "AP": _VERMILION, "CG": _GREEN, "DCG": _BLUE, "IDCG": _GREY, "nDCG": _SKY,
+    "NumQ": _GREY, "NumRet": _GREY, "NumRel": _GREY, "NumRelRet": _GREY,
+    "NumNonrelRet": _GREY, "GMAP": _VERMILION, "Bpref": _BLUE, "GMBpref": _BLUE,
+    "Judged": _GREY, "IPrec": _PINK, "IPrecAvg": _PINK, "SetP": _BLUE, "SetR": _ORANGE,
+    "SetF": _GREEN, "RBP": _GREEN, "RBPResidual": _GREY, "INST": _ORANGE, "ERR": _PINK,
+}
 FONT = dict(size=14)
 
 

@@ -12,6 +12,7 @@ import pandas as pd
 
 import irlib
 from irlib.measures import conventions as cv
+from ui.numbers import fmt
 from ui import page_state as ps
 from ui.boards import BoardState
 from ui.catalog import load_catalog
@@ -70,7 +71,7 @@ def judged_pool(grades: Sequence[int], missed: int, missed_grade: int) -> list[i
 
 
 def value_text(x: float | None, digits: int = 4) -> str:
-    return "—" if x is None else irlib.fmt(x, digits)
+    return "—" if x is None else fmt(x, digits)
 
 
 def scores_table(grades, judged, k_ap: int, k_ndcg: int, rel: int) -> pd.DataFrame:
@@ -129,7 +130,6 @@ def ap_parts(grades, judged, k: int, rel: int) -> dict:
 
 def ap_latex(parts: dict, k: int) -> list[tuple[str, str, float, str]]:
     """(who, denominator in words, value, LaTeX) for each AP@K denominator, today's numbers."""
-    fmt = irlib.fmt
     num = fmt(parts["numerator"], 3)
     out = []
     for who, name, den_tex, den in (
@@ -145,8 +145,8 @@ def ap_latex(parts: dict, k: int) -> list[tuple[str, str, float, str]]:
 
 
 def numerator_latex(parts: dict, k: int) -> str:
-    terms = [irlib.fmt(t, 3) for t in parts["terms"]]
-    total = irlib.fmt(parts["numerator"], 3)
+    terms = [fmt(t, 3) for t in parts["terms"]]
+    total = fmt(parts["numerator"], 3)
     steps = " + ".join(terms) + (f" = {total}" if len(terms) > 1 else "") if terms else "0"
     return rf"\text{{numerator}} = \sum_{{k=1}}^{{{k}}} P@k \cdot rel_k = {steps}"
 

@@ -13,7 +13,7 @@ import numpy as np
 import pandas as pd
 
 import irlib
-from irlib import fmt
+from ui.numbers import fmt
 from ui import page_state as ps
 from ui.boards import BoardState, board_fields
 from ui.catalog import load_catalog

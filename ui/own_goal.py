@@ -16,6 +16,7 @@ import streamlit as st
 import irlib
 from course.challenges import Board, Condition, Result, Spec, build, moves_between, regrades_between
 from irlib.measures.registry import MEASURES
+from ui.numbers import fmt
 from ui import page_state as ps
 from ui.texts import SCORES, md_escape
 
@@ -38,7 +39,7 @@ class Goal:
     @property
     def task(self) -> str:
         drags = "one move" if self.moves == 1 else f"at most {self.moves} moves"
-        return f"Get {self.name} above {irlib.fmt(self.bound)} in {drags}."
+        return f"Get {self.name} above {fmt(self.bound)} in {drags}."
 
 
 def codec(n_items: int) -> ps.Codec:
@@ -56,7 +57,7 @@ def codec(n_items: int) -> ps.Codec:
             raise ValueError(text)
         return Goal(match[1], int(match[2]), float(match[3]), int(match[4]))
     return ps.Codec(parse, lambda g: "" if g is None else
-                    f"{g.metric}.{g.k}.{irlib.fmt(g.bound, 3)}.{g.moves}",
+                    f"{g.metric}.{g.k}.{fmt(g.bound, 3)}.{g.moves}",
                     "metric.K.bound.moves, e.g. nDCG.3.0.8.1")
 
 
@@ -107,7 +108,7 @@ def editor(n_items: int, current: Goal | None, start: Board, *, rel: int, gain: 
     if wanted.moves == 1:
         best = best_in_one_move(wanted, start, rel=rel, gain=gain)
         st.caption(f"The best one move can do from your order: {wanted.name} = "
-                   f"{irlib.fmt(best)}" + ("." if best > wanted.bound else
+                   f"{fmt(best)}" + ("." if best > wanted.bound else
                                            " — this goal cannot be met in one move."))
     with st.container(horizontal=True, gap="small"):
         st.button("Set the goal", key=key + "set", on_click=on_set, args=(wanted,))

@@ -18,6 +18,7 @@ from urllib.parse import urlencode
 import streamlit as st
 
 import irlib
+from ui.numbers import fmt
 from ui import page_state as ps
 from ui.texts import SCORES
 
@@ -143,7 +144,7 @@ def outcome_text(last: dict) -> str:
     'Not this time: you said down, but P@2 stayed the same, 0.5 → 0.5.'
     """
     went = "stayed the same" if last["truth"] == "same" else f"went {last['truth']}"
-    numbers = f"{irlib.fmt(last['before'])} → {irlib.fmt(last['after'])}"
+    numbers = f"{fmt(last['before'])} → {fmt(last['after'])}"
     if last["right"]:
         return f"Right: {last['name']} {went}, {numbers}."
     return f"Not this time: you said {last['guess']}, but {last['name']} {went}, {numbers}."

@@ -21,6 +21,7 @@ from dataclasses import dataclass
 import numpy as np
 
 import irlib
+from ui.numbers import fmt
 from ui.charts import PR_TRACES
 
 #: Curve values travel rounded: a quarter of a pixel on a 240 px chart of 0..1, the hover
@@ -103,7 +104,7 @@ def _neighbour_preview(order: tuple[str, ...], current: tuple[int, ...],
                        tiles: tuple[str, ...], charts: tuple[tuple[str, ...] | str, ...],
                        note: Callable[[int, int, int, int, int], str]) -> Preview:
     """``current`` holds the grades in rank order; ``tiles`` names the curves shown as tiles
-    (their value at ``k``, as :func:`irlib.fmt` prints it), ``charts`` the curves of each chart
+    (their value at ``k``, as :func:`fmt` prints it), ``charts`` the curves of each chart
     in trace order (or :data:`PRECISION_RECALL`), and ``note(k, tp, fp, fn, tn)`` writes the
     caption."""
     near = irlib.one_move_neighbours(current, levels)
@@ -132,7 +133,7 @@ def _neighbour_preview(order: tuple[str, ...], current: tuple[int, ...],
     for r in first:                                             # each number formatted once
         for v in at_k_rows[r]:
             if v not in texts:
-                texts[v] = irlib.fmt(v)
+                texts[v] = fmt(v)
     entries = [{"tiles": [texts[v] for v in at_k_rows[r]], "note": note(k, *cut_rows[r]),
                 "charts": [moved[r] for _, moved in per_chart]} for r in first]
     numbers, outcomes = {}, {}

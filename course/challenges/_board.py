@@ -6,7 +6,7 @@ import math
 from collections.abc import Mapping
 from dataclasses import dataclass
 
-from irlib.measures.explain import fmt
+from irlib._common import fmt_number as _fmt    # course/ must not import ui
 
 #: How a bound reads in a sentence, and how it is tested (with a tolerance for equality).
 _OPS = {">": ("above", lambda v, b: v > b + 1e-12),
@@ -19,7 +19,7 @@ DIGITS = 3
 
 def number(x: float) -> str:
     """A challenge's numbers: three decimals at most (0.599 must not read as 0.6)."""
-    return fmt(x, DIGITS)
+    return _fmt(x, DIGITS)
 
 
 @dataclass(frozen=True)

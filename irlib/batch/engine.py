@@ -30,6 +30,7 @@ import pandas as pd
 
 from irlib.measures._batch_kernels import Context
 from irlib._codes import factorize, integer_ids, positions_in
+from irlib._columns import choose_columns, not_numbers_message
 from irlib._common import GEOMETRIC_FLOOR
 from irlib.batch._judged import judged_ranks, match_judged
 from irlib.measures.registry import MEASURES, Measure
@@ -56,17 +57,32 @@ class Evaluation:
             len(self.per_query) - len(self.missing_queries)
 
 
-def _check_columns(df, columns, what) -> None:
+def _check_frame(df, what) -> None:
     if not isinstance(df, pd.DataFrame):
         raise ValueError(f"{what} must be a pandas DataFrame, got {type(df).__name__}")
-    missing = [c for c in columns if c not in df.columns]
-    if missing:
-        raise ValueError(f"{what} is missing column {missing[0]!r} "
-                         f"(needs {', '.join(columns)}; found: {', '.join(map(str, df.columns))})")
+
+
+def _canonical_frames(qrels, run, names: dict) -> tuple[pd.DataFrame, pd.DataFrame]:
+    """qrels as ``query_id, doc_id, relevance`` and the run as ``query_id, doc_id, score``
+    from the columns the contract finds (:mod:`irlib._columns`; a rank r scores −r), the
+    values refused unless numeric, as on Spark. No data is copied but a rank's negation."""
+    _check_frame(qrels, "qrels")
+    _check_frame(run, "run")
+    cols = choose_columns(qrels.columns, run.columns, **names)
+    for what, frame, name in (("qrels", qrels, cols.relevance),
+                              ("run", run, cols.score or cols.rank)):
+        dtype = frame[name].dtype
+        if not pd.api.types.is_numeric_dtype(dtype) or pd.api.types.is_bool_dtype(dtype):
+            raise ValueError(not_numbers_message(what, name, str(dtype)))
+    ranking = run[cols.score] if cols.score else -run[cols.rank]
+    return (pd.DataFrame({"query_id": qrels[cols.qrels_query], "doc_id": qrels[cols.qrels_doc],
+                          "relevance": qrels[cols.relevance]}, copy=False),
+            pd.DataFrame({"query_id": run[cols.run_query], "doc_id": run[cols.run_doc],
+                          "score": ranking}, copy=False))
 
 
 def _numeric(df, column, what) -> np.ndarray:
-    values = pd.to_numeric(df[column], errors="coerce").to_numpy(dtype=float)
+    values = df[column].to_numpy(dtype=float, na_value=np.nan)
     bad = ~np.isfinite(values)
     if bad.any():
         i = int(np.flatnonzero(bad)[0])
@@ -194,22 +210,32 @@ def check_options(measures, *, complete, depth, judged_only) -> list[Measure]:
 
 
 def evaluate(qrels: pd.DataFrame, run: pd.DataFrame, measures: Iterable, *,
-             complete: bool = False, depth: int | None = None,
-             judged_only: bool = False) -> Evaluation:
+             complete: bool = False, depth: int | None = None, judged_only: bool = False,
+             query_col: str | None = None, doc_col: str | None = None,
+             relevance_col: str | None = None, score_col: str | None = None,
+             rank_col: str | None = None) -> Evaluation:
     """Score every qrels query of ``run`` with each of ``measures`` (ir_measures names).
 
     Parameters
     ----------
     qrels : DataFrame
-        ``query_id, doc_id, relevance`` (integer grades; <= 0 is not relevant). Ids compare
-        as text, as trec_eval reads them; numeric id columns become the text a file would
-        hold, so ``1``, ``1.0`` and ``"1"`` are one id (``"1.0"`` in a text column is not).
+        ``query_id, doc_id, relevance`` (or another name of each, below). The relevance is a
+        numeric grade. Binary measures count a result relevant when its grade is >= ``rel``,
+        1 by default (``P(rel=2)@5``; the CLI's ``-l``): a grade of 0.5 is therefore not
+        relevant to P, R, AP, RR …, while graded measures (nDCG, DCG, ERR, INST) gain from
+        it as it is; a negative grade is judged-but-unpooled (trec_eval's -2): never
+        relevant, no gain. Ids compare as text, as trec_eval reads them; numeric id columns
+        become the text a file would hold, so ``1``, ``1.0`` and ``"1"`` are one id
+        (``"1.0"`` in a text column is not).
     run : DataFrame
-        ``query_id, doc_id, score``; ranks come from the scores (ties: doc id descending).
+        ``query_id, doc_id, score`` (higher is better), or a ``rank`` column (1 is best)
+        instead of the score; ties broken by doc id descending, as trec_eval.
     measures : iterable of str or Measure
         ir_measures' names, e.g. ``["nDCG@10", "AP", "P(rel=2)@5", "nDCG(dcg='exp-log2')@10"]``,
-        or trec_eval's: ``["map", "P.5,10", "ndcg_cut_10", "official"]``. Columns take the
-        canonical names (``map`` -> ``AP``, ``P.5,10`` -> ``P@5``, ``P@10``).
+        or trec_eval's exactly as ``irlib-trec-eval -m`` takes them: ``["map", "P",
+        "P.5,10", "recall", "map_cut", "iprec_at_recall", "ndcg_cut_10", "official"]``
+        (a name alone gives trec_eval's default cut-offs: ``P`` is P@5 … P@1000). Columns
+        take the canonical names (``map`` -> ``AP``, ``P.5,10`` -> ``P@5``, ``P@10``).
     complete : bool, default False
         How queries of the qrels that the run does not answer are averaged.
         ``False`` (trec_eval's default): they are left out, the means are over the queries
@@ -220,6 +246,14 @@ def evaluate(qrels: pd.DataFrame, run: pd.DataFrame, measures: Iterable, *,
     judged_only : bool, default False
         Drop the results that have no judgment (or a negative one) before ranking
         (``trec_eval -J``): the rest move up.
+    query_col, doc_col, relevance_col, score_col, rank_col : str, optional
+        The columns to read, as :func:`irlib.spark.evaluate` reads them. By default the
+        first of these found (exact name, then any case): queries ``query_id, qid, query,
+        user_id, userID, user, userId``; docs ``doc_id, docno, doc, item_id, itemID, item,
+        itemId``; relevance ``relevance, rel, grade, label, rating``; the run's ``score,
+        prediction, sim``, else ``rank``. The query and doc names apply to both frames.
+        Relevance, score and rank must be numeric columns: text such as ``"3.0"`` and
+        True/False are refused (convert them first, e.g. ``pd.to_numeric``).
 
     Returns
     -------
@@ -250,8 +284,9 @@ def evaluate(qrels: pd.DataFrame, run: pd.DataFrame, measures: Iterable, *,
     {'AP': 0.2917}
     """
     parsed = check_options(measures, complete=complete, depth=depth, judged_only=judged_only)
-    _check_columns(qrels, QRELS_COLUMNS, "qrels")
-    _check_columns(run, RUN_COLUMNS, "run")
+    qrels, run = _canonical_frames(qrels, run, {
+        "query_col": query_col, "doc_col": doc_col, "relevance_col": relevance_col,
+        "score_col": score_col, "rank_col": rank_col})
     if len(qrels) == 0:
         raise ValueError("qrels is empty: there is nothing to evaluate against")
     grades = _numeric(qrels, "relevance", "qrels")

@@ -29,14 +29,17 @@ from irlib.recsys.readers import (read_catalogue, read_interactions, read_item_c
                                   read_recommendations)
 from irlib.recsys.relevance import liked_from
 from irlib.recsys.verdict import method, recommender_verdicts, rule_changes
+from irlib.cli.trec_eval import _clause
 
-EPILOG = ("measures: " + "; ".join(f"{n}@K = {i.description}" for n, i in ACCURACY.items())
-          + "; " + "; ".join(f"{i.title} = {i.description}" for i in BEYOND.values()))
+EPILOG = ("measures: " + "; ".join(f"{n}@K = {_clause(i.description)}"
+                                   for n, i in ACCURACY.items())
+          + "; " + "; ".join(f"{i.title} = {_clause(i.description)}" for i in BEYOND.values())
+          + ".")
 
 
 def _parser() -> argparse.ArgumentParser:
     parser = argparse.ArgumentParser(
-        prog="python -m irlib.recsys", epilog=EPILOG,
+        prog="irlib-recsys", epilog=EPILOG,      # the installed command
         description="Score recommenders' top-K lists against held-out interactions.")
     parser.add_argument("heldout", help="held-out (test) interactions: user, item[, rating]"
                         "[, time]; CSV, TSV or Parquet, any column names")

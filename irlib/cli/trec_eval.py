@@ -30,20 +30,26 @@ from irlib.io import read_qrels, read_run
 from irlib.measures.registry import MEASURES, PARAMS, RUN_MEASURES, parse_measure
 from irlib.measures.trec_names import RUNID, TrecMeasure, is_trec_eval_syntax, trec_eval_measures
 
+def _clause(text: str) -> str:
+    """A sentence as a clause of a list: without its closing full stop ("relevant.;")."""
+    return text.rstrip().rstrip(".")
+
+
 EPILOG = (
     "measures (ir_measures names): "
-    + "; ".join(f"{n} = {MEASURES[n].description}" for n in RUN_MEASURES)
+    + "; ".join(f"{n} = {_clause(MEASURES[n].description)}" for n in RUN_MEASURES)
     + ". trec_eval names: " + ", ".join(sorted(
         {i.trec_eval for i in MEASURES.values() if i.trec_eval}
         | {i.trec_eval_cut for i in MEASURES.values() if i.trec_eval_cut}))
     + "; with parameters after a dot (P.5,10, iprec_at_recall.0.25, set_F.0.5), and the "
       "nicknames official (the default), all_trec and set. parameters: "
-    + "; ".join(f"{n} ({p.description}, default {p.default!r})" for n, p in PARAMS.items()))
+    + "; ".join(f"{n} ({_clause(p.description)}, default {p.default!r})"
+                for n, p in PARAMS.items()) + ".")
 
 
 def _parser() -> argparse.ArgumentParser:
     parser = argparse.ArgumentParser(
-        prog="python -m irlib", epilog=EPILOG,
+        prog="irlib-trec-eval", epilog=EPILOG,      # the installed command
         description="Evaluate a TREC run against TREC qrels with trec_eval's conventions and "
                     "output.")
     parser.add_argument("qrels", help="TREC qrels file (qid iter docno rel), may be .gz")

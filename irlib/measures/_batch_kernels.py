@@ -12,7 +12,7 @@ import numpy as np
 
 from irlib.measures.bpref import bpref_terms
 from irlib.measures.interpolated import ELEVEN_LEVELS, relevant_needed
-from irlib.measures.user_models import (INST_DEPTH, err_probabilities, inst_continuation,
+from irlib.measures.user_measures import (INST_DEPTH, err_probabilities, inst_continuation,
                                         inst_gains, weights_from_continuation)
 
 class Measure(Protocol):

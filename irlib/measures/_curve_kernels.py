@@ -17,7 +17,7 @@ from irlib._common import safe_div
 from irlib.measures.bpref import bpref_terms
 from irlib.measures.dcg import discounts, gain_values
 from irlib.measures.interpolated import eleven_point_average as _eleven_point_average
-from irlib.measures.user_models import (DEFAULT_MAX_REL, DEFAULT_P, err_probabilities,
+from irlib.measures.user_measures import (DEFAULT_MAX_REL, DEFAULT_P, err_probabilities,
                                         rbp_weights)
 
 

@@ -1,12 +1,13 @@
 """The measure catalogue: every measure declared once, in ir_measures' spirit.
 
 Each entry of :data:`MEASURES` says what a measure is (label, one-line help, family, whether it
-takes a cut-off K, its parameters, its colour in the app's charts) and how it is computed: the
+takes a cut-off K, its parameters) and how it is computed: the
 one-ranking function, the curve kernel behind :func:`irlib.metric_curves` (K = 1..N for many
 rankings at once), the explainer behind :func:`irlib.explain`, and the per-query kernel behind
 :func:`irlib.evaluate`. :data:`PARAMS` describes every parameter. The parser
 (:func:`~irlib.measures.registry.parse_measure`, ir_measures' syntax ``nDCG(dcg='exp-log2')@10``),
-the CLI's help, the app's labels, help texts, colours and URL codecs all read these two tables,
+the CLI's help, the app's labels, help texts and URL codecs all read these two tables
+(the app's colours are its own: ``ui/charts.py``),
 through :mod:`irlib.measures.registry`.
 
 Adding a measure is an entry here plus its functions (see ``Rprec``).
@@ -21,7 +22,7 @@ from irlib.measures import _curve_kernels as curves
 from irlib.measures import counts
 from irlib.measures import explain as steps
 from irlib.measures import explain_users as steps_users
-from irlib.measures import user_models as users
+from irlib.measures import user_measures as users
 from irlib.measures.ap import average_precision
 from irlib.measures.binary import (f1_at_k, precision_at_k, r_precision, recall_at_k, set_f,
                                    set_precision, set_recall, success_at_k)
@@ -66,7 +67,6 @@ class MeasureInfo:
     cutoff: str                # one of CUTOFFS
     params: tuple[str, ...]    # keys of PARAMS it accepts (ir_measures syntax)
     bounded: bool              # between 0 and 1 (the score chart); else the DCG chart
-    colour: str                # the same colour on every page (Okabe-Ito, colour-blind safe)
     per_ranking: Callable      # the one-ranking function, e.g. precision_at_k
     curve: Callable | None     # _curve_kernels: Rankings -> (n_rankings, N); None: no K curve
     explain: Callable          # explain.Step -> Explanation
@@ -130,40 +130,40 @@ MEASURES = {
     "P": MeasureInfo(
         label="Precision", title="Precision",
         description="Share of the top K results that are relevant.",
-        family="set", cutoff="required", params=_BINARY, bounded=True, colour="#0072B2",
+        family="set", cutoff="required", params=_BINARY, bounded=True,
         per_ranking=precision_at_k, curve=curves.precision,
         explain=steps.explain_precision, kernel=kernels._precision,
         trec_eval_cut="P", trec_eval_cutoffs=_TREC_CUTOFFS),
     "R": MeasureInfo(
         label="Recall", title="Recall",
         description="Share of all relevant results that made it into the top K.",
-        family="set", cutoff="required", params=_BINARY, bounded=True, colour="#E69F00",
+        family="set", cutoff="required", params=_BINARY, bounded=True,
         per_ranking=recall_at_k, curve=curves.recall,
         explain=steps.explain_recall, kernel=kernels._recall,
         trec_eval_cut="recall", trec_eval_cutoffs=_TREC_CUTOFFS),
     "F1": MeasureInfo(
         label="F1", title="F1 score",
         description="Harmonic mean of Precision@K and Recall@K.",
-        family="set", cutoff="required", params=_BINARY, bounded=True, colour="#009E73",
+        family="set", cutoff="required", params=_BINARY, bounded=True,
         per_ranking=f1_at_k, curve=curves.f1, explain=steps.explain_f1, kernel=kernels._f1),
     "Success": MeasureInfo(
         label="Success", title="Success",
         description="1 if at least one relevant result is in the top K.",
-        family="set", cutoff="required", params=_BINARY, bounded=True, colour="#999999",
+        family="set", cutoff="required", params=_BINARY, bounded=True,
         per_ranking=success_at_k, curve=curves.success,
         explain=steps.explain_success, kernel=kernels._success, tile=False,
         trec_eval_cut="success", trec_eval_cutoffs=(1, 5, 10)),
     "Rprec": MeasureInfo(
         label="R-Prec", title="R-precision",
         description="Precision at rank R, the number of relevant documents (no K).",
-        family="set", cutoff="none", params=_BINARY, bounded=True, colour="#000000",
+        family="set", cutoff="none", params=_BINARY, bounded=True,
         per_ranking=r_precision, curve=curves.r_precision,
         explain=steps.explain_r_precision, kernel=kernels._r_precision, tile=False,
         trec_eval="Rprec"),
     "RR": MeasureInfo(
         label="RR", title="Reciprocal rank",
         description="1 / rank of the first relevant result (averaged over queries: MRR).",
-        family="rank", cutoff="optional", params=_BINARY, bounded=True, colour="#CC79A7",
+        family="rank", cutoff="optional", params=_BINARY, bounded=True,
         per_ranking=reciprocal_rank, curve=curves.reciprocal_rank,
         explain=steps.explain_reciprocal_rank, kernel=kernels._reciprocal_rank,
         trec_eval="recip_rank"),
@@ -171,31 +171,31 @@ MEASURES = {
         label="AP", title="Average precision",
         description="Precision at each relevant rank, summed and divided by all relevant "
                     "documents (averaged over queries: MAP).",
-        family="rank", cutoff="optional", params=_BINARY, bounded=True, colour="#D55E00",
+        family="rank", cutoff="optional", params=_BINARY, bounded=True,
         per_ranking=average_precision, curve=curves.average_precision,
         explain=steps.explain_average_precision, kernel=kernels._average_precision,
         trec_eval="map", trec_eval_cut="map_cut", trec_eval_cutoffs=_TREC_CUTOFFS),
     "CG": MeasureInfo(
         label="CG", title="Cumulative gain",
         description="Sum of the grades in the top K.",
-        family="graded", cutoff="optional", params=(), bounded=False, colour="#009E73",
+        family="graded", cutoff="optional", params=(), bounded=False,
         per_ranking=cg_at_k, curve=curves.cumulative_gain, explain=steps.explain_cg,
         kernel=None, tile=False),
     "DCG": MeasureInfo(
         label="DCG", title="Discounted cumulative gain",
         description="Graded gains, discounted by log2(rank + 1).",
-        family="graded", cutoff="optional", params=_GRADED, bounded=False, colour="#0072B2",
+        family="graded", cutoff="optional", params=_GRADED, bounded=False,
         per_ranking=dcg_at_k, curve=curves.dcg, explain=steps.explain_dcg, kernel=kernels._dcg),
     "IDCG": MeasureInfo(
         label="IDCG", title="Ideal DCG",
         description="DCG@K of the best possible ordering of the judged documents.",
-        family="graded", cutoff="optional", params=_GRADED, bounded=False, colour="#999999",
+        family="graded", cutoff="optional", params=_GRADED, bounded=False,
         per_ranking=idcg_at_k, curve=curves.idcg, explain=steps.explain_idcg, kernel=None),
     "nDCG": MeasureInfo(
         label="NDCG", title="Normalised DCG",
         description="DCG@K divided by the ideal DCG@K (from all judged documents): 1 is a "
                     "perfect ordering.",
-        family="graded", cutoff="optional", params=_GRADED, bounded=True, colour="#56B4E9",
+        family="graded", cutoff="optional", params=_GRADED, bounded=True,
         per_ranking=ndcg_at_k, curve=curves.ndcg, explain=steps.explain_ndcg,
         kernel=kernels._ndcg, trec_eval="ndcg", trec_eval_cut="ndcg_cut",
         trec_eval_cutoffs=_TREC_CUTOFFS),
@@ -203,28 +203,28 @@ MEASURES = {
     "NumQ": MeasureInfo(
         label="queries", title="Number of queries",
         description="How many queries the means are over (trec_eval's num_q).",
-        family="count", cutoff="none", params=(), bounded=False, colour="#999999",
+        family="count", cutoff="none", params=(), bounded=False,
         per_ranking=counts.num_queries, curve=curves.num_queries,
         explain=steps.explain_num_queries, kernel=kernels._num_queries, tile=False,
         teach=False, aggregate="count", trec_eval="num_q", per_query_line=False),
     "NumRet": MeasureInfo(
         label="returned", title="Results returned",
         description="How many results the run returned (summed over queries).",
-        family="count", cutoff="none", params=(), bounded=False, colour="#999999",
+        family="count", cutoff="none", params=(), bounded=False,
         per_ranking=counts.num_retrieved, curve=curves.num_retrieved,
         explain=steps.explain_num_retrieved, kernel=kernels._num_retrieved, tile=False,
         teach=False, aggregate="sum", trec_eval="num_ret"),
     "NumRel": MeasureInfo(
         label="relevant", title="Relevant documents",
         description="How many judged documents are relevant, found or not (summed).",
-        family="count", cutoff="none", params=_BINARY, bounded=False, colour="#999999",
+        family="count", cutoff="none", params=_BINARY, bounded=False,
         per_ranking=counts.num_relevant, curve=curves.num_relevant,
         explain=steps.explain_num_relevant, kernel=kernels._num_relevant, tile=False,
         teach=False, aggregate="sum", trec_eval="num_rel"),
     "NumRelRet": MeasureInfo(
         label="relevant returned", title="Relevant results returned",
         description="How many of the results are relevant (summed over queries).",
-        family="count", cutoff="none", params=_BINARY, bounded=False, colour="#999999",
+        family="count", cutoff="none", params=_BINARY, bounded=False,
         per_ranking=counts.num_relevant_retrieved, curve=curves.num_relevant_retrieved,
         explain=steps.explain_num_relevant_retrieved, kernel=kernels._num_relevant_retrieved,
         tile=False, teach=False, aggregate="sum", trec_eval="num_rel_ret"),
@@ -232,7 +232,7 @@ MEASURES = {
         label="non-relevant returned", title="Judged non-relevant results returned",
         description="How many of the results were judged not relevant (unjudged ones are "
                     "not counted).",
-        family="count", cutoff="none", params=_BINARY, bounded=False, colour="#999999",
+        family="count", cutoff="none", params=_BINARY, bounded=False,
         per_ranking=counts.num_nonrelevant_retrieved, curve=curves.num_nonrelevant_retrieved,
         explain=steps.explain_num_nonrelevant_retrieved,
         kernel=kernels._num_nonrelevant_retrieved, tile=False, teach=False, aggregate="sum",
@@ -241,7 +241,7 @@ MEASURES = {
         label="GMAP", title="Geometric mean average precision",
         description="AP per query, averaged geometrically (a query at 0 counts as 1e-5): one "
                     "failed query costs much more than in MAP.",
-        family="rank", cutoff="none", params=_BINARY, bounded=True, colour="#D55E00",
+        family="rank", cutoff="none", params=_BINARY, bounded=True,
         per_ranking=average_precision, curve=curves.whole_average_precision,
         explain=steps.explain_gmap, kernel=kernels._average_precision, tile=False,
         teach=False, aggregate="gmean", trec_eval="gm_map", per_query_line=False),
@@ -249,13 +249,13 @@ MEASURES = {
         label="bpref", title="Binary preference",
         description="How often judged relevant results rank above judged non-relevant ones; "
                     "unjudged results are ignored (for incomplete judgments).",
-        family="rank", cutoff="none", params=_BINARY, bounded=True, colour="#0072B2",
+        family="rank", cutoff="none", params=_BINARY, bounded=True,
         per_ranking=bpref, curve=curves.bpref, explain=steps.explain_bpref,
         kernel=kernels._bpref, tile=False, teach=False, trec_eval="bpref"),
     "GMBpref": MeasureInfo(
         label="GM-bpref", title="Geometric mean bpref",
         description="bpref per query, averaged geometrically (a query at 0 counts as 1e-5).",
-        family="rank", cutoff="none", params=_BINARY, bounded=True, colour="#0072B2",
+        family="rank", cutoff="none", params=_BINARY, bounded=True,
         per_ranking=bpref, curve=curves.bpref, explain=steps.explain_gm_bpref,
         kernel=kernels._bpref, tile=False, teach=False, aggregate="gmean",
         trec_eval="gm_bpref", per_query_line=False),
@@ -263,14 +263,14 @@ MEASURES = {
         label="Judged", title="Judged share of the top K",
         description="Share of the top K results that have a judgment (ir_measures' Judged@K): "
                     "low values warn that unjudged results were counted as not relevant.",
-        family="set", cutoff="optional", params=(), bounded=True, colour="#999999",
+        family="set", cutoff="optional", params=(), bounded=True,
         per_ranking=counts.judged_at_k, curve=curves.judged, explain=steps.explain_judged,
         kernel=kernels._judged, tile=False, teach=False),
     "IPrec": MeasureInfo(
         label="IPrec", title="Interpolated precision at a recall level",
         description="The best precision reached at this recall (0 to 1) or beyond: a point "
                     "of the standard precision-recall graph.",
-        family="rank", cutoff="level", params=("rel", "rule"), bounded=True, colour="#CC79A7",
+        family="rank", cutoff="level", params=("rel", "rule"), bounded=True,
         per_ranking=interpolated_precision, curve=None,
         explain=steps.explain_interpolated_precision, kernel=kernels._interpolated_precision,
         tile=False, teach=False, trec_eval_cut="iprec_at_recall",
@@ -279,28 +279,28 @@ MEASURES = {
         label="11-pt avg", title="11-point average interpolated precision",
         description="Mean interpolated precision at recall 0, 0.1, ..., 1: the area under "
                     "the precision-recall graph, the old way.",
-        family="rank", cutoff="none", params=("rel", "rule"), bounded=True, colour="#CC79A7",
+        family="rank", cutoff="none", params=("rel", "rule"), bounded=True,
         per_ranking=eleven_point_average, curve=curves.eleven_point_average,
         explain=steps.explain_eleven_point, kernel=kernels._eleven_point_average, tile=False,
         teach=False, trec_eval="11pt_avg"),
     "SetP": MeasureInfo(
         label="set P", title="Set precision",
         description="Share of all returned results that are relevant (the ranking as a set).",
-        family="set", cutoff="none", params=_BINARY, bounded=True, colour="#0072B2",
+        family="set", cutoff="none", params=_BINARY, bounded=True,
         per_ranking=set_precision, curve=curves.set_precision,
         explain=steps.explain_set_precision, kernel=kernels._set_precision, tile=False,
         teach=False, trec_eval="set_P"),
     "SetR": MeasureInfo(
         label="set R", title="Set recall",
         description="Share of the relevant documents returned at all.",
-        family="set", cutoff="none", params=_BINARY, bounded=True, colour="#E69F00",
+        family="set", cutoff="none", params=_BINARY, bounded=True,
         per_ranking=set_recall, curve=curves.set_recall,
         explain=steps.explain_set_recall, kernel=kernels._set_recall, tile=False,
         teach=False, trec_eval="set_recall"),
     "SetF": MeasureInfo(
         label="set F", title="Set F",
         description="Weighted harmonic mean of set precision and set recall.",
-        family="set", cutoff="none", params=("rel", "beta"), bounded=True, colour="#009E73",
+        family="set", cutoff="none", params=("rel", "beta"), bounded=True,
         per_ranking=set_f, curve=curves.set_f, explain=steps.explain_set_f,
         kernel=kernels._set_f, tile=False, teach=False, trec_eval="set_F"),
     # User-model measures (irlib.measures.user_models): not trec_eval's; ir_measures' names.
@@ -308,14 +308,14 @@ MEASURES = {
         label="RBP", title="Rank-biased precision",
         description="A user reads on from each rank with probability p: the expected share "
                     "of relevant results among those read (Moffat & Zobel 2008).",
-        family="rank", cutoff="optional", params=("rel", "p"), bounded=True, colour="#009E73",
+        family="rank", cutoff="optional", params=("rel", "p"), bounded=True,
         per_ranking=users.rbp, curve=curves.rbp, explain=steps_users.explain_rbp,
         kernel=kernels._rbp, tile=False, teach=False),
     "RBPResidual": MeasureInfo(
         label="RBP residual", title="RBP's residual",
         description="How much RBP could still grow if every unjudged result, and every result "
                     "past the end, were relevant: RBP lies in [RBP, RBP + residual].",
-        family="rank", cutoff="optional", params=("p",), bounded=True, colour="#999999",
+        family="rank", cutoff="optional", params=("p",), bounded=True,
         per_ranking=users.rbp_residual, curve=curves.rbp_residual,
         explain=steps_users.explain_rbp_residual, kernel=kernels._rbp_residual, tile=False,
         teach=False),
@@ -324,7 +324,7 @@ MEASURES = {
         description="A user who wants T units of gain reads on while the goal is unmet: the "
                     "expected gain per result read (Moffat et al. 2015), as cwl_eval.",
         family="graded", cutoff="none", params=("T", "max_rel"), bounded=True,
-        colour="#E69F00", per_ranking=users.inst, curve=None,
+        per_ranking=users.inst, curve=None,
         explain=steps_users.explain_inst, kernel=kernels._inst, tile=False, teach=False),
     "ERR": MeasureInfo(
         label="ERR", title="Expected reciprocal rank",
@@ -332,7 +332,7 @@ MEASURES = {
                     "likely the higher its grade): the expected 1/rank of that stop "
                     "(Chapelle et al. 2009), as gdeval.",
         family="graded", cutoff="optional", params=("max_rel",), bounded=True,
-        colour="#CC79A7", per_ranking=users.err, curve=curves.err,
+        per_ranking=users.err, curve=curves.err,
         explain=steps_users.explain_err, kernel=kernels._err, tile=False, teach=False),
 }
 #: The measures :func:`irlib.evaluate` and the parser take (the others are per-ranking only).

@@ -10,13 +10,13 @@ imports them.
 from __future__ import annotations
 
 import math
-from decimal import ROUND_HALF_UP, Decimal
 
 from dataclasses import dataclass, field
 
 import numpy as np
 
 from irlib._common import GEOMETRIC_FLOOR, judged_or_shown
+from irlib._common import fmt_number as fmt
 from irlib.measures.ap import average_precision, precision_at_ranks, _ap_denominator
 from irlib.measures.binary import (f1_at_k, precision_at_k, r_precision, recall_at_k, set_f,
                                    set_precision, set_recall, success_at_k)
@@ -27,23 +27,6 @@ from irlib.measures.interpolated import (ELEVEN_LEVELS, eleven_point_average,
                                          interpolated_precision, precision_at_relevant,
                                          relevant_needed)
 from irlib.measures.rank import first_relevant_rank
-
-def fmt(x: float, digits: int = 2) -> str:
-    """A number as the article prints it: at most ``digits`` decimals, no trailing zeros.
-
-    Rounded half up from the shortest decimal that reads back as ``x`` (what ``repr``
-    shows), as a person rounds on paper: binary floats such as 0.125 or 0.995 are not
-    rounded down for being stored a hair below.
-
-    >>> fmt(0.125), fmt(0.995), fmt(2.5237, 4), fmt(-0.004), fmt(1.0)
-    ('0.13', '1', '2.5237', '0', '1')
-    """
-    if not math.isfinite(float(x)):
-        return str(float(x))
-    value = Decimal(repr(float(x))).quantize(Decimal(1).scaleb(-digits), rounding=ROUND_HALF_UP)
-    text = f"{value:f}".rstrip("0").rstrip(".") if digits else f"{value:f}"
-    return "0" if text in ("-0", "") else text
-
 
 @dataclass(frozen=True)
 class Explanation:

@@ -1,4 +1,4 @@
-"""How the user-model measures are made (:mod:`irlib.measures.user_models`), rank by rank.
+"""How the user-model measures are made (:mod:`irlib.measures.user_measures`), rank by rank.
 
 Each explainer returns an :class:`~irlib.measures.explain.Explanation` whose ``rows`` hold, per
 rank, the grade, the gain the measure credits, the user's C(i), W(i) and L(i), and the running
@@ -6,11 +6,38 @@ value; ``latex`` is the formula with today's numbers.
 """
 from __future__ import annotations
 
+from dataclasses import dataclass
+from types import SimpleNamespace
+
 import numpy as np
 
-from irlib.measures.explain import Explanation, Step, fmt
-from irlib.measures.user_models import (INST_DEPTH, err, inst, inst_gains, rbp,
-                                        rbp_residual, user_model)
+from irlib._common import fmt_number as fmt
+from irlib.measures.explain import Explanation, Step
+from irlib.measures.user_measures import (INST_DEPTH, err, inst, inst_gains, rbp,
+                                          rbp_residual, vectors)
+
+
+@dataclass(frozen=True)
+class _User:
+    """C, W, L and gains per rank (as irlib.measures.user_models.UserModel, which reads
+    measure names with the registry's parser: the registry imports this module)."""
+    continuation: np.ndarray
+    weight: np.ndarray
+    stopping: np.ndarray
+    gain: np.ndarray
+
+    @property
+    def ranks(self) -> np.ndarray:
+        return np.arange(1, len(self.weight) + 1)
+
+
+def user_model(grades: np.ndarray, name: str, k=None, *, rel=1, p=0.8, T=1.0,
+               max_rel=4) -> _User:
+    c, w, g = vectors(grades, SimpleNamespace(name=name, k=k, rel=rel, p=p, T=T,
+                                              max_rel=max_rel, dcg="log2"))
+    reach = np.ones_like(c)
+    reach[1:] = np.cumprod(c[:-1])
+    return _User(c, w, reach * (1.0 - c), g)
 
 
 def _rows(grades: np.ndarray, model, contribution: np.ndarray) -> list[dict]:
@@ -23,7 +50,7 @@ def _rows(grades: np.ndarray, model, contribution: np.ndarray) -> list[dict]:
 
 def explain_rbp(s: Step) -> Explanation:
     k, p = s.k, s.p
-    model = user_model(s.grades, f"RBP(rel={s.rel},p={p:g})@{k}")
+    model = user_model(s.grades, "RBP", k, rel=s.rel, p=p)
     terms = model.weight * model.gain
     value = rbp(s.grades, k, p=p, rel=s.rel)
     residual = rbp_residual(s.grades, k, p=p)
@@ -51,7 +78,7 @@ def explain_rbp_residual(s: Step) -> Explanation:
 
 def explain_inst(s: Step) -> Explanation:
     T, max_rel = s.T, s.max_rel
-    model = user_model(s.grades, f"INST(T={T:g},max_rel={max_rel})")
+    model = user_model(s.grades, "INST", T=T, max_rel=max_rel)
     terms = model.weight * model.gain
     value = inst(s.grades, T=T, max_rel=max_rel)
     latex = (rf"\text{{INST}} = \sum_{{i=1}}^{{{INST_DEPTH}}} W(i)\, g_i, \quad "
@@ -67,7 +94,7 @@ def explain_inst(s: Step) -> Explanation:
 
 def explain_err(s: Step) -> Explanation:
     k, max_rel = s.k, s.max_rel
-    model = user_model(s.grades, f"ERR(max_rel={max_rel})@{k}")
+    model = user_model(s.grades, "ERR", k, max_rel=max_rel)
     terms = model.stopping / model.ranks
     value = err(s.grades, k, max_rel=max_rel)
     shown = [rf"\frac{{{fmt(model.stopping[i], 3)}}}{{{i + 1}}}"

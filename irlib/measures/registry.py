@@ -18,7 +18,7 @@ from irlib.measures.catalogue import (AGGREGATES, CUTOFFS, FAMILIES, MEASURES, N
                                       ParamInfo)
 from irlib.measures.explain import Explanation, Step
 from irlib.measures.interpolated import check_level
-from irlib.measures.user_models import check_max_rel, check_p, check_target
+from irlib.measures.user_measures import check_max_rel, check_p, check_target
 
 __all__ = ["AGGREGATES", "ALIASES", "CUTOFFS", "FAMILIES", "MEASURES", "NEEDS_CUTOFF", "PARAMS",
            "RUN_MEASURES", "TAUGHT_MEASURES", "TREC_EVAL_NAMES", "Measure", "MeasureInfo",
@@ -152,9 +152,16 @@ def parse_measure(text, *, rel: int | None = None) -> Measure:
     name = match["name"]
     canonical = {**ALIASES, **{n.lower(): n for n in MEASURES}}
     if name.lower() not in canonical:
-        known = ", ".join(RUN_MEASURES)
+        if name in TREC_EVAL_NAMES:         # recall, map_cut, iprec_at_recall: no cut-off
+            base = MEASURES[TREC_EVAL_NAMES[name][0]]
+            example = f"{name}_{base.trec_eval_cutoffs[1]:g}"
+            raise ValueError(f"{name!r} is trec_eval's name for {base.title} at several "
+                             f"cut-offs; one measure needs one, e.g. {example} (irlib.evaluate "
+                             f"and irlib-trec-eval take {name!r} alone for all of trec_eval's)")
+        known = ", ".join(n for n in RUN_MEASURES if n.lower() != name.lower())
+        trec = ", ".join(n for n in TREC_EVAL_NAMES if n != name)
         raise ValueError(f"unknown measure {name!r} in {text!r}; known: {known}; or "
-                         f"trec_eval's: {', '.join(TREC_EVAL_NAMES)}")
+                         f"trec_eval's: {trec}")
     name = canonical[name.lower()]
     if name not in RUN_MEASURES:
         raise ValueError(f"{name} is shown per ranking in the app but is not a run measure "
@@ -212,10 +219,9 @@ def explain(metric: str, grades, k: int, *, judged=None, rel=DEFAULT_REL, gain="
     >>> e = explain("R", [0, 1, 0, 1, 1, 0, 1, 0], 2)
     >>> e.value, e.latex
     (0.25, '\\text{Recall@2} = \\frac{p\\hat{p}}{p\\hat{p} + p\\hat{n}} = \\frac{1}{1 + 3} = 0.25')
-    >>> from irlib.measures.explain import fmt
     >>> e = explain("AP", [0, 1, 0, 1, 1, 0, 1, 0], 8)
-    >>> [(r["rank"], fmt(r["precision"])) for r in e.rows if r["rel"]]
-    [(2, '0.5'), (4, '0.5'), (5, '0.6'), (7, '0.57')]
+    >>> [(r["rank"], round(r["precision"], 2)) for r in e.rows if r["rel"]]
+    [(2, 0.5), (4, 0.5), (5, 0.6), (7, 0.57)]
     """
     grades = check_grades(grades)
     rel = check_rel(rel)

@@ -50,7 +50,8 @@ NOT_COMPUTED = {
     "binG": "rarely reported", "G": "rarely reported",
     "dcg": "not in all_trec; irlib's DCG@K is the same number",
     "idcg": "not in all_trec", "yaap": "not in all_trec",
-    "rbp": "trec_eval 10 only; not in pytrec_eval, so irlib has no reference to agree with",
+    "rbp": "trec_eval 10 only; not in pytrec_eval, so irlib has no reference to agree with "
+           "(irlib's RBP, ir_measures' name, agrees with cwl_eval)",
     "rbp_resid": "trec_eval 10 only, as rbp", "unj": "trec_eval 10 only (unjudged share of the "
                                                      "top K)",
 }
@@ -196,11 +197,14 @@ def _cutoffs(base: str, params: str, name: str) -> list:
 def expand_measures(measures: Iterable) -> list[Measure]:
     """Measures from ir_measures' or trec_eval's names, in the order given, each once.
 
-    ``"P.5,10"`` gives P@5 and P@10, ``"official"`` trec_eval's default set (its ``runid``
-    line is not a measure and is left out).
+    trec_eval's names are read as ``irlib-trec-eval -m`` reads them: ``"P.5,10"`` gives P@5
+    and P@10, ``"recall"`` recall at trec_eval's default cut-offs, ``"official"`` trec_eval's
+    default set (its ``runid`` line is not a measure and is left out).
 
     >>> [str(m) for m in expand_measures(["nDCG@10", "P.5,10", "map", "AP"])]
     ['nDCG@10', 'P@5', 'P@10', 'AP']
+    >>> [str(m) for m in expand_measures(["success", "iprec_at_recall.0.5"])]
+    ['Success@1', 'Success@5', 'Success@10', 'IPrec@0.5']
     """
     out: dict[Measure, None] = {}
     for item in measures:
@@ -208,9 +212,7 @@ def expand_measures(measures: Iterable) -> list[Measure]:
             out.setdefault(item)
             continue
         text = str(item)
-        base = text.strip().split(".", 1)[0]
-        if "@" not in text and "(" not in text and ("." in text.strip() or base in NICKNAMES
-                                                    or base in NOT_COMPUTED):
+        if is_trec_eval_syntax(text):          # as the CLI's -m: "P" is P@5 ... P@1000
             for line in trec_eval_measures([text])[0]:
                 if line.measure is not None:
                     out.setdefault(line.measure)

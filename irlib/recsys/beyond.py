@@ -50,7 +50,8 @@ import numpy as np
 import pandas as pd
 
 from .._common import check_k
-from ..measures.explain import Explanation, fmt
+from .._common import fmt_number as fmt
+from ..measures.explain import Explanation
 from .lists import UNSEEN_USERS, TopLists, top_lists
 
 __all__ = ["BEYOND", "BeyondInfo", "BeyondValue", "beyond_accuracy", "explain",

@@ -23,7 +23,7 @@ from dataclasses import dataclass
 
 import pandas as pd
 
-from ..measures.explain import fmt
+from .._common import fmt_number as fmt
 from ..stats.compare import compare_systems
 from ..stats.compare_many import TESTS
 from ..stats.ties import TIE_TOLERANCE, is_tie

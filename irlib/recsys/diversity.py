@@ -10,7 +10,8 @@ from __future__ import annotations
 import numpy as np
 import pandas as pd
 
-from ..measures.explain import Explanation, fmt
+from .._common import fmt_number as fmt
+from ..measures.explain import Explanation
 from .lists import TopLists
 
 

@@ -15,6 +15,7 @@ from playwright.sync_api import expect
 from tests.browser.helpers import (board_card, board_order, drag_card, touch_drag,
                                    wait_for_app_run)
 import irlib
+from ui.numbers import fmt
 from ui import own_data
 
 pytestmark = pytest.mark.browser
@@ -33,7 +34,7 @@ def tile(page, label: str) -> str:
 
 def ndcg_at_3(grades) -> str:
     """irlib's NDCG@3 of grades in rank order, as the tile prints it."""
-    return irlib.fmt(irlib.metric_curves(grades, rel=1, gain="linear")["nDCG"][2])
+    return fmt(irlib.metric_curves(grades, rel=1, gain="linear")["nDCG"][2])
 
 
 def titles(page) -> list[str]:

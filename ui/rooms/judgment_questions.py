@@ -6,7 +6,7 @@ import math
 import random
 from collections.abc import Mapping
 
-from irlib.measures.explain import fmt
+from ui.numbers import fmt
 from irlib.stats.raters import agreement
 from ui.rooms.questions import _cats, _items, register
 

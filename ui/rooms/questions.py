@@ -29,6 +29,7 @@ from dataclasses import dataclass
 import numpy as np
 
 import irlib
+from ui.numbers import fmt
 from ui.catalog import load_catalog
 from ui.choosing import DOCS, LECTURE_GRADES, LECTURE_ORDERS
 from ui.texts import SCORES
@@ -133,7 +134,7 @@ def _compare_payload(metric: str, k: int, rankings: dict[str, list[int]], items:
         "prompt": f"Which ranking has the higher {shown}, A or B?",
         "choices": [["A", "Ranking A"], ["B", "Ranking B"], [SAME, "Both the same"]],
         "correct": correct,
-        "explanation": f"{shown}: A {irlib.fmt(a)}, B {irlib.fmt(b)}" + (
+        "explanation": f"{shown}: A {fmt(a)}, B {fmt(b)}" + (
             " — a tie." if correct == SAME else f" — ranking {correct} is higher."),
         "context": context,
         "rankings": [{"label": name, "items": items[name]} for name in ("A", "B")],
@@ -264,7 +265,7 @@ def make_predict(rng: random.Random, params: Mapping) -> dict:
         "prompt": f"After this change, does {shown} go up, go down or stay the same?",
         "choices": [list(pair) for pair in DIRECTIONS],
         "correct": direction[row],
-        "explanation": f"{shown} goes from {irlib.fmt(before)} to {irlib.fmt(value)}.",
+        "explanation": f"{shown} goes from {fmt(before)} to {fmt(value)}.",
         "context": context,
         "action": action,
         "change": {"kind": nb.kinds[row], "from": at, "to": to,

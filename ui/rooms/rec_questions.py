@@ -8,7 +8,7 @@ from __future__ import annotations
 import random
 from collections.abc import Mapping, Sequence
 
-import irlib
+from ui.numbers import fmt
 from ui.rooms.questions import SAME, register, same_value
 
 
@@ -84,8 +84,8 @@ def make_users(rng: random.Random, params: Mapping) -> dict:
         "prompt": f"Whose list has the higher {shown}, A or B?",
         "choices": [["A", f"A: {who['A']}"], ["B", f"B: {who['B']}"], [SAME, "Both the same"]],
         "correct": correct,
-        "explanation": f"{shown}: A ({who['A']}) {irlib.fmt(values['A'], 3)}, B ({who['B']}) "
-                       f"{irlib.fmt(values['B'], 3)}" + (
+        "explanation": f"{shown}: A ({who['A']}) {fmt(values['A'], 3)}, B ({who['B']}) "
+                       f"{fmt(values['B'], 3)}" + (
                            " — a tie." if correct == SAME else f" — {who[correct]}'s list is "
                                                                "higher."),
         # one line on a laptop's projector (the counts go with each list's name)
@@ -128,12 +128,12 @@ def make_sampled(rng: random.Random, params: Mapping) -> dict:
         "prompt": f"Ranked among only {n} random films instead, which has the higher {shown}?",
         "choices": [[a, MODELS[a]], [b, MODELS[b]], [SAME, "The same"]],
         "correct": correct,
-        "explanation": f"Among {n} random films: {MODELS[a]} {irlib.fmt(among[a], 3)}, "
-                       f"{MODELS[b]} {irlib.fmt(among[b], 3)} — {turned} (the whole catalogue: "
-                       f"{irlib.fmt(whole[a], 3)} and {irlib.fmt(whole[b], 3)}).",
+        "explanation": f"Among {n} random films: {MODELS[a]} {fmt(among[a], 3)}, "
+                       f"{MODELS[b]} {fmt(among[b], 3)} — {turned} (the whole catalogue: "
+                       f"{fmt(whole[a], 3)} and {fmt(whole[b], 3)}).",
         "context": f"The whole catalogue: each user's last film held out and ranked among every "
                    f"film they never watched ({low}–{high}). {shown}: {MODELS[a]} "
-                   f"{irlib.fmt(whole[a], 3)}, {MODELS[b]} {irlib.fmt(whole[b], 3)}.",
+                   f"{fmt(whole[a], 3)}, {MODELS[b]} {fmt(whole[b], 3)}.",
         "phrases": {a: f"{MODELS[a]} is higher", b: f"{MODELS[b]} is higher",
                     SAME: "both are the same"},
     }

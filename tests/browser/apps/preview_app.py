@@ -6,6 +6,7 @@ tile shows that at the click, and Python's rerun replaces it with the real numbe
 import streamlit as st
 
 import irlib
+from ui.numbers import fmt
 from ui.board import ranking_board
 from ui.catalog import board_items, load_catalog
 from ui.live_chart import live_charts
@@ -28,5 +29,5 @@ for entry in near.numbers.values():
 ranking_board(board_items(), ss.order, ss.grades, mode="binary", key="board", k=2,
               on_change=save, preview=near.for_board("board"))
 recall = irlib.recall_at_k([ss.grades[i] for i in ss.order], 2)
-live_charts([], key="numbers", tiles=[("Recall@2", irlib.fmt(recall))], note="from Python",
+live_charts([], key="numbers", tiles=[("Recall@2", fmt(recall))], note="from Python",
             preview=near.for_charts("board"))
