@@ -133,7 +133,9 @@ def terms() -> tuple[Term, ...]:
                  also=("hit rate", "HR@K", "hits"), lesson="pages/choosing.py"),
         _measure("rr", "RR", name="Reciprocal rank (RR) and MRR",
                  plain="1 when the first result is relevant, 0.5 when the first relevant one is "
-                       "second.",
+                       "second, 0 when none is in the top K. MRR is the mean of these over "
+                       "queries: a mean of reciprocals, so an MRR of 0.5 does not put the first "
+                       "hit at rank 2 on average.",
                  also=("MRR", "mean reciprocal rank"), lesson="pages/mrr_map.py"),
         _measure("ap", "AP", name="Average precision (AP) and MAP",
                  plain="High when the relevant results come first.",
