@@ -166,3 +166,14 @@ def test_the_user_behind_each_metric_follows_k_patience_and_target():
     expected_l = user_model(grades, "ERR(max_rel=4)@3").stopping
     assert [round(v, 9) for v in values(err_curve["y"])] == [round(v, 9) for v in expected_l]
     assert curves["layout"]["yaxis"]["title"]["text"] == ol.CURVES["stopping"]
+
+
+def test_a_board_already_in_its_ideal_order_has_nothing_to_find():
+    ideal = ("white-cat-box", "white-cat-box-2", "ginger-cat-box", "dark-cat-box", "dog-box",
+             "empty-box", "two-cats", "dog")
+    at = run_page("online", query={"pair": "playground"}, session={"pg_order": ideal})
+    (experiments,) = [t.value for t in at.table if "Experiment" in t.value.columns]
+    assert experiments["Users for 80 %"].tolist() == ["—", "—"]
+    shown = " ".join(texts(at))
+    assert "no experiment size would find a difference" in shown
+    assert "no A/B test on that rate can tell them apart" in shown
