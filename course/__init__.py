@@ -1,3 +1,3 @@
 """The course the app teaches with irlib: Practice's challenges (:mod:`.challenges`) and
-Lesson 7's film service (:mod:`.reclab`). No Streamlit here; every number comes from irlib.
+Lesson 8's film service (:mod:`.reclab`). No Streamlit here; every number comes from irlib.
 """

@@ -22,11 +22,12 @@ st.markdown(
     "results people have already judged, run the system, and compare its ranking with the "
     "judgments. **Online** metrics — click-through rate, conversions, A/B tests — come later, "
     "from real users. This lab is about the offline part: the numbers, how each is made, and "
-    "when to trust which."
+    "when to trust which; Lesson 7 simulates users' clicks to ask what an offline gain "
+    "would take online."
 )
 st.markdown(
     "**Recommender systems** are scored the same way: a user is the query, and the items they "
-    "went on to watch or buy are its relevant results. Lesson 7 runs the same metrics on a "
+    "went on to watch or buy are its relevant results. Lesson 8 runs the same metrics on a "
     "small film service, with the traps that are recommenders' own."
 )
 

@@ -1,4 +1,4 @@
-"""Lesson 8: where judgments come from. Raters who disagree, documents nobody judged (pooling),
+"""Lesson 9: where judgments come from. Raters who disagree, documents nobody judged (pooling),
 and how many queries a comparison needs. Every number comes from irlib (raters, pooling,
 power); ui/judgments.py holds the data and the tables."""
 import html
@@ -159,11 +159,11 @@ def queries_part() -> None:
     st.markdown(
         "**Plan before you test.** Say the smallest difference that would matter to you, "
         "take the spread of per-query differences from a pilot (two systems already run on "
-        "similar queries: the sample TREC runs, 24 queries, or your upload in Lesson 9), and "
+        "similar queries: the sample TREC runs, 24 queries, or your upload in Lesson 10), and "
         "get the number of queries a paired test needs to find that difference.")
     if S["data"] == "upload" and upload is None:
         st.info("No upload with two or more systems in this session yet: load your files in "
-                "Lesson 9 (Your own judgments) and come back. The sample runs are shown.",
+                "Lesson 10 (Your own judgments) and come back. The sample runs are shown.",
                 icon=":material/upload_file:")
     if S["data"] == "upload" and upload is not None:
         label, table = upload
@@ -177,7 +177,7 @@ def queries_part() -> None:
     c0, c1, c2, c3 = st.columns([3, 2, 2, 2], vertical_alignment="bottom")
     c0.segmented_control("Pilot data", list(jd.DATA), format_func=jd.DATA.get,
                          **S.bind("data"), required=True,
-                         help="Your upload: the systems Lesson 9 scored in this session.")
+                         help="Your upload: the systems Lesson 10 scored in this session.")
     c1.selectbox("Pilot baseline", systems, **S.bind("base"))
     c2.selectbox("Pilot new system", systems, **S.bind("other"))
     if S["data"] == "upload" and upload is not None:

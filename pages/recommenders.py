@@ -1,4 +1,4 @@
-"""Lesson 7: recommenders. The same metrics as search (a user is a query, the films they
+"""Lesson 8: recommenders. The same metrics as search (a user is a query, the films they
 watched later are the relevant documents) on a built-in film data set, and four traps: the
 split, sampled metrics, popularity, and averaging over users."""
 import streamlit as st

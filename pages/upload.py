@@ -67,7 +67,7 @@ with st.spinner(f"Scoring {n_rows:,} results…", show_time=True):
     evaluations = ui.cached_score(dataset.key, settings.names + tuple(
         interpolated_measures(settings.rel)), dataset)
 include_missing = ui.data_notes(dataset, evaluations)
-# Lesson 8 asks how many queries a comparison needs: of these, in this session only
+# Lesson 9 asks how many queries a comparison needs: of these, in this session only
 offer_upload(evaluations, settings.name(settings.by), settings.label(settings.by),
              include_missing)
 systems = list(dataset.runs)

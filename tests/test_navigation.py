@@ -36,6 +36,11 @@ CHANGES = {
     "pages/beyond.py": (
         lambda at: at.number_input(key="beyond_budget").set_value(500).run(),
         lambda at: at.number_input(key="beyond_budget").value == 500),
+    "pages/online.py": (
+        lambda at: (at.radio(key="on_model").set_value("position").run(),
+                    at.select_slider(key="on_noise").set_value(0.3).run()),
+        lambda at: at.radio(key="on_model").value == "position"
+        and at.select_slider(key="on_noise").value == 0.3),
     "pages/recommenders.py": (
         lambda at: (at.button_group(key="rec_trap").set_value("sampled").run(),
                     at.slider(key="rec_negatives").set_value(20).run()),
@@ -94,6 +99,8 @@ def test_lesson_1_comes_back_after_a_trip_away(app):
     ("pages/choosing.py", {"k": "5", "o1": "FEDCBA"}, {"k": "5", "o1": "FEDCBA"}),
     ("pages/libraries.py", {"k_ap": "4", "missed": "2"}, {"k_ap": "4", "missed": "2"}),
     ("pages/beyond.py", {"budget": "300", "log": "0"}, {"budget": "300", "log": "0"}),
+    ("pages/online.py", {"pair": "lecture", "model": "position", "touched": "0.5"},
+     {"pair": "lecture", "model": "position", "touched": "0.5"}),
     ("pages/recommenders.py", {"trap": "users", "cap": "3", "model": "popular"},
      {"trap": "users", "cap": "3", "model": "popular"}),
     ("pages/upload.py", {"input": "trec", "k": "7"}, {"input": "trec", "k": "7", "gain": "linear"}),

@@ -190,8 +190,8 @@ def test_the_link_holds_every_setting_and_a_bad_one_is_named():
 def test_every_part_ends_with_the_lessons_links(part):
     at = run({"part": part})
     captions = [c.value for c in at.caption]
-    assert "Previous: 7. Recommenders: the same metrics, new traps" in captions
-    assert "Next: 9. Your own judgments" in captions
+    assert "Previous: 8. Recommenders: the same metrics, new traps" in captions
+    assert "Next: 10. Your own judgments" in captions
 
 
 def test_the_learners_upload_is_offered_after_lesson_9_scored_it():
@@ -210,7 +210,7 @@ def test_the_learners_upload_is_offered_after_lesson_9_scored_it():
     at.radio(key="upload_input").set_value("trec").run()
     at.button(key="upload_sample_trec").click().run()
     assert not at.exception
-    label, table = at.session_state[jd.UPLOAD_KEY]       # what Lesson 9 handed over
+    label, table = at.session_state[jd.UPLOAD_KEY]       # what Lesson 10 handed over
     at.switch_page("pages/judgments.py").run()
     assert not at.exception and not [i for i in at.info if "No upload" in i.value]
     assert at.selectbox(key=P + "base").options == list(table.columns)

@@ -200,22 +200,22 @@ def test_after_a_solve_the_way_on():
     c = CHALLENGES["order-matters"]
     learner_makes(at, c.id, c.answer)
     assert "Next lesson: 2. Many queries: MRR and MAP" in captions(at)
-    # the search lessons' last challenge: the next lesson, then Lesson 7's challenges
+    # the search lessons' last challenge: the next lesson, then Lesson 8's challenges
     c = CHALLENGES["libraries-agree"]
     learner_makes(at, c.id, c.answer)
     assert "Next lesson: 6. Beyond accuracy" in captions(at)
     assert at.button(key=PREFIX + "next").label == \
         "Next challenge: " + CHALLENGES["hit-blind-to-order"].title
-    # the recommenders' last challenge: the next lesson, then Lesson 8's challenges
+    # the recommenders' last challenge: the next lesson, then Lesson 9's challenges
     c = CHALLENGES["coverage-keeps-hits"]
     learner_makes(at, c.id, c.answer)
-    assert "Next lesson: 8. Where judgments come from" in captions(at)
+    assert "Next lesson: 9. Where judgments come from" in captions(at)
     assert at.button(key=PREFIX + "next").label == \
         "Next challenge: " + CHALLENGES["second-rater"].title
     # the course's last challenge: what the learner did
     c = CHALLENGES["outvoted"]
     learner_makes(at, c.id, c.answer)
-    assert "Next lesson: 9. Your own judgments" in captions(at)
+    assert "Next lesson: 10. Your own judgments" in captions(at)
     assert at.button(key=PREFIX + "next").label == \
         "Next challenge: " + CHALLENGES["recall-not-precision"].title   # wraps round
     summary = plain(" ".join(m.value for m in at.markdown))
@@ -313,7 +313,7 @@ def test_a_recommender_challenge_is_solved_by_the_learners_moves():
     count, and the link keeps the films' order."""
     c = CHALLENGES["hit-blind-to-order"]
     at = run_page("practice", query={"challenge": link(c.id, c.start)})
-    assert at.selectbox(key=PREFIX + "pick").value == "7. Recommenders · " + c.title
+    assert at.selectbox(key=PREFIX + "pick").value == "8. Recommenders · " + c.title
     (board,) = component_data(at, "irlab_ranking_board")
     from ui.films import _films
     titles = {i["id"]: i["title"] for i in board["items"]}

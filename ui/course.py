@@ -32,16 +32,20 @@ LESSONS = [
            "libraries"),
     Lesson("pages/beyond.py", "6. Beyond accuracy", ":material/speed:",
            "Accuracy is one axis: find the systems on the cost/quality Pareto frontier.", "beyond"),
-    Lesson("pages/recommenders.py", "7. Recommenders: the same metrics, new traps",
+    Lesson("pages/online.py", "7. Metrics as users: clicks, A/B tests, interleaving",
+           ":material/ads_click:",
+           "The user behind each metric, the clicks they make, and how many users an A/B test "
+           "or an interleaving needs to see an offline difference.", "online", "Online"),
+    Lesson("pages/recommenders.py", "8. Recommenders: the same metrics, new traps",
            ":material/movie:",
            "Users as queries, later views as judgments: the split, sampled metrics, "
            "popularity and averaging over users.", "recommenders", "Recommenders"),
-    Lesson("pages/judgments.py", "8. Where judgments come from", ":material/groups:",
+    Lesson("pages/judgments.py", "9. Where judgments come from", ":material/groups:",
            "Raters who disagree, documents nobody judged, and how many queries a "
            "comparison needs.", "judgments", "Judgments"),
-    Lesson("pages/upload.py", "9. Your own judgments", ":material/upload_file:",
+    Lesson("pages/upload.py", "10. Your own judgments", ":material/upload_file:",
            "Upload ratings or TREC files, find the weak queries, compare two systems.", "upload"),
-    Lesson("pages/practice.py", "10. Practice", ":material/task_alt:",
+    Lesson("pages/practice.py", "11. Practice", ":material/task_alt:",
            "Challenges on the lessons' boards, checked at every move, with hints and answers.",
            "practice"),
 ]

@@ -1,7 +1,7 @@
 """The film service's films as cards: a poster per genre (an SVG made here, no files, no network)
 and each film's title, for the ranking board (Practice) and the class room's strips.
 
-The films come from :mod:`course.reclab.data` (Lesson 7's generated service). A poster shows
+The films come from :mod:`course.reclab.data` (Lesson 8's generated service). A poster shows
 the genre twice, as a word and as a pictogram, on the genre's colour, so two films of one
 genre look alike and a list's spread over genres can be seen at a glance.
 """

@@ -180,6 +180,22 @@ def terms() -> tuple[Term, ...]:
                  lesson="pages/upload.py"),
         _measure("eleven-point", "IPrecAvg", also=("11pt_avg", "11-point"),
                  lesson="pages/upload.py"),
+        _measure("rbp", "RBP", plain="Its user reads on with the same chance p after every "
+                 "result: p = 0.5 is impatient, 0.95 reads far.",
+                 also=("rank-biased precision", "persistence", "patience"),
+                 lesson="pages/online.py"),
+        _measure("inst", "INST", plain="Its user came for T units of gain and reads on longer "
+                 "while that goal is unmet.", also=("target", "adaptive"),
+                 lesson="pages/online.py"),
+        _measure("err", "ERR", plain="A cascade: its user stops when satisfied, so where they "
+                 "stop depends on the grades seen, which is why it is not a C/W/L measure.",
+                 also=("expected reciprocal rank", "cascade"), lesson="pages/online.py"),
+        Term("cwl", "C/W/L: a metric as a user", measured,
+             "A metric read as a user who scans down the ranking: C(i) is the chance they go "
+             "on from rank i, W(i) the share of their attention rank i gets, L(i) the chance "
+             "they stop there. The score is the gain they expect per result read.",
+             ("C/W/L", "cwl_eval", "user model", "continuation", "weight", "stopping",
+              "expected utility"), "pages/online.py"),
         Term("mean", "Mean over queries", measured,
              "A test set's score is the average of one measure over its queries: MRR is "
              "the mean of RR, MAP the mean of AP. One bad query moves it little; many do.",
@@ -200,6 +216,26 @@ def terms() -> tuple[Term, ...]:
              "queries looks better than it is.", ("-c", "complete", "missing queries"),
              "pages/upload.py"),
 
+        Term("click-model", "Click model", compare,
+             "A model of how users turn a ranking into clicks: the cascade model reads from "
+             "the top and clicks the first attractive result; the position-based model "
+             "reads each rank with a chance that falls with the rank.",
+             ("cascade model", "position-based model", "PBM", "clicks", "CTR",
+              "click-through rate", "attractiveness"), "pages/online.py"),
+        Term("position-bias", "Position bias", compare,
+             "Users click what is on top more, whatever it is. Read as judgments, clicks "
+             "therefore favour the results a system already ranks high.",
+             ("presentation bias", "implicit feedback"), "pages/online.py"),
+        Term("ab-test", "A/B test", compare,
+             "An online experiment: half the users see one ranking, half the other, and a "
+             "test compares a rate such as click-through between the two groups.",
+             ("online experiment", "split test", "controlled experiment"), "pages/online.py"),
+        Term("interleaving", "Interleaving (team draft, balanced)", compare,
+             "Every user sees one list mixed from both rankings; each click counts for the "
+             "ranking that placed the result, so each user votes. It needs far fewer users "
+             "than an A/B test for the same decision.",
+             ("team draft", "team-draft", "balanced interleaving", "sign test"),
+             "pages/online.py"),
         Term("baseline", "Baseline", compare,
              "The system the others are compared with, usually the one in production.",
              ("control",), "pages/upload.py"),

@@ -1,4 +1,4 @@
-"""Lesson 8's challenges (where judgments come from): the learner is a rater.
+"""Lesson 9's challenges (where judgments come from): the learner is a rater.
 
 Both start from Lesson 1's and Lesson 3's cats. The board's starting judgments are the other
 raters'; the learner's edits are their own grades. Every number comes from irlib.stats.raters and
@@ -54,7 +54,7 @@ def _outvoted(boards, start):
 
 
 SPECS = [
-    Spec("second-rater", 8, "Same precision, moderate agreement",
+    Spec("second-rater", 9, "Same precision, moderate agreement",
          "You are a second rater: the board starts with the first rater's judgments. Without "
          "moving a card, judge so that Precision@4 stays as it was but your Cohen's κ with "
          "the first rater is at most 0.5.",
@@ -64,7 +64,7 @@ SPECS = [
          "cards, but you now disagree on two of eight cards, and with both raters calling "
          "half the cards relevant, chance alone agrees half the time: κ = (0.75 − 0.5) / "
          "(1 − 0.5) = 0.5.", k=4),
-    Spec("outvoted", 8, "Outvoted by the median",
+    Spec("outvoted", 9, "Outvoted by the median",
          "Two raters gave the board's grades. As the third rater, change your grades (no "
          f"moves) so that NDCG@5 of the mean of the three grades falls by at least "
          f"{MEAN_DROP}. What does the median do?",

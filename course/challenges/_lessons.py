@@ -4,7 +4,7 @@ Sources (the boards the lessons show; ``ui/practice.py`` builds them from the ca
 ``cats`` (lesson 1, "cat in a box", relevant / not), ``white-cats`` (lesson 3, grades 0-4),
 ``query1``-``query3`` (lesson 2, the article's three queries), ``ranking1``-``ranking3``
 (lesson 4, the lecture's three rankings of six documents A-F, relevant A, B and C). Lesson 5
-reuses ``cats`` with the libraries' conventions (irlib.measures.conventions). Lesson 7's challenges are
+reuses ``cats`` with the libraries' conventions (irlib.measures.conventions). Lesson 8's challenges are
 on users' film lists (``films-<name>``, :mod:`course.challenges._recommenders`); Lesson
 8's make the learner a rater on ``cats`` and ``white-cats`` (:mod:`course.challenges._judgments`).
 """

@@ -1,4 +1,4 @@
-"""Lesson 7's challenges: users' top-8 lists from the film service, checked by irlib.
+"""Lesson 8's challenges: users' top-8 lists from the film service, checked by irlib.
 
 Each board is one user's top 8 from one of the lesson's recommenders, trained on the temporal
 split (the one that does not leak, :data:`course.reclab.lesson.HONEST_SPLIT`); a film is
@@ -200,13 +200,13 @@ def _coverage_hint(boards, start):
 
 
 SPECS = [
-    Spec("hit-blind-to-order", 7, "A hit is a hit",
+    Spec("hit-blind-to-order", 8, "A hit is a hit",
          "Reorder Maya's list so that HitRate@3 stays 1 but NDCG@3 falls below 0.25.",
          _hit_not_ndcg_hint, ("films-maya",), _hit_not_ndcg, ((_to_bottom, _to_bottom),),
          "Send Maya's first two films (both ✓) to the bottom: her third watched film, at rank "
          "5, comes up to rank 3, alone in the top 3. HitRate@3 cannot tell that top 3 from "
          "the first one.", k=3),
-    Spec("light-user-lifts-map", 7, "The light user moves the mean",
+    Spec("light-user-lifts-map", 8, "The light user moves the mean",
          "With one move in all, raise MAP@8 over Cleo and Vera above 0.2 (keep the "
          "judgments).",
          _light_user_hint, ("films-cleo", "films-vera"), _light_user,
@@ -214,7 +214,7 @@ SPECS = [
          "Drag Vera's one ✓ film (rank 7) to the top of her list and leave Cleo's as it is. "
          "Vera watched 3 films after the cut and Cleo 36: each user counts once in the mean, "
          "and no order of Cleo's 8 films can give her AP@8 much."),
-    Spec("coverage-keeps-hits", 7, "Same hits, more of the catalogue",
+    Spec("coverage-keeps-hits", 8, "Same hits, more of the catalogue",
          "Three users get the Most-popular list. Reorder the lists so that no film is in two "
          "top 3s (9 films, Coverage@3 = 0.045 of the 200) while HitRate@3 stays 1.",
          _coverage_hint, COVERAGE_USERS, _coverage_keeps_hits,

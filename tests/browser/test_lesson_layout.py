@@ -38,9 +38,9 @@ def test_the_course_list_is_whole_on_a_phone(app_url, open_page):
 
 
 def test_a_lessons_previous_and_next_are_whole_on_a_phone(app_url, open_page):
-    """The longest neighbour's title (Lesson 7's, linked from Lesson 8) wraps, not cut."""
+    """The longest neighbour's title (Lesson 8's, linked from Lesson 9) wraps, not cut."""
     page = open_page(app_url + "/judgments", **PHONE)
-    link = page.get_by_test_id("stPageLink-NavLink").filter(has_text="Previous: 7.")
+    link = page.get_by_test_id("stPageLink-NavLink").filter(has_text="Previous: 8.")
     expect(link).to_be_visible()
     assert link.evaluate(CUT_TEXT_JS) == [], link.inner_text()
     box = link.bounding_box()

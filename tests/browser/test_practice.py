@@ -223,7 +223,7 @@ def test_a_drag_on_a_users_film_list_solves_a_recommender_challenge(app, open_pa
     assert board_order(page, vera)[0] == watched
     expect(page.get_by_test_id("stAlertContentSuccess")).to_contain_text(
         "Solved: MAP@8 = 0.207, above 0.2 as asked; 1 move in all (at most 1)")
-    assert picker_value(page) == "✓ 7. Recommenders · " + c.title
+    assert picker_value(page) == "✓ 8. Recommenders · " + c.title
 
 
 def test_on_a_phone_the_progress_links_copy_button_shows_without_a_hover(app, open_page):

@@ -1,4 +1,4 @@
-"""Class-room questions from Lesson 8 (where judgments come from), registered with
+"""Class-room questions from Lesson 9 (where judgments come from), registered with
 :func:`ui.rooms.questions.register` like every kind. The numbers are irlib.stats.raters'."""
 from __future__ import annotations
 
@@ -20,7 +20,7 @@ TOP_GRADE = 3
 
 @register("raters", "Raters: which two agree most?",
           "Three raters grade the same six cats 0–3; the class picks the pair that agrees "
-          "most beyond chance (Cohen's κ, as Lesson 8).", short="Which raters agree?")
+          "most beyond chance (Cohen's κ, as Lesson 9).", short="Which raters agree?")
 def make_raters(rng: random.Random, params: Mapping) -> dict:
     """Three raters' grades of six cats, drawn around one shared opinion so that one pair's
     Cohen's κ clearly beats the others' (by :data:`MARGIN`). The explanation gives every
@@ -50,7 +50,7 @@ def make_raters(rng: random.Random, params: Mapping) -> dict:
         "correct": best,
         "explanation": f"Cohen's κ: {shown}. Fleiss' κ of all three: {fmt(found.kappa)} "
                        f"({found.words}).",
-        "context": "Lesson 8, where judgments come from: the query “"
+        "context": "Lesson 9, where judgments come from: the query “"
                    f"{query.text}”, the same six cats graded by three people.",
         "rankings": [{"label": f"Rater {n}", "items": _items(order, grade, titles)}
                      for n, grade in enumerate(grades, start=1)],

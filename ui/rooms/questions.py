@@ -366,4 +366,5 @@ def make_text(rng: random.Random, params: Mapping) -> dict:
     }
 
 
-from ui.rooms import judgment_questions  # noqa: F401  Lesson 8's kinds register themselves
+from ui.rooms import judgment_questions  # noqa: F401  Lesson 9's kinds register themselves
+from ui.rooms import online_questions  # noqa: E402,F401  Lesson 7's kind registers itself

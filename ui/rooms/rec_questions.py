@@ -1,4 +1,4 @@
-"""Class-room questions on Lesson 7's recommenders: two users' lists, and sampled metrics.
+"""Class-room questions on Lesson 8's recommenders: two users' lists, and sampled metrics.
 
 Registered in :data:`ui.rooms.questions.KINDS` when that module loads (it imports this one
 where these kinds stand in the teacher's picker); the numbers come from ``course.reclab``.
@@ -44,7 +44,7 @@ def _winner(values: Mapping[str, float]) -> str:
 
 
 @register("users", "Two users' lists: which scores higher?",
-          "One recommender's top 8 for two users of Lesson 7's film service (✓: watched after "
+          "One recommender's top 8 for two users of Lesson 8's film service (✓: watched after "
           "the cut) and one metric at K; the class picks the list that scores higher.",
           short="Whose list?", options=("rec_metric", "k"))
 def make_users(rng: random.Random, params: Mapping) -> dict:
@@ -100,7 +100,7 @@ def make_users(rng: random.Random, params: Mapping) -> dict:
 
 
 @register("sampled", "Sampled metrics: does the winner hold?",
-          "Two recommenders' whole-catalogue numbers from Lesson 7; the class predicts which "
+          "Two recommenders' whole-catalogue numbers from Lesson 8; the class predicts which "
           "wins when each held-out film is ranked among only N random films.",
           short="Sampled?", options=("rec_metric", "negatives"))
 def make_sampled(rng: random.Random, params: Mapping) -> dict:
