@@ -10,7 +10,6 @@ them is used (``irlib-trec-eval`` reads and evaluates a TREC run without pandas)
 :mod:`irlib.io`, :mod:`irlib.stats`, :mod:`irlib.recsys`, :mod:`irlib.online` and
 :mod:`irlib.spark`.
 """
-from __future__ import annotations
 
 import importlib
 
