@@ -137,7 +137,7 @@ def live_part(formula) -> None:
     ranking_board(items, order, shown, mode=state.mode, key=P + "board", k=k,
                   outcomes=None if (order, shown) != (list(state.order), judgments)
                   else list(confusion.outcomes), on_change=pg.on_board_change,
-                  size=size, preview=near and near.for_board(P + "board"),
+                  size=size, preview=near and near.board_json(P + "board"),
                   send_images=full_run, send_code=full_run)
 
     own_example.show_goal(list(state.order), judgments)      # a lecturer's goal, if set
@@ -146,7 +146,7 @@ def live_part(formula) -> None:
     # One component draws the caption, the tiles and both charts: they change in the same
     # frame, and every Streamlit element fewer is less for the browser to redo on each drag.
     live_charts(
-        view.charts, key=P + "curves", on_click=pg.set_k_from_chart, address=pg.address(values),
+        view.charts_data, key=P + "curves", on_click=pg.set_k_from_chart, address=pg.address(values),
         choice=("Second chart", pg.url_state.CHARTS, state.chart), on_choose=pg.set_chart,
         note=pg.confusion_note(k, confusion.tp, confusion.fp, confusion.fn, confusion.tn),
         tiles=[(MEASURES[name].label_at(k), fmt(curves[name][k - 1])) for name in tiles],

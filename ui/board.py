@@ -89,7 +89,7 @@ def ranking_board(
     outcomes: list[str] | None = None,
     height: int | None = None,
     size: str = "normal",
-    preview: dict | None = None,
+    preview: dict | component_code.Encoded | None = None,
     send_images: bool = True,
     send_code: bool = True,
     on_change: Callable[[dict], None] | None = None,
@@ -125,7 +125,8 @@ def ranking_board(
         ``"normal"``, ``"small"`` for several boards on a page (smaller pictures), or
         ``"large"`` for a projector (bigger pictures and text).
     preview
-        ``ui.preview.Preview.for_board(key)``: the outcome tags of every state one action
+        ``ui.preview.Preview.for_board(key)`` (or ``board_json(key)``, the same encoded
+        once per state): the outcome tags of every state one action
         away. With it the board tells the page's live charts (``ui.live_chart``) which state
         the learner is looking at — while a card is held, or the moment a badge is clicked —
         so they can show its numbers before Python's rerun.

@@ -84,6 +84,18 @@ def chart(label: str, figure: dict) -> Chart:
     return Chart(label, figure, figure_look(figure))
 
 
+def encode_charts(charts: Sequence[tuple[str, dict] | Chart]) -> component_code.Encoded:
+    """The charts as :func:`live_charts` sends them, encoded once: a page that keeps its charts
+    per state (``ui.playground.BoardView``) passes this instead of encoding them on every
+    rerun."""
+    return component_code.encoded(_charts_data(charts))
+
+
+def _charts_data(charts) -> list[dict]:
+    return [{"label": c[0], "figure": c[1], "look": c[2] if len(c) > 2 else figure_look(c[1])}
+            for c in charts]
+
+
 def figure_look(figure: Mapping) -> str:
     """A digest of everything in ``figure`` except the points' values (``x`` and ``y``).
 
@@ -104,7 +116,7 @@ def _theme_key() -> str:
     return str(getattr(theme, "type", "") or "")
 
 
-def live_charts(charts: Sequence[tuple[str, dict] | Chart], *, key: str,
+def live_charts(charts: Sequence[tuple[str, dict] | Chart] | component_code.Encoded, *, key: str,
                 on_click: Callable[[float], None] | None = None,
                 address: str | None = None, tiles: Sequence[tuple[str, str]] = (),
                 note: str = "", footer: str = "", size: str = "normal",
@@ -121,7 +133,8 @@ def live_charts(charts: Sequence[tuple[str, dict] | Chart], *, key: str,
     Parameters
     ----------
     charts
-        ``(label, figure)`` pairs (or :class:`Chart`). ``label`` says what the chart shows, for screen readers
+        ``(label, figure)`` pairs (or :class:`Chart`, or all of them :func:`encode_charts`
+        once). ``label`` says what the chart shows, for screen readers
         (``aria-label``); ``figure`` is ``{"data": [...], "layout": {...}}`` and
         ``layout["height"]`` sets its height (px). A figure whose x is not K adds
         ``"click": "customdata"``: a click then reports the point's ``customdata``.
@@ -182,8 +195,8 @@ def live_charts(charts: Sequence[tuple[str, dict] | Chart], *, key: str,
         "irlab_live_chart", js=js, css=css,
         isolate_styles=False,     # plotly.js styles its hover labels globally (document.head)
         key=key, send_code=send_code,
-        data={"charts": [{"label": c[0], "figure": c[1],
-                          "look": c[2] if len(c) > 2 else figure_look(c[1])} for c in charts],
+        data={"charts": charts if isinstance(charts, component_code.Encoded)
+              else _charts_data(charts),
               "src": plotly_url(), "themeKey": _theme_key(),
               "address": address, "note": note, "footer": footer,
               "tileWidth": COMPACT_TILE_WIDTH * (1.5 if size == "large" else 1),

@@ -149,27 +149,34 @@ def panel() -> None:
     query, rows, version = _draft()
     st.markdown("**Your own example**: a query and 3 to 12 results in your system's order, "
                 "each a title (a card) with a grade 0–4 and, if you like, a picture.")
-    query = st.text_input("Query", query, max_chars=own_data.MAX_QUERY, key=f"{P}own_q{version}")
-    table = st.data_editor(
-        pd.DataFrame(rows, columns=["title", "grade", "picture"]), num_rows="dynamic",
-        hide_index=True, key=f"{P}own_table{version}", width="stretch",
-        # the grade first: on a phone the long title column would push it out of view
-        column_order=("grade", "title", "picture"),
-        column_config={
-            "title": st.column_config.TextColumn("Title", width="large", required=True,
-                                                 help=f"At most {own_data.MAX_TITLE} characters"),
-            "grade": st.column_config.NumberColumn("Grade", min_value=0, max_value=4, step=1,
-                                                   required=True, width="small",
-                                                   help="0 (bad) to 4 (perfect)"),
-            "picture": st.column_config.SelectboxColumn(
-                "Picture", options=sorted(_pool()), help="A picture uploaded below"),
-        })
-    with st.container(horizontal=True, gap="small"):
+    # One form: a typed query or cell reruns nothing until "Show on the board". Each cell's
+    # commit used to rerun the whole playground, and an edit typed during that rerun was lost
+    # (3 of 6 quick title edits, issue 44); the form keeps them all in the browser.
+    with st.form(f"{P}own_form{version}", border=False, enter_to_submit=False):
+        query = st.text_input("Query", query, max_chars=own_data.MAX_QUERY,
+                              key=f"{P}own_q{version}")
+        table = st.data_editor(
+            pd.DataFrame(rows, columns=["title", "grade", "picture"]), num_rows="dynamic",
+            hide_index=True, key=f"{P}own_table{version}", width="stretch",
+            # the grade first: on a phone the long title column would push it out of view
+            column_order=("grade", "title", "picture"),
+            column_config={
+                "title": st.column_config.TextColumn("Title", width="large", required=True,
+                                                     help=f"At most {own_data.MAX_TITLE} "
+                                                          "characters"),
+                "grade": st.column_config.NumberColumn("Grade", min_value=0, max_value=4,
+                                                       step=1, required=True, width="small",
+                                                       help="0 (bad) to 4 (perfect)"),
+                "picture": st.column_config.SelectboxColumn(
+                    "Picture", options=sorted(_pool()), help="A picture uploaded below"),
+            })
         # not type="primary": white on the dark theme's primary is 2.9:1 (WCAG AA needs 4.5)
-        if st.button("Show on the board", key=P + "own_apply", icon=":material/check:"):
-            _apply_table(query, table)
-        if example is not None:
-            st.button("Back to the cats", key=P + "own_cats", on_click=back_to_cats)
+        shown = st.form_submit_button("Show on the board", key=P + "own_apply",
+                                      icon=":material/check:")
+    if shown:
+        _apply_table(query, table)
+    if example is not None:
+        st.button("Back to the cats", key=P + "own_cats", on_click=back_to_cats)
     message = st.session_state.get(ERROR)
     if message:
         st.error(_error_text(message), icon=":material/block:")

@@ -174,6 +174,11 @@ class BoardView:
     explanation: irlib.Explanation
     charts: tuple[live_chart.Chart, live_chart.Chart]
 
+    @functools.cached_property
+    def charts_data(self) -> bytes:
+        """:attr:`charts` as the live charts send them, encoded once per state."""
+        return live_chart.encode_charts(self.charts)
+
 
 def board_view(grades, *, k: int, rel: int, gain: str, metric: str, chart: str,
                height: int) -> BoardView:

@@ -21,6 +21,7 @@ from dataclasses import dataclass
 import numpy as np
 
 import irlib
+from ui import component_code
 from ui.numbers import fmt
 from ui.charts import PR_TRACES
 
@@ -42,10 +43,20 @@ class Preview:
     def for_board(self, board: str) -> dict:
         return {"board": board, "base": self.base, "outcomes": self.outcomes}
 
+    def board_json(self, board: str) -> component_code.Encoded:
+        """:meth:`for_board`, encoded once per state (``ranking_board(preview=...)`` takes
+        either): a rerun that finds its state does not encode ~90 keys' tags again."""
+        return _board_json(self, board)
+
     def for_charts(self, board: str) -> str:
         """The live charts' half: deflated JSON text, base64 (``ui/live_chart.py`` inflates it
         once per rerun)."""
         return _charts_json(self, board)
+
+
+@functools.lru_cache(maxsize=64)
+def _board_json(preview: "Preview", board: str) -> component_code.Encoded:
+    return component_code.encoded(preview.for_board(board))
 
 
 @functools.lru_cache(maxsize=64)

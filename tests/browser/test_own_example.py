@@ -2,6 +2,7 @@
 and a phone, the link round trip, and refused files that leave the board as it was."""
 from __future__ import annotations
 
+import contextlib
 import io
 import re
 import struct
@@ -10,6 +11,7 @@ from urllib.parse import parse_qs, urlencode, urlsplit
 
 import pytest
 from PIL import Image
+from playwright.sync_api import TimeoutError as PlaywrightTimeoutError
 from playwright.sync_api import expect
 
 from tests.browser.helpers import (board_card, board_order, drag_card, touch_drag,
@@ -151,3 +153,56 @@ def test_the_own_board_and_its_popover_pass_axe(own, scheme):
     wait_for_app_run(page)
     page.get_by_text("A goal for the class").wait_for()
     assert serious_violations(page) == []
+
+
+#: The data editor's cell editor has the focus (an input outside the page's own widgets).
+EDITING_JS = """() => { const e = document.activeElement;
+  return e && (e.tagName === 'INPUT' || e.tagName === 'TEXTAREA')
+         && !e.closest('[data-testid=stTextInput]'); }"""
+#: Counts the page's script runs (the app's script state going to "running").
+COUNT_RUNS_JS = """() => {
+  window.__runs = 0;
+  const app = document.querySelector('[data-testid=stApp]');
+  new MutationObserver(() => { if (app.dataset.testScriptState === 'running') window.__runs++; })
+    .observe(app, {attributes: true, attributeFilter: ['data-test-script-state']});
+}"""
+
+
+def test_quick_title_edits_rerun_nothing(own):
+    """Six title edits typed one after the other (issue 44): none reruns the page until "Show
+    on the board". Each cell's commit used to rerun the whole playground."""
+    page = own(width=1366, height=768)
+    page.get_by_role("button", name="Own example").click()
+    wait_for_app_run(page)
+    editor = page.get_by_test_id("stPopoverBody").get_by_test_id("stDataFrame")
+    editor.scroll_into_view_if_needed()
+    page.evaluate(COUNT_RUNS_JS)
+    new = [f"Edited title {i}" for i in range(1, 7)]
+    box = editor.bounding_box()
+    for row, title in enumerate(new):
+        # the grid is a canvas: a key it lets pass selects another cell, so each try checks
+        # the cell it opened (as tests/browser/test_lesson_layout.py's open_cell_editor)
+        for _ in range(3):
+            # row 1's grade (35 px rows; left of it, the rows' selection boxes)
+            page.mouse.click(box["x"] + 80, box["y"] + 35 + 17)
+            for key in ["ArrowDown"] * row + ["ArrowRight", "Enter"]:
+                page.keyboard.press(key)
+            with contextlib.suppress(PlaywrightTimeoutError):
+                page.wait_for_function(EDITING_JS, timeout=3_000)
+                if page.evaluate("() => document.activeElement.value") == TITLES[row]:
+                    break
+            page.keyboard.press("Escape")
+        else:
+            raise AssertionError(f"row {row + 1}'s title did not open its editor")
+        page.keyboard.press("Control+a")
+        page.keyboard.type(title)
+        page.keyboard.press("Enter")
+        # the cell editor closes once the grid has taken the edit (a quick typist's pace)
+        page.wait_for_function(f"() => !({EDITING_JS})()", timeout=5_000)
+    assert page.evaluate("() => window.__runs") == 0      # no edit reran the page
+    page.get_by_role("button", name="Show on the board").click()
+    wait_for_app_run(page)
+    # Not yet asserted: that all six reach the board. With no rerun at all, the grid still
+    # drops some of them here (1-3 of 6, varying, on the loaded 2-core machine); one run with
+    # 1.5 s before the button kept all six (issue 44, item 2: open).
+    expect(page.locator(".rb-root .rb-card .rb-title").first).to_have_text(new[0])
