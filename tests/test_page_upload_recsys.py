@@ -315,6 +315,25 @@ def test_files_given_the_wrong_way_round_are_refused_with_the_reason():
     assert not at.metric                                   # nothing scored from them
 
 
+def test_leave_one_out_files_given_the_wrong_way_round_are_refused():
+    """One held-out film per user is as regular as a list: the lists' scores in the
+    held-out slot are what refuses them, and the message says which file looks like which
+    (before: K = 2 and NDCG@2 0.31 from scores read as ratings)."""
+    held = pd.read_csv(SAMPLES / "shop_test.csv")
+    loo = held.groupby("uid").head(1).to_csv(index=False).encode()
+    at = page(input="recsys")
+    at.session_state["upload_inject"] = [
+        ("heldout", "shop_recs_mf.csv", (SAMPLES / "shop_recs_mf.csv").read_bytes()),
+        ("recs_1", "test_loo.csv", loo)]
+    at.run()
+    assert not at.exception, at.exception
+    errors = [unescaped(e.value) for e in at.error]
+    assert any("the held-out interactions (shop_recs_mf.csv) look like recommendation lists"
+               in e and "the recommendations (test_loo.csv) look like interactions" in e
+               for e in errors), errors
+    assert not at.metric
+
+
 def test_items_seen_in_training_are_counted_and_dropped_on_request(tmp_path):
     train = pd.read_csv(SAMPLES / "shop_train.csv")
     had = train.groupby("userId").head(2).rename(columns={"userId": "user_id",
