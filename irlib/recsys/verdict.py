@@ -80,7 +80,8 @@ def recommender_verdicts(evaluations: Mapping[str, RecommenderEvaluation],
                          test: str = "randomization", correction: str = "holm",
                          all_pairs: bool = False, alpha: float = 0.05,
                          result: ManyComparison | None = None,
-                         result_measure: str | None = None) -> RecommenderVerdicts:
+                         result_measure: str | None = None,
+                         history: str = "training") -> RecommenderVerdicts:
     """Each system against the baseline (and every pair on request), one sentence each.
 
     Parameters
@@ -97,6 +98,9 @@ def recommender_verdicts(evaluations: Mapping[str, RecommenderEvaluation],
     result : ManyComparison, optional
         A table's result to speak for (a page's: its test, correction and means); its
         measure for ``by`` is ``result_measure`` (default ``by``). Default: computed here.
+    history : str
+        Where popularity was counted, for the sentences (as
+        :func:`~irlib.recsys.compare.compare_recommenders`).
 
     Returns
     -------
@@ -135,7 +139,7 @@ def recommender_verdicts(evaluations: Mapping[str, RecommenderEvaluation],
         finding = finding_of(result, measure, system, against)
         comparisons[(system, against)] = compare_recommenders(
             evaluations[system], evaluations[against], (system, against), by=by,
-            finding=finding)
+            finding=finding, history=history)
     return RecommenderVerdicts(result, measure, comparisons)
 
 

@@ -16,6 +16,7 @@ from course.reclab.evaluation import LABELS
 from course.reclab.models import MODELS
 from course.reclab.sampled import DEFAULT_NEGATIVES, MAX_NEGATIVES
 from course.reclab.splits import SPLITS
+from irlib.stats.ties import is_tie
 from ui import page_state as ps
 
 PREFIX = "rec_"
@@ -26,6 +27,8 @@ MAX_K = 20
 #: Okabe-Ito, as every chart of the app: one colour per model on every trap.
 MODEL_COLORS = {"popular": "#E69F00", "trending": "#CC79A7", "mf": "#0072B2"}
 WINNER_MARK = "★"
+#: The models' names in sentences (irlib's tested sentences print them).
+MODEL_NAMES = dict(MODELS)
 
 #: One sentence per metric, for someone who will never read its formula.
 PLAIN = {
@@ -35,8 +38,9 @@ PLAIN = {
               "over users",
     "ndcg": "like HitRate, but a hit counts more the higher it sits in the top {k}; 1 "
             "would be every later film at the top",
-    "mrr": "1 / the position of the first hit in the top {k}, averaged over users: 0.5 "
-           "means the first good film sits second on average",
+    "mrr": "1 / the position of the first hit in the top {k}, a user with no hit there "
+           "scoring 0, averaged over users: a mean of reciprocals, not a position (0.5 is "
+           "every user's first hit second, or half the users' first and none for the rest)",
 }
 
 
@@ -74,10 +78,18 @@ def init() -> None:
 
 
 def winners(values: pd.Series) -> list[str]:
-    """The index labels with the top value (several on a tie; none when all tie)."""
+    """The index labels with the top mean (several on a tie within the project's
+    :data:`~irlib.stats.ties.TIE_TOLERANCE`; none when all tie): the highest mean, not a
+    tested win."""
     best = values.max()
-    top = [i for i, v in values.items() if abs(v - best) < 1e-12]
+    top = [i for i, v in values.items() if is_tie(v, best)]
     return [] if len(top) == len(values) else top
+
+
+def tested_stars(values: pd.Series, stars, digits: int = 3) -> list[str]:
+    """The values as text, the models in ``stars`` (a tested result's) with the ★."""
+    return [f"{WINNER_MARK}\u00a0{v:.{digits}f}" if i in stars else f"{v:.{digits}f}"
+            for i, v in values.items()]
 
 
 def starred(values: pd.Series, digits: int = 3) -> list[str]:
