@@ -94,4 +94,4 @@ def test_as_a_subprocess():
                            *map(str, runs), "-m", "map"], capture_output=True, text=True,
                           timeout=120)
     assert proc.returncode == 0, proc.stderr
-    assert proc.stdout.startswith("# 4 runs on") and "baseline control" in proc.stdout
+    assert proc.stdout.startswith("# 4 runs compared on 24 queries;") and "baseline control" in proc.stdout

@@ -23,16 +23,41 @@ from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
 from functools import cached_property
 from itertools import combinations
+from zlib import crc32
 
 import numpy as np
 import pandas as pd
 
 from irlib.stats.compare import compare_systems
 from irlib.stats.p_values import format_p
-from irlib.stats.ties import is_tie
+from irlib.stats.ties import is_tie, leaders
 
 TESTS = {"t-test": "paired t-test", "randomization": "randomization test"}
 CORRECTIONS = {"holm": "Holm–Bonferroni", "none": "no correction"}
+
+
+def is_quality_measure(measure: str) -> bool:
+    """Whether a higher mean of ``measure`` means a better system. Judged@K does not: it says
+    how much of the top K was judged, so it gets no ★, no ▲/▼ and no sentence of better or
+    worse.
+
+    >>> is_quality_measure("nDCG@10"), is_quality_measure("Judged@10")
+    (True, False)
+    """
+    return not str(measure).startswith("Judged")
+
+
+def comparison_seed(seed: int, measure: str, system: str, against: str) -> list[int]:
+    """The random stream of one comparison's randomization test: its own for each (measure,
+    system, against), so the Monte Carlo errors of a table's comparisons do not move together,
+    and the same for the same names and ``seed`` (reproducible, whatever else is compared).
+
+    >>> comparison_seed(0, "AP", "b", "a") == comparison_seed(0, "AP", "b", "a")
+    True
+    >>> comparison_seed(0, "AP", "b", "a") != comparison_seed(0, "AP", "c", "a")
+    True
+    """
+    return [int(seed)] + [crc32(str(x).encode()) for x in (measure, system, against)]
 
 
 def holm(p_values: Sequence[float]) -> np.ndarray:
@@ -81,6 +106,7 @@ class Finding:
     alpha: float
     marked: bool
     tie: bool
+    quality: bool = True           # False: a measure like Judged@K, never better or worse
 
     @property
     def corrected(self) -> bool:
@@ -94,8 +120,9 @@ class Finding:
 
     @property
     def direction(self) -> int:
-        """+1 ``system`` is marked better, −1 marked worse, 0 no clear difference."""
-        if not self.marked or not self.mean_delta:
+        """+1 ``system`` is marked better, −1 marked worse, 0 no clear difference (always 0
+        on a measure that is not about quality, such as Judged@K)."""
+        if not self.marked or not self.mean_delta or not self.quality:
             return 0
         return 1 if self.mean_delta > 0 else -1
 
@@ -136,12 +163,16 @@ class ManyComparison:
     """What :func:`compare_many` found.
 
     ``means``: systems x measures (rows in the order given, the baseline first).
-    ``best``: per measure, the systems with the highest mean.
+    ``best``: per measure, the systems that share the highest mean
+    (:func:`irlib.stats.ties.leaders`: tied leaders share it, none when all tie; none on a
+    measure that is not about quality, :func:`is_quality_measure`).
     ``tests``: one row per (measure, system, against): the two means and their difference,
     wins / ties / losses over the queries both answered, the raw and corrected p-values,
     whether the difference is significant at ``alpha`` after correction, whether the means
-    are a tie (:func:`irlib.stats.ties.is_tie`) and whether the table ``marked`` it (significant and
-    no tie: the only differences any sentence may call real).
+    are a tie (:func:`irlib.stats.ties.is_tie`), whether the table ``marked`` it (significant and
+    no tie: the only differences any sentence may call real) and whether both means were taken
+    over the very queries compared (``same_queries``: False when a system has no value for some
+    query, so the gap between the means need not be the difference).
     """
     means: pd.DataFrame
     best: dict[str, tuple[str, ...]]
@@ -202,7 +233,8 @@ class ManyComparison:
                        p_adjusted=None if p is None or pd.isna(p) else float(row["p_adjusted"]),
                        correction=self.correction, family_size=self.family_size,
                        all_pairs=self.all_pairs, alpha=self.alpha,
-                       marked=bool(row["marked"]), tie=bool(row["tie"]))
+                       marked=bool(row["marked"]), tie=bool(row["tie"]),
+                       quality=is_quality_measure(measure))
 
     def findings(self, measure: str | None = None) -> list[Finding]:
         """Every comparison of the table (of one measure), in the table's order."""
@@ -258,8 +290,7 @@ def compare_many(per_query: Mapping[str, pd.DataFrame], baseline: str, *,
     measures = list(measures if measures is not None else per_query[baseline].columns)
     means = pd.DataFrame({m: [float(per_query[s][m].mean()) for s in systems]
                           for m in measures}, index=pd.Index(systems, name="system"))
-    best = {m: tuple(means.index[np.isclose(means[m], means[m].max(), rtol=0, atol=1e-12)])
-            for m in measures}
+    best = {m: leaders(means[m].to_dict()) if is_quality_measure(m) else () for m in measures}
     pairs = [(s, baseline) for s in systems[1:]]
     if all_pairs:
         pairs += [(b, a) for a, b in combinations(systems[1:], 2)]
@@ -268,7 +299,8 @@ def compare_many(per_query: Mapping[str, pd.DataFrame], baseline: str, *,
         found = []
         for system, against in pairs:
             c = compare_systems(per_query[against][measure], per_query[system][measure],
-                                n_resamples=n_resamples, seed=seed,
+                                n_resamples=n_resamples,
+                                seed=comparison_seed(seed, measure, system, against),
                                 randomization=test == "randomization")
             p = c.randomization_pvalue if test == "randomization" else c.t_pvalue
             kept[(measure, system, against)] = c
@@ -277,6 +309,9 @@ def compare_many(per_query: Mapping[str, pd.DataFrame], baseline: str, *,
                               mean_system=mean_s, mean_against=mean_a,
                               mean_delta=c.mean_delta, wins=int(c.wins), ties=int(c.ties),
                               losses=int(c.losses), p_value=p,
+                              same_queries=bool(
+                                  int(per_query[system][measure].notna().sum()) == c.n ==
+                                  int(per_query[against][measure].notna().sum())),
                               tie=bool(np.isfinite(mean_s) and np.isfinite(mean_a)
                                        and is_tie(mean_s, mean_a))))
         raw = [r["p_value"] if r["p_value"] is not None else 1.0 for r in found]
@@ -284,11 +319,11 @@ def compare_many(per_query: Mapping[str, pd.DataFrame], baseline: str, *,
         for r, p_adj in zip(found, adjusted):
             r["p_adjusted"] = float(p_adj) if r["p_value"] is not None else None
             r["significant"] = bool(r["p_value"] is not None and p_adj < alpha)
-            r["marked"] = r["significant"] and not r["tie"]
+            r["marked"] = r["significant"] and not r["tie"] and is_quality_measure(measure)
         rows += found
     columns = ["measure", "system", "against", "n", "mean_system", "mean_against",
                "mean_delta", "wins", "ties", "losses", "p_value", "p_adjusted", "significant",
-               "tie", "marked"]
+               "tie", "marked", "same_queries"]
     return ManyComparison(means, best, pd.DataFrame(rows, columns=columns), baseline, test,
                           correction, alpha, kept)
 
@@ -301,7 +336,9 @@ def _join(items: Sequence[str]) -> str:
 def headline(result: ManyComparison, labels: Mapping[str, str] | None = None,
              unit: str = "query") -> str:
     """The whole table in a paragraph: which systems beat or fall behind the baseline after
-    correction, on which measures; said only from the table's marks (:attr:`Finding.real`).
+    correction, on which measures, and with every pair compared, which other pairs the table
+    marks; said only from the table's marks (:attr:`Finding.real`). Measures that are not about
+    quality (:func:`is_quality_measure`, e.g. Judged@K) are never said better or worse.
 
     ``labels`` names the measures (default: their column names).
 
@@ -314,18 +351,22 @@ def headline(result: ManyComparison, labels: Mapping[str, str] | None = None,
     up beats base on AP. No clear difference from base on any measure: same. By the
     randomization test, Holm–Bonferroni over the 2 comparisons with the baseline of each
     measure, at 0.05.
+
+    With every pair compared, a marked pair without the baseline is said too:
+
+    >>> print(headline(compare_many({"base": base, "up": base + 0.2, "same": base}, "base",
+    ...                             all_pairs=True)))   # doctest: +NORMALIZE_WHITESPACE
+    up beats base on AP. No clear difference from base on any measure: same. Between the
+    other systems: same falls behind up on AP. By the randomization test, Holm–Bonferroni
+    over the 3 comparisons between every pair of systems of each measure, at 0.05.
     """
     labels = labels or {}
-    measures = list(result.means.columns)
+    measures = [m for m in result.means.columns if is_quality_measure(m)]
     said, unclear = [], []
     for system in result.means.index:
         if system == result.baseline:
             continue
-        found = [result.finding(m, system) for m in measures]
-        up = [labels.get(f.measure, f.measure) for f in found if f and f.direction > 0]
-        down = [labels.get(f.measure, f.measure) for f in found if f and f.direction < 0]
-        parts = ([f"beats {result.baseline} on {_join(up)}"] if up else []) + \
-            ([f"falls behind {result.baseline} on {_join(down)}"] if down else [])
+        parts = _moves([result.finding(m, system) for m in measures], result.baseline, labels)
         if parts:
             said.append(f"{system} " + " and ".join(parts) + ".")
         else:
@@ -336,12 +377,32 @@ def headline(result: ManyComparison, labels: Mapping[str, str] | None = None,
     elif unclear:
         said.append(f"No clear difference from {result.baseline} on any measure: "
                     f"{_join(unclear)}.")
-    family = result.finding(measures[0], next(s for s in result.means.index
-                                              if s != result.baseline)).family \
-        if measures and len(result.means) > 1 else "no comparison"
+    if result.all_pairs:
+        others = result.tests[result.tests["against"] != result.baseline]
+        pairs = list(dict.fromkeys(zip(others["system"], others["against"])))
+        between = []
+        for system, against in pairs:
+            parts = _moves([result.finding(m, system, against) for m in measures], against,
+                           labels)
+            if parts:
+                between.append(f"{system} " + " and ".join(parts))
+        said.append("Between the other systems: " + ("; ".join(between) + "." if between
+                                                      else "no pair is marked."))
+    family = result.finding(result.means.columns[0], next(
+        s for s in result.means.index if s != result.baseline)).family \
+        if len(result.means.columns) and len(result.means) > 1 else "no comparison"
     how = (f"By the {TESTS[result.test]}, "
            + (f"{CORRECTIONS[result.correction]} over {family} of each measure"
               if result.family_size > 1 and result.correction != "none" else
               "one comparison, nothing to correct")
            + f", at {result.alpha:g}.")
     return " ".join(said + [how])
+
+
+def _moves(found: Sequence[Finding | None], against: str, labels: Mapping[str, str]
+           ) -> list[str]:
+    """"beats X on A" / "falls behind X on B", from the marked findings only."""
+    up = [labels.get(f.measure, f.measure) for f in found if f and f.direction > 0]
+    down = [labels.get(f.measure, f.measure) for f in found if f and f.direction < 0]
+    return ([f"beats {against} on {_join(up)}"] if up else []) + \
+        ([f"falls behind {against} on {_join(down)}"] if down else [])

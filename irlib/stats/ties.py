@@ -1,8 +1,9 @@
 """When two means are a tie: a difference the tables cannot show is no difference.
 
-Every table in the app and the command line prints means to three decimals. Two means closer
-than half of that last digit print alike ("0.102 vs 0.102"), so no sentence may call one of
-them better, whatever a test says of such a difference.
+Two means closer than :data:`TIE_TOLERANCE` (half a unit of the third decimal) are a tie: no
+sentence may call one of them better, whatever a test says of such a difference, and no mark
+(▲/▼, ★) may single one out. They need not print alike: the tables print four decimals, so
+0.6924 and 0.6925 print apart and still tie; :func:`leaders` gives the ★ to both.
 """
 from __future__ import annotations
 
@@ -19,3 +20,25 @@ def is_tie(a: float, b: float, tolerance: float = TIE_TOLERANCE) -> bool:
     False
     """
     return abs(float(a) - float(b)) < tolerance
+
+
+def leaders(means, tolerance: float = TIE_TOLERANCE) -> tuple:
+    """Who shares the top (★): every name whose mean ties the highest, or none at all.
+
+    ``means`` maps names to means (NaN means are left out). A mark for the highest mean obeys
+    ties as the ▲/▼ marks do: leaders within ``tolerance`` of the top share it, and when
+    every name ties the top (or only one name has a mean) nobody leads, so nobody gets it.
+
+    >>> leaders({"a": 0.6925, "b": 0.6924, "c": 0.61})     # a and b print apart, yet tie
+    ('a', 'b')
+    >>> leaders({"a": 0.30, "b": 0.303})                   # a 0.003 gain is no tie
+    ('b',)
+    >>> leaders({"a": 0.5, "b": 0.5}), leaders({"a": 0.5})
+    ((), ())
+    """
+    finite = {k: float(v) for k, v in dict(means).items() if v == v and v is not None}
+    if len(finite) < 2:
+        return ()
+    top = max(finite.values())
+    shared = tuple(k for k, v in finite.items() if is_tie(v, top, tolerance))
+    return () if len(shared) == len(finite) else shared

@@ -301,7 +301,7 @@ def _plain(c: Comparison, label: str, name_a: str, name_b: str,
                                      "comparisons were made at once." if finding is not None
                                      and finding.corrected else "."))
     else:
-        lines.append("A difference like this could easily come from the luck of which "
+        lines.append("A difference like this could come from the luck of which "
                      f"{PLURALS[unit]} were picked: these {PLURALS[unit]} cannot tell the two "
                      "systems apart" + (f" once we count that {finding.family_size} comparisons "
                                         "were made at once." if finding is not None
