@@ -302,6 +302,25 @@ def test_no_clear_winner_is_a_note_and_the_rule_that_turns_it_is_said():
     assert "with every held-out item relevant, shop_recs_popular wins" in turn
 
 
+def test_with_every_pair_compared_the_rule_note_speaks_for_the_same_family():
+    """Issue 42: with "Compare every pair" on, the verdict box said "No clear winner ...
+    corrected for the 3 comparisons of every pair" while the rule note, re-tested with the
+    baseline-only family, said "with the rule in use ... wins". One family, one verdict: the
+    note's "with the rule in use" is the box's verdict."""
+    at = page(input="recsys", k="5", pairs="true", **{"from": "4"})
+    at.button(key="upload_sample_recsys").click().run()
+    assert not at.exception, at.exception
+    boxes = [unescaped(b.value) for b in [*at.info, *at.warning]]
+    verdicts = [b for b in boxes if b.startswith(("No clear winner on", "shop_recs"))
+                and "NDCG@5" in b]
+    assert verdicts and all("of every pair" in v for v in verdicts
+                            if "corrected for" in v), verdicts
+    for note in (b for b in boxes if b.startswith("The relevance rule changes the verdict")):
+        in_use = note.split("with the rule in use, ")[1]
+        if any(v.startswith("No clear winner") for v in verdicts):
+            assert in_use.startswith("no clear winner"), (note, verdicts)
+
+
 def test_files_given_the_wrong_way_round_are_refused_with_the_reason():
     at = page(input="recsys")
     at.session_state["upload_inject"] = [

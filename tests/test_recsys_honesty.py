@@ -16,6 +16,7 @@ from irlib import InputError
 from irlib.stats.compare_many import compare_many
 from irlib.recsys import (check_roles, drop_seen, evaluate_recommendations, read_interactions,
                           read_recommendations, recommender_verdicts, seen_in_training)
+from irlib.recsys.verdict import rule_changes
 from irlib.cli.recsys import main
 from irlib.stats.ties import TIE_TOLERANCE
 from tests.recsys_data import make_shop, write_shop
@@ -258,3 +259,22 @@ def test_under_no_real_difference_winners_are_named_at_most_at_alpha():
     margin = 3 * np.sqrt(0.05 * 0.95 / trials)
     assert named / trials <= 0.05 + margin, named
     assert named < trials        # not vacuous: each comparison has a leader to (not) name
+
+
+def test_a_higher_mean_that_flips_is_no_change_of_verdict():
+    """Issue 42: "The relevance rule changes the verdict" was said when both rules found no
+    clear winner and only the higher mean flipped. Six users: every item relevant, A has the
+    higher mean; rated 4 or more, B has; neither rule's test finds a winner."""
+    users = [f"u{i}" for i in range(6)]
+    held = pd.DataFrame({"user_id": users, "item_id": "x", "rating": [5, 5, 2, 5, 5, 1]})
+    lists = {"A": ["u0", "u1", "u2", "u5"], "B": ["u0", "u3", "u4"]}
+    recs = {n: pd.DataFrame({"user_id": users, "item_id": ["x" if u in hit else "y"
+                                                           for u in users], "rank": 1})
+            for n, hit in lists.items()}
+    verdicts = {rule: recommender_verdicts(
+                    {n: evaluate_recommendations(r, held, k=1, relevant_from=rule)
+                     for n, r in recs.items()}, by="HitRate@1") for rule in (None, 4)}
+    every, liked = (verdicts[r].comparisons[("B", "A")] for r in (None, 4))
+    assert every.leader == "A" and liked.leader == "B"            # the means flip ...
+    assert every.winner is None and liked.winner is None          # ... no verdict does
+    assert rule_changes(verdicts[None], verdicts[4], "only items rated 4 or more") == []

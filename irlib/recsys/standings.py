@@ -257,11 +257,12 @@ def standings(per_user: Mapping[str, Mapping[str, pd.Series]], *, measure: str,
     raw = []
     for setting, models in per_user.items():
         names = list(models)
-        frames = {m: pd.DataFrame({measure: models[m]}) for m in names}
-        found = compare_many(frames, names[0], measures=[measure], test=test,
+        column = f"{measure} | {setting}"     # each setting's comparisons their own stream
+        frames = {m: pd.DataFrame({column: models[m]}) for m in names}
+        found = compare_many(frames, names[0], measures=[column], test=test,
                              correction="none", all_pairs=True, seed=seed)
         for a, b in combinations(names, 2):
-            f = found.finding(measure, a, b)
+            f = found.finding(column, a, b)
             raw.append((setting, a, b, f.mean_system, f.mean_against, f.n,
                         1.0 if f.p_value is None else f.p_value))
     adjusted = holm([r[-1] for r in raw]) if raw else []

@@ -164,13 +164,16 @@ def method(result: ManyComparison, measure: str) -> str:
 
 def rule_changes(current: RecommenderVerdicts, other: RecommenderVerdicts,
                  other_rule: str) -> list[str]:
-    """Sentences for the comparisons whose verdict (the winner, or which mean is higher)
+    """Sentences for the comparisons whose verdict (the tested winner, or that there is none)
     differs under another relevance rule, e.g. ``other_rule="only items rated 4 or more
-    relevant"``: the rule is a choice, and a choice that turns the verdict must be said."""
+    relevant"``: the rule is a choice, and a choice that turns the verdict must be said. A
+    higher mean that flips while both rules find no clear winner is no change of verdict.
+    Both verdicts must come from the same family of comparisons (the table's: with every
+    pair compared, every pair), or a corrected p would be read against another."""
     out = []
     for (system, against), c in current.comparisons.items():
         o = other.comparisons.get((system, against))
-        if o is None or (c.winner, c.leader) == (o.winner, o.leader):
+        if o is None or c.winner == o.winner:
             continue
         out.append(f"The relevance rule changes the verdict on {c.by} for {system} against "
                    f"{against}: with {other_rule}, {_outcome(o, system, against)}; with the "

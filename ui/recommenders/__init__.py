@@ -16,7 +16,7 @@ from course.reclab.evaluation import LABELS
 from course.reclab.models import MODELS
 from course.reclab.sampled import DEFAULT_NEGATIVES, MAX_NEGATIVES
 from course.reclab.splits import SPLITS
-from irlib.stats.ties import is_tie
+from irlib.stats.claims import leaders
 from ui import page_state as ps
 
 PREFIX = "rec_"
@@ -36,7 +36,13 @@ PLAIN = {
            "their top {k}",
     "recall": "the share of each user's later films that made their top {k}, averaged "
               "over users",
-    "ndcg": "like HitRate, but a hit counts more the higher it sits in the top {k}; 1 "
+    "ndcg": "every hit in the top {k} counts, more the higher it sits (1 / log2(rank + 1)), "
+            "divided by the best the user's later films allow: 1 when the top {k} starts "
+            "with as many of them as fit",
+    "mrr": "1 / the position of the first hit in the top {k} (0 without one), averaged "
+           "over users: a mean of reciprocals, not a position (0.5 can be every user's "
+           "first hit second, or half the users' first hit first and none for the rest)",
+}; 1 "
             "would be every later film at the top",
     "mrr": "1 / the position of the first hit in the top {k}, a user with no hit there "
            "scoring 0, averaged over users: a mean of reciprocals, not a position (0.5 is "
@@ -81,9 +87,7 @@ def winners(values: pd.Series) -> list[str]:
     """The index labels with the top mean (several on a tie within the project's
     :data:`~irlib.stats.ties.TIE_TOLERANCE`; none when all tie): the highest mean, not a
     tested win."""
-    best = values.max()
-    top = [i for i, v in values.items() if is_tie(v, best)]
-    return [] if len(top) == len(values) else top
+    return list(leaders(values.to_dict()))
 
 
 def tested_stars(values: pd.Series, stars, digits: int = 3) -> list[str]:

@@ -120,10 +120,11 @@ def show(S, k: int) -> None:
         st.table(pd.concat([accuracy_frame(table), beyond_frame(lesson.beyond_table(k), k)]))
         st.caption(f"Per user, averaged; judged after day {lesson.cut_day():.0f} (trap 1's "
                    f"temporal split); ★ the highest mean (means within {TIE_TOLERANCE:g} "
-                   "share it), not a tested win. Below, what the lists hold: the share of the 200 films "
-                   "shown; how unevenly they share the slots (Gini 0: evenly); the share of "
-                   f"the {lesson.active_users()} users active in the training's last week who "
-                   "watched the average recommended film, and its surprise in bits (now: "
-                   "what a trending list follows); how varied a list's genres are.")
+                   "share it), not a tested win. Below, what the lists hold: the share of "
+                   "the 200 films shown; how unevenly they share the slots (Gini 0: evenly); "
+                   f"the share of the {lesson.active_users()} users active in the training's "
+                   "last week who watched the average recommended film, and its surprise in "
+                   "bits (now: what a trending list follows); how varied a list's genres "
+                   "are.")
     with right:
         beyond_accuracy(table, k)
