@@ -166,6 +166,10 @@ def test_trap_4_many_users_averages_move_with_the_cap_and_the_metric():
     at.slider(key=P + "cap").set_value(36).run()
     at.button_group(key=P + "users_metric").set_value("mrr").run()
     assert "only the first hit counts" in insight(at)
+    # issue 42: MRR is a mean of reciprocals, not a position (0.054 is not "rank 18.5")
+    captions = " ".join(c.value for c in at.caption)
+    assert "(0 without one), averaged over users: a mean of reciprocals, not a position" \
+        in captions and "sits second on average" not in captions
     at.selectbox(key=P + "users_model").set_value("trending").run()
     assert table(at)["HitRate@10"] != means["HitRate@10"]
 

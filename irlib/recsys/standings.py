@@ -211,7 +211,7 @@ def order_sentence(found: Standings, first: str, second: str, names: Mapping[str
 
 def standings(per_user: Mapping[str, Mapping[str, pd.Series]], *, measure: str,
               test: str = "randomization", alpha: float = 0.05,
-              seed: int = 0) -> Standings:
+              seed: int = 0, n_resamples: int = 10_000) -> Standings:
     """Every pair of models within each setting, tested over the setting's users and
     corrected together.
 
@@ -225,8 +225,8 @@ def standings(per_user: Mapping[str, Mapping[str, pd.Series]], *, measure: str,
     test : {"randomization", "t-test"}
     alpha : float
         The level the corrected p-values are held to.
-    seed : int
-        The randomization test's seed.
+    seed, n_resamples : int
+        The randomization test's seed and number of sign patterns.
 
     Returns
     -------
@@ -260,7 +260,8 @@ def standings(per_user: Mapping[str, Mapping[str, pd.Series]], *, measure: str,
         column = f"{measure} | {setting}"     # each setting's comparisons their own stream
         frames = {m: pd.DataFrame({column: models[m]}) for m in names}
         found = compare_many(frames, names[0], measures=[column], test=test,
-                             correction="none", all_pairs=True, seed=seed)
+                             correction="none", all_pairs=True, seed=seed,
+                             n_resamples=n_resamples)
         for a, b in combinations(names, 2):
             f = found.finding(column, a, b)
             raw.append((setting, a, b, f.mean_system, f.mean_against, f.n,

@@ -37,16 +37,11 @@ PLAIN = {
     "recall": "the share of each user's later films that made their top {k}, averaged "
               "over users",
     "ndcg": "every hit in the top {k} counts, more the higher it sits (1 / log2(rank + 1)), "
-            "divided by the best the user's later films allow: 1 when the top {k} starts "
+            "divided by the most the user's later films allow: 1 when the top {k} starts "
             "with as many of them as fit",
     "mrr": "1 / the position of the first hit in the top {k} (0 without one), averaged "
            "over users: a mean of reciprocals, not a position (0.5 can be every user's "
            "first hit second, or half the users' first hit first and none for the rest)",
-}; 1 "
-            "would be every later film at the top",
-    "mrr": "1 / the position of the first hit in the top {k}, a user with no hit there "
-           "scoring 0, averaged over users: a mean of reciprocals, not a position (0.5 is "
-           "every user's first hit second, or half the users' first and none for the rest)",
 }
 
 
