@@ -242,9 +242,9 @@ class ManyComparison:
         return [self.finding(m, s, a) for m, s, a in
                 zip(rows["measure"], rows["system"], rows["against"])]
 
-    def method(self) -> str:
-        """How the cells were tested, for a caption."""
-        return (f"{TESTS[self.test]} on the per-query scores, {CORRECTIONS[self.correction]} "
+    def method(self, unit: str = "query") -> str:
+        """How the cells were tested, for a caption (``unit``: "user" for recommenders)."""
+        return (f"{TESTS[self.test]} on the per-{unit} scores, {CORRECTIONS[self.correction]} "
                 f"over each measure's comparisons, significant at {self.alpha:g}")
 
 

@@ -157,7 +157,7 @@ def _settings_lines(dataset: Dataset, settings: Settings, include_missing: bool,
                  f"A grade counts as relevant from {settings.rel} (trec_eval -l {settings.rel})",
                  _missing_line(dataset, include_missing)]
     if result is not None:
-        lines.append(f"Systems table: {result.method()}; "
+        lines.append(f"Systems table: {result.method(dataset.unit)}; "
                      + ("every pair" if result.all_pairs else "each system against "
                         f"{result.baseline}") + f", {result.family_size} comparison"
                      + ("s" if result.family_size != 1 else "") + " per measure")
@@ -228,7 +228,7 @@ def report_html(dataset: Dataset, settings: Settings, include_missing: bool,
                   for r in [result.cell(settings.name(settings.by), s)] if r is not None}
         parts.append("<h2>All systems</h2>" + _table(systems_frame(result, settings, counts))
                      + f"<p class='muted'>▲ / ▼: better / worse than {_e(result.baseline)} "
-                       f"after correction ({_e(result.method())}; means within 0.0005 are a "
+                       f"after correction ({_e(result.method(dataset.unit))}; means within 0.0005 are a "
                        "tie and never marked). ★: the highest mean.</p>")
         if result.all_pairs:
             by = settings.name(settings.by)
