@@ -73,7 +73,7 @@ with chart_side.container(key=P + "chart_side"):
     else:
         st.plotly_chart(by.figure(judged, log_x=log_x, budget=budget, height=440),
                         key=P + "chart", config=plotly_config(displayModeBar=False))
-        st.caption("Blue: on the frontier (the dashed step is the best MRR@10 each budget "
+        st.caption("Blue: on the frontier (the dashed step is the highest MRR@10 each budget "
                    "buys). Grey: dominated. Orange ×: over the latency budget. Marker size "
                    "grows with latency. Hover a point for its numbers (and its name, where "
                    "there is no room to write it).")

@@ -5,6 +5,7 @@ import streamlit as st
 from streamlit.errors import StreamlitAPIException
 
 import irlib
+from irlib.stats import claims
 from ui import choosing as ch
 from ui.board import ranking_board
 from ui.charts import bars_figure, plotly_config
@@ -26,9 +27,9 @@ head[1].button("↺ Lecture's rankings", key=P + "reset", on_click=ch.reset, wid
                help="Back to relevant at 1, 2, 6 / 2, 5, 6 / 3, 4, 5.")
 st.caption(
     "The lecture's puzzle: three systems rank the **same six documents**; the three relevant "
-    "ones (A, B, C) land at ranks **1, 2, 6**, **2, 5, 6** and **3, 4, 5**. Which is best "
-    "depends on the metric — and on K. Drag a card (or Alt+↑/↓) to reorder a ranking, click a "
-    "badge to judge a document (the judgments are shared by all three).")
+    "ones (A, B, C) land at ranks **1, 2, 6**, **2, 5, 6** and **3, 4, 5**. Which scores "
+    "highest depends on the metric — and on K. Drag a card (or Alt+↑/↓) to reorder a ranking, "
+    "click a badge to judge a document (the judgments are shared by all three).")
 st.slider("K — how many results the user looks at", 1, ch.N, **S.bind("k"),
           help="Success, RR, precision, recall and F1 only look at the top K. AP uses "
                "the whole list.")
@@ -42,9 +43,8 @@ at2, at5 = ch.score_all(by_ranking, 2, ["P"]), ch.score_all(by_ranking, 5, ["P"]
 numbers, insight = st.columns([3, 2])
 numbers.table(ch.styled_table(ch.results_table(scores, by_ranking)))
 insight.info(ch.insight(scores, at2, at5, scores.values["AP"]), icon=":material/lightbulb:")
-insight.caption(f"{ch.WINNER_MARK} and a tinted cell: the best ranking for each metric at "
-                f"K = {k} (every tied one; none when all three are equal). AP averages "
-                "precision at every relevant rank of the whole list: it has no K.")
+insight.caption(claims.one_query_caption(k, len(ch.RANKINGS)) + " AP averages precision at "
+                "every relevant rank of the whole list: it has no K.")
 
 tab_labels = [f"Ranking {n}" for n in by_ranking]
 items = ch.board_items()
@@ -79,9 +79,9 @@ metric_scores = ch.score_all(by_ranking, k, [need.metric])
 best = metric_scores.winners[need.metric]
 shown = ch.label(need.metric, k)
 values = ", ".join(f"{metric_scores.values[need.metric][n]:.2f}" for n in ch.RANKINGS)
-verdict = (f"On the three rankings above, {shown} picks **{ch.names(best)}** ({values})."
-           if best else f"On the three rankings above, {shown} cannot tell them apart "
-                        f"({values}).")
+verdict = ("On the three rankings above (one query, no test), "
+           + claims.highest_on_one(f"**{ch.names(best)}**" if best else "", len(best),
+                                   f"{shown} ({values})", len(ch.RANKINGS)) + ".")
 with st.container(border=True, key=P + "advice"):
     st.markdown(need.advice)
     st.markdown(verdict)

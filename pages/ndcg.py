@@ -32,7 +32,7 @@ with head[1].container(horizontal=True, horizontal_alignment="right", gap="small
     st.button("⇄ Swap the first two", key=P + "swap", on_click=nd.swap_first_two,
               help="The article's experiment: CG@2 stays, DCG@2 changes.")
     st.button("★ Ideal order", key=P + "ideal_order", on_click=nd.ideal_order,
-              help="Best grades first: NDCG = 1.")
+              help="Highest grades first: NDCG = 1.")
 st.caption(
     f"Not every hit is equally good. For **“{query.text}”** the video grades the pictures "
     "0–4: **4** a white cat in a box, **3** another cat in a box, **2** a dog in a box, **1** "
@@ -96,7 +96,7 @@ for column, name, figure in ((left, "dcg", nd.dcg_figure), (right, "ndcg", nd.nd
 short = (f"The system returns only the top {n_shown}; the pictures below rank {n_shown} are "
          "judged but not returned (FN: a relevant one it missed). " if n_shown < n_items else "")
 st.caption(short + "Click a point on either chart to set K. DCG grows with every relevant "
-           "result; IDCG is the best any ordering could do, so NDCG = DCG / IDCG is at most 1. "
+           "result; IDCG is the highest any ordering could reach, so NDCG = DCG / IDCG is at most 1. "
            "Exponential gain (2^grade − 1) rewards the 4s much more than the 1s.")
 
 st.header("Step by step, as the article does")
@@ -118,16 +118,16 @@ with st.container(border=True, key=P + "step_dcg"):
                      pros_cons=False)
     if can_swap:
         show_swapped(irlib.explain("DCG", flip, k, **kw))
-    st.caption("Dividing each gain by log2(rank + 1) makes order matter: the best picture "
+    st.caption("Dividing each gain by log2(rank + 1) makes order matter: the most relevant picture "
                "first scores higher. But DCG has no fixed top, so it cannot be compared across "
                "queries.")
 
 with st.container(border=True, key=P + "step_idcg"):
-    st.subheader("3. Ideal DCG: the best possible order")
+    st.subheader("3. Ideal DCG: the ideal order")
     show_explanation(irlib.explain("IDCG", shown, k, **kw), table=False, pros_cons=False)
     best = [fmt(g) for g in irlib.ideal_grades(shown, judged=all_grades, ideal=ideal)]
     source = "all judged pictures" if ideal == "judged" else "the shown list only"
-    st.caption(f"The grades sorted best first, from {source}: "
+    st.caption(f"The grades sorted highest first, from {source}: "
                f"**{', '.join(best[:k])}**{' | ' + ', '.join(best[k:]) if best[k:] else ''}. "
                f"IDCG@{k} is the DCG of the first {min(k, len(best))} of them.")
 

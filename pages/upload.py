@@ -19,7 +19,7 @@ through_app_navigation()   # first: a deep link on a fresh server (ui/course.py)
 board_page()      # the lessons' margins: more of the table and the scores on a laptop
 st.title("Your own judgments")
 st.markdown(
-    "Explaining metrics to stakeholders works best with *their* data. Load the judgments "
+    "Explaining metrics to stakeholders works better with *their* data. Load the judgments "
     "people made and the rankings your systems produced: the page scores every query, "
     "lists the weakest first, compares up to ten systems with the first (the baseline), "
     "says whether a difference could be chance, and makes a report to send. Files stay in "

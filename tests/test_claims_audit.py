@@ -2,7 +2,7 @@
 queries and recommender users, some with no real difference, some with one, some a tie)
 are said in every sentence the product makes: the page's verdict and plain-words box
 (irlib.stats.verdict), the report's headline (irlib.stats.compare_many.headline), the summary CSV's
-finding (ui.upload.tables.finding_words) and the command line's (irlib.cli.many). Each
+finding (irlib.stats.claims.finding_words) and the command line's (irlib.cli.many). Each
 claim is checked against the table's marks: no contradiction at all. Under no real
 difference the share of comparisons that call anything real stays at α (Holm's family-wise
 guarantee) within a Monte Carlo margin.
@@ -20,7 +20,7 @@ import pandas as pd
 from irlib.cli.many import comparison_records
 from irlib.stats.compare_many import compare_many, headline
 from irlib.stats.verdict import verdict
-from ui.upload.tables import finding_words
+from irlib.stats.claims import finding_words
 
 ALPHA = 0.05
 REAL = ("rarely appear by chance", "likely real")

@@ -35,7 +35,7 @@ def test_default_k2_ranking_1_wins_precision_and_recall():
     assert [number(c) for c in t["Success@2"].values()] == [1.0, 1.0, 0.0]
     assert winners(t["Success@2"]) == ["Ranking 1", "Ranking 2"]        # a tie: both starred
     assert [number(c) for c in t["RR@2"].values()] == [1.0, 0.5, 0.0]
-    assert "At **K = 2**, **Ranking 1** wins both precision" in at.info[0].value
+    assert "At **K = 2**, **Ranking 1** scores highest on both precision" in at.info[0].value
 
 
 def test_k5_ranking_3_takes_the_lead_and_ap_does_not_move():
@@ -45,7 +45,7 @@ def test_k5_ranking_3_takes_the_lead_and_ap_does_not_move():
     assert [number(c) for c in t["R@5"].values()] == [0.67, 0.67, 1.0]   # 3/3
     assert winners(t["P@5"]) == ["Ranking 3"] and winners(t["R@5"]) == ["Ranking 3"]
     assert winners(t["F1@5"]) == ["Ranking 3"]
-    assert "At **K = 5**, **Ranking 3** wins both" in at.info[0].value
+    assert "At **K = 5**, **Ranking 3** scores highest on both" in at.info[0].value
     for k in (1, 2, 5, 6):
         ap = table(run(choosing_k=k))["AP"]
         assert [number(c) for c in ap.values()] == [0.83, 0.47, 0.48]    # the lecture's AP
@@ -59,9 +59,10 @@ def test_moving_the_slider_reruns_with_the_new_k():
     assert at.get("plotly_chart")[0].proto is not None
 
 
-def test_the_insight_says_the_winner_depends_on_k():
+def test_the_insight_says_the_highest_precision_depends_on_k():
     text = run().info[0].value
-    assert "at K = 2 precision crowns **Ranking 1**, at K = 5 **Ranking 3**" in text
+    assert ("The highest precision depends on K: at K = 2 **Ranking 1**, at K = 5 "
+            "**Ranking 3**.") in text
     assert "AP (0.83, 0.47, 0.48 for rankings 1, 2, 3) does not depend on K" in text
 
 
@@ -75,38 +76,39 @@ def insight_for(orders: dict[int, str], grades: dict[str, int] = ch.LECTURE_GRAD
 
 def test_insight_when_nothing_is_relevant():
     text = insight_for(dict(ch.LECTURE_ORDERS), {d: 0 for d in ch.DOCS})
-    assert "same winner" not in text and "crowns" not in text
+    assert "depends on K" not in text and "highest" not in text.split(". ", 1)[1]
     assert "precision is 0 for all three rankings at K = 2 and at K = 5" in text
 
 
 def test_insight_when_all_three_tie_at_k2_only():
     # relevant at ranks 1, 3, 6 / 2, 5, 6 / 1, 3, 4: P@2 = 0.5 for all; P@5 = 0.4, 0.4, 0.6
     text = insight_for({1: "ADBEFC", 2: "DAEFBC", 3: "ADBCEF"})
-    assert "same winner" not in text
-    assert "at K = 2 precision crowns no ranking (all three tie), at K = 5 **Ranking 3**" in text
+    assert "at both K = 2 and K = 5" not in text
+    assert "at K = 2 no ranking (all three score the same), at K = 5 **Ranking 3**." in text
 
 
 def test_insight_names_every_tied_ranking():
     # rankings 1 and 3 identical (relevant at 1, 2, 3): they tie at K = 2 and at K = 5
     text = insight_for({1: "ABCDEF", 2: "DAEFBC", 3: "ABCDEF"})
-    assert "precision crowns **Rankings 1 and 3** (tied) at both K = 2 and K = 5" in text
+    assert ("**Rankings 1 and 3** share the highest score on precision at both K = 2 and "
+            "K = 5 (a tie)") in text
     # relevant at 1, 2, 6 / 2, 5, 6 / 1, 2, 3: 1 and 3 tie at K = 2, 3 alone wins at K = 5
     text = insight_for({1: "ABDEFC", 2: "DAEFBC", 3: "ABCDEF"})
-    assert "at K = 2 precision crowns **Rankings 1 and 3** (tied), at K = 5 **Ranking 3**" \
+    assert "at K = 2 **Rankings 1 and 3** (a tie), at K = 5 **Ranking 3**." \
         in text
 
 
 def test_insight_when_all_three_rankings_are_the_same():
     text = insight_for({n: "ABDEFC" for n in ch.RANKINGS})
-    assert "all three tie on precision at K = 2 and at K = 5" in text
-    assert "same winner" not in text
+    assert "all three score the same on precision at K = 2 and at K = 5" in text
+    assert "depends on K" not in text
 
 
 def test_page_insight_when_nothing_is_judged_relevant():
     at = run(**{ch.GRADES_KEY: {d: 0 for d in ch.DOCS}})
     text = at.info[0].value
     assert "precision is 0 for all three rankings at K = 2 and at K = 5" in text
-    assert "same winner" not in text
+    assert "depends on K" not in text
 
 
 def test_editing_a_ranking_changes_the_numbers():
@@ -155,7 +157,8 @@ def test_decision_aid_follows_the_lecture(need, metric, text):
     assert text in shown
     assert ch.NEED_BY_KEY[need].metric == metric
     if need == "everything":
-        assert "Recall@2 picks **Ranking 1**" in shown or "R@2 picks **Ranking 1**" in shown
+        assert ("(one query, no test), **Ranking 1** scores highest on R@2 (0.67, 0.33, "
+                "0.00)") in shown
 
 
 def test_how_each_number_is_made_shows_the_formula():

@@ -179,7 +179,7 @@ def test_the_second_chart_shows_precision_recall_and_the_link_keeps_it():
     assert [[t["x"], t["y"]] for t in figure["data"]] == \
         [[pr[name][0].tolist() for name in pair] for pair in PR_TRACES]
     envelope, points = figure["data"]
-    assert "best precision at this recall or beyond" in envelope["name"]
+    assert "highest precision at this recall or beyond" in envelope["name"]
     sizes = points["marker"]["size"]
     assert sizes[2] == max(sizes) > sizes[0]
     assert figure["click"] == "customdata" and points["customdata"][2] == 3

@@ -114,7 +114,7 @@ def curves_figure(curves: dict, names: Sequence[str], k: int, *, y_title: str = 
 #: :func:`irlib.precision_recall_batch`'s keys: the envelope first, under the points.
 PR_TRACES = (("envelope_recall", "envelope_precision"), ("recall", "precision"))
 #: The envelope's legend entry: what interpolation is, said on the chart itself.
-ENVELOPE_NAME = "interpolated: the best precision at this recall or beyond"
+ENVELOPE_NAME = "interpolated: the highest precision at this recall or beyond"
 
 
 def precision_recall_figure(pr: dict, k: int, *, height: int = 380) -> dict:

@@ -17,6 +17,7 @@ import pandas as pd
 import streamlit as st
 
 import irlib
+from irlib.stats import claims
 from ui import page_state as ps
 
 PREFIX = "choosing_"
@@ -29,9 +30,10 @@ N = len(DOCS)
 #: (key, column label with "{k}" for K, depends on K)
 METRICS = (("Success", "Success@{k}", True), ("RR", "RR@{k}", True), ("P", "P@{k}", True),
            ("R", "R@{k}", True), ("F1", "F1@{k}", True), ("AP", "AP", False))
-WINNER_MARK = "★"
-#: Winner cells: a tint that reads on white and on Streamlit's dark background, plus bold text
-#: and the star, so the winner never depends on colour alone.
+WINNER_MARK = claims.STAR
+#: Cells with the highest score (ties shared, irlib.stats.claims): a tint that reads on white
+#: and on Streamlit's dark background, plus bold text and the star, so it never depends on
+#: colour alone.
 WINNER_STYLE = ("background-color: rgba(230, 159, 0, 0.28); font-weight: 700; "
                 "box-shadow: inset 3px 0 0 #E69F00")
 _BAND = {"A": "#0072B2", "B": "#E69F00", "C": "#009E73", "D": "#CC79A7", "E": "#56B4E9",
@@ -140,10 +142,9 @@ class Scores:
 
 
 def winners_of(by_ranking: dict[int, float]) -> tuple[int, ...]:
-    """The rankings with the top value; none when all rankings tie (nobody wins)."""
-    best = max(by_ranking.values())
-    top = tuple(n for n, v in by_ranking.items() if abs(v - best) < 1e-12)
-    return () if len(top) == len(by_ranking) else top
+    """The rankings with the highest score on this query, as the claims layer shares the top
+    (:func:`irlib.stats.claims.leaders`): ties shared, none when all three score the same."""
+    return claims.leaders(by_ranking)
 
 
 def score_all(grades_by_ranking: dict[int, list[int]], k: int,
@@ -188,40 +189,43 @@ def styled_table(table: pd.DataFrame):
 
 
 def _crowned(winners: tuple[int, ...]) -> str:
-    """The top rankings in bold, "(tied)" when several share the top; none when all tie."""
-    if not winners:
-        return "no ranking (all three tie)"
-    return f"**{names(winners)}**" + (" (tied)" if len(winners) > 1 else "")
+    """The top rankings in bold, as the claims layer names shared leaders."""
+    return claims.leaders_named(f"**{names(winners)}**" if winners else "", len(winners),
+                                len(RANKINGS))
 
 
 def insight(scores: Scores, at2: Scores, at5: Scores, ap_values: dict[int, float]) -> str:
-    """The lecture's point, in words that follow the current rankings and K."""
+    """The lecture's point, in words that follow the current rankings and K: which ranking
+    scores highest on this one query (irlib.stats.claims: an order of scores, never a win)."""
     k = scores.k
     p_w, r_w = scores.winners["P"], scores.winners["R"]
     p = {n: f"{v:.2f}" for n, v in scores.values["P"].items()}
     r = {n: f"{v:.2f}" for n, v in scores.values["R"].items()}
+
+    def top(w: tuple[int, ...], what: str) -> str:
+        return claims.highest_on_one(f"**{names(w)}**" if w else "", len(w), what,
+                                     len(RANKINGS))
+
     if p_w and p_w == r_w:
-        first = (f"At **K = {k}**, **{names(p_w)}** "
-                 f"win{'s' if len(p_w) == 1 else ''} both precision "
-                 f"(P@{k} = {p[p_w[0]]}) and recall (R@{k} = {r[r_w[0]]}).")
+        first = (f"At **K = {k}**, "
+                 + top(p_w, f"both precision (P@{k} = {p[p_w[0]]}) and recall "
+                            f"(R@{k} = {r[r_w[0]]})") + ".")
     else:
-        parts = []
-        for metric, w, vals in (("precision", p_w, p), ("recall", r_w, r)):
-            parts.append(f"{metric} is won by **{names(w)}** ({vals[w[0]]})" if w
-                         else f"all three tie on {metric}")
+        parts = [top(w, f"{metric} ({vals[w[0]]})" if w else metric)
+                 for metric, w, vals in (("precision", p_w, p), ("recall", r_w, r))]
         first = f"At **K = {k}**, " + " and ".join(parts) + "."
     two, five = at2.winners["P"], at5.winners["P"]
     if not any(at5.values["P"].values()):          # P@5 = 0 everywhere, so P@2 = 0 too
         second = ("No ranking has a relevant document in its top 5, so precision is 0 for all "
                   "three rankings at K = 2 and at K = 5.")
     elif two != five:
-        second = (f"The winner depends on K: at K = 2 precision crowns {_crowned(two)}, at "
+        second = (f"The highest precision depends on K: at K = 2 {_crowned(two)}, at "
                   f"K = 5 {_crowned(five)}.")
     elif not two:
-        second = "With these rankings, all three tie on precision at K = 2 and at K = 5."
+        second = "With these rankings, " + top((), "precision at K = 2 and at K = 5") + "."
     else:
-        second = (f"With these rankings, precision crowns {_crowned(two)} at both K = 2 and "
-                  "K = 5; in the lecture's rankings the winner changes.")
+        second = ("With these rankings, " + top(two, "precision at both K = 2 and K = 5")
+                  + "; in the lecture's rankings it changes with K.")
     ap = ", ".join(f"{ap_values[n]:.2f}" for n in sorted(ap_values))
     third = f"AP ({ap} for rankings 1, 2, 3) does not depend on K at all."
     return " ".join([first, second, third])

@@ -26,7 +26,7 @@ LESSONS = [
     Lesson("pages/ndcg.py", "3. Graded relevance: NDCG", ":material/equalizer:",
            "CG, DCG, IDCG and NDCG step by step, with linear and exponential gains.", "ndcg"),
     Lesson("pages/choosing.py", "4. Choosing a metric", ":material/rule:",
-           "Three rankings, six metrics: the winner depends on the metric and on K.", "choosing"),
+           "Three rankings, six metrics: which scores highest depends on the metric and on K.", "choosing"),
     Lesson("pages/libraries.py", "5. Why libraries disagree", ":material/balance:",
            "trec_eval, ranx, scikit-learn, torchmetrics and Kaggle's apk side by side.",
            "libraries"),

@@ -70,7 +70,7 @@ def show_explanation(expl: Explanation, *, table: bool = True, pros_cons: bool =
                for c in ("gain", "discount log2(rank+1)", "discounted gain", "DCG so far")}
         st.caption("This ranking")
         st.dataframe(dcg_table(expl.rows), hide_index=True, column_config=fmt, width="stretch")
-        st.caption("Ideal ranking (best grades first)")
+        st.caption("Ideal ranking (highest grades first)")
         st.dataframe(dcg_table(expl.ideal_rows), hide_index=True, column_config=fmt,
                      width="stretch")
     if pros_cons:

@@ -106,7 +106,7 @@ def editor(n_items: int, current: Goal | None, start: Board, *, rel: int, gain: 
     wanted = Goal(metric, int(k), round(float(bound), 3), int(moves))
     if wanted.moves == 1:
         best = best_in_one_move(wanted, start, rel=rel, gain=gain)
-        st.caption(f"The best one move can do from your order: {wanted.name} = "
+        st.caption(f"The highest one move can reach from your order: {wanted.name} = "
                    f"{irlib.fmt(best)}" + ("." if best > wanted.bound else
                                            " — this goal cannot be met in one move."))
     with st.container(horizontal=True, gap="small"):

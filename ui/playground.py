@@ -216,7 +216,7 @@ def chart_title(names) -> str:
 
 
 #: The precision–recall chart's name for screen readers (``aria-label``).
-PR_TITLE = ("Precision against recall at each rank, and the interpolated precision: the best "
+PR_TITLE = ("Precision against recall at each rank, and the interpolated precision: the highest "
             "precision at that recall or beyond")
 
 

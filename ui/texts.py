@@ -51,7 +51,7 @@ PROS_CONS = {
         "Uses graded relevance.",
         "Order-unaware: swapping the first two results changes nothing."),
     "DCG": (
-        "Uses graded labels and rewards putting the best results first.",
+        "Uses graded labels and rewards putting the most relevant results first.",
         "Not comparable across queries: its scale depends on how many good results exist."),
     "IDCG": (
         "The yardstick that makes DCG comparable.",

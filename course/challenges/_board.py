@@ -7,6 +7,7 @@ from collections.abc import Mapping
 from dataclasses import dataclass
 
 from irlib.measures.explain import fmt
+from irlib.stats import claims
 
 #: How a bound reads in a sentence, and how it is tested (with a tolerance for equality).
 _OPS = {">": ("above", lambda v, b: v > b + 1e-12),
@@ -166,9 +167,10 @@ class Condition:
         >>> Condition.winner("P@2", [1, 0.5, 0], ["ranking 1", "ranking 2", "ranking 3"], 0).text
         'P@2 = 1, 0.5, 0 for ranking 1, 2, 3: it picks ranking 1 as asked'
         """
-        best = max(values)
-        top = [n for n, v in enumerate(values) if math.isclose(v, best, abs_tol=1e-12)]
-        picked = labels[top[0]] if len(top) == 1 else "none of them alone (a tie)"
+        # who scores highest, ties shared as everywhere (irlib.stats.claims)
+        top = list(claims.leaders(dict(enumerate(values))))
+        picked = labels[top[0]] if len(top) == 1 else claims.leaders_named(
+            " and ".join(labels[n] for n in top), len(top), len(values))
         head = (f"{name} = {', '.join(number(v) for v in values)} for {labels[0]}, "
                 + ", ".join(label.split()[-1] for label in labels[1:]))
         if top == [wanted]:

@@ -280,7 +280,7 @@ SPECS = [
          "AP does.",
          ("cats",), _order_matters, ((move("white-cat-box", 1), move("ginger-cat-box", 2)),),
          "Move the white cat and the ginger cat to ranks 1 and 2: the top four still holds "
-         "two relevant cards, now at the best ranks.", k=4),
+         "two relevant cards, now at the top ranks.", k=4),
     Spec("mrr-one", 2, "Every first hit at rank 1",
          "Make MRR@8 equal 1, moving at most one card on each query.",
          _mrr_one_hint, QUERIES, _mrr_one,
@@ -332,18 +332,18 @@ SPECS = [
          ((judge("white-cat-box-2", 0), judge("ginger-cat-box", 0), judge("dark-cat-box", 0)),),
          "Grade the second white cat, the ginger cat and the dark cat 0: the ideal top three "
          "falls to 4, 2, 1 while the shown top three keeps its gains.", k=3),
-    Spec("p2-vs-ap", 4, "Two metrics, two winners",
+    Spec("p2-vs-ap", 4, "Two metrics, two picks",
          "Reorder the rankings so that P@2 picks ranking 1 and AP picks ranking 3 (keep "
          "the judgments).",
-         "From the starting boards, ranking 3 need not change: make ranking 1 win P@2 by a "
+         "From the starting boards, ranking 3 need not change: make ranking 1 top P@2 by a "
          "hair with a low AP, and push ranking 2's relevant documents down.",
          RANKINGS, _p2_vs_ap,
          ((move("D", 1), move("E", 3), move("F", 4)), (move("A", 4), move("B", 5)), ()),
          "Ranking 1 becomes D A E F B C (relevant at 2, 5, 6) and ranking 2 D E F A B C "
          "(relevant at 4, 5, 6); ranking 3 keeps 3, 4, 5.", k=2),
-    Spec("k-decides", 4, "K decides the winner",
-         "Reorder ranking 2 only, so that it beats ranking 1 on P@5 but still loses to it "
-         "on P@2.",
+    Spec("k-decides", 4, "K decides which scores highest",
+         "Reorder ranking 2 only, so that it scores higher than ranking 1 on P@5 but "
+         "still lower on P@2.",
          _k_decides_hint, RANKINGS, _k_decides, ((), (move("F", 6),), ()),
          "Drag document F from rank 4 to the bottom of ranking 2: B and C move up to ranks "
          "4 and 5.", k=5),

@@ -18,7 +18,6 @@ import os
 import sys
 from collections import Counter
 
-import numpy as np
 import pandas as pd
 
 from irlib.batch.engine import evaluate

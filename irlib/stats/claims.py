@@ -10,7 +10,7 @@ The tested result is a :class:`~irlib.stats.compare_many.Finding` (one compariso
 systems table: its test, raw and corrected p, family, tie and mark), made by
 :func:`~irlib.stats.compare_many.compare_many` or, for two systems alone,
 :func:`~irlib.stats.verdict.single_finding`. Untested numbers (one query's scores) may only be
-*ordered*, never called a win: :func:`higher_on_one`.
+*ordered*, never called a win: :func:`highest_on_one`.
 
 API
 ---
@@ -24,12 +24,14 @@ Words
     :func:`finding_word` ("better", "worse", "tie", "no clear difference", "not a quality
     measure"): the CSV/JSON ``finding``; :func:`finding_words` the same with its p, in a line;
     :func:`headline` a whole table in a paragraph; :func:`verdict` two systems in sentences
-    (engineer's and plain words); :func:`higher_on_one` an untested order of scores;
+    (engineer's and plain words); :func:`highest_on_one`, :func:`leaders_named` and
+    :func:`one_query_caption` an untested order of one query's scores;
     :func:`interval_label` the t-interval's label, "uncorrected" beside a corrected p;
     :func:`report_question` a report's title and question; :func:`chance_floor_words` why few
     differing rows cannot be told from chance.
 Constants
-    :data:`TIE_TOLERANCE`, :data:`STAR`, :data:`UP`, :data:`DOWN`, :data:`BEST_COLUMN`.
+    :data:`TIE_TOLERANCE`, :data:`STAR`, :data:`UP`, :data:`DOWN`, :data:`DAGGER`,
+    :data:`BEST_COLUMN`.
 
 A string that must carry one of the words without being a claim (a definition in the glossary,
 "the ideal order puts the best grades first") is listed, with why, in the lint test's
@@ -43,15 +45,15 @@ from irlib.stats.compare_many import (CORRECTIONS, TESTS, Finding, ManyCompariso
                                       is_quality_measure)
 from irlib.stats.p_values import format_p
 from irlib.stats.ties import TIE_TOLERANCE, leaders
-from irlib.stats.verdict import Verdict, format_pair, single_finding, verdict
+from irlib.stats.verdict import Verdict, single_finding, verdict
 
-__all__ = ["BEST_COLUMN", "DOWN", "STAR", "TIE_TOLERANCE", "UP", "Finding", "Verdict",
-           "chance_floor_words", "finding_word", "finding_words", "headline", "higher_on_one",
-           "interval_label", "is_quality_measure", "leaders", "legend", "mark", "pair_cell",
-           "pair_grid_caption", "report_question", "single_finding", "star", "table_cell",
-           "verdict"]
+__all__ = ["BEST_COLUMN", "DAGGER", "DOWN", "STAR", "TIE_TOLERANCE", "UP", "Finding", "Verdict",
+           "chance_floor_words", "finding_word", "finding_words", "headline", "highest_on_one",
+           "interval_label", "is_quality_measure", "leaders", "leaders_named", "legend", "mark",
+           "one_query_caption", "pair_cell", "pair_grid_caption", "report_question",
+           "single_finding", "star", "table_cell", "verdict"]
 
-STAR, UP, DOWN = "★", "▲", "▼"
+STAR, UP, DOWN, DAGGER = "★", "▲", "▼", "†"
 #: The column of a summary CSV that says who shares ★ (:func:`leaders`).
 BEST_COLUMN = "best"
 
@@ -79,7 +81,9 @@ def star(name: str, shared: tuple) -> str:
 
 
 def table_cell(result: ManyComparison, measure: str, system: str) -> str:
-    """A systems table's cell: the mean to 4 decimals, ▲/▼ against the baseline, ★.
+    """A systems table's cell: the mean to 4 decimals, ▲/▼ against the baseline, ★, and †
+    when this mean and the baseline's were taken over different queries (the mark then
+    compares only the queries both answer, and the two means need not differ as it says).
 
     >>> import pandas as pd
     >>> a = pd.DataFrame({"AP": [.2, .4, .1, .5, .3, .6, .2, .1]})
@@ -91,8 +95,14 @@ def table_cell(result: ManyComparison, measure: str, system: str) -> str:
     if mean != mean:
         return "–"
     found = result.finding(measure, system) if system != result.baseline else None
-    return " ".join(x for x in (f"{mean:.4f}", mark(found),
-                                star(system, result.best[measure])) if x)
+    apart = found is not None and not _same_queries(result, measure, system)
+    return " ".join(x for x in (f"{mean:.4f}", mark(found), star(system, result.best[measure]),
+                                DAGGER if apart else "") if x)
+
+
+def _same_queries(result: ManyComparison, measure: str, system: str) -> bool:
+    row = result.cell(measure, system)
+    return row is None or "same_queries" not in row or bool(row["same_queries"])
 
 
 def pair_cell(found: Finding | None) -> str:
@@ -132,7 +142,11 @@ def legend(result: ManyComparison) -> str:
             f"{TIE_TOLERANCE:g} of each other are a tie (they may still print apart): never "
             f"marked. {STAR}: the highest mean, shared by every mean within "
             f"{TIE_TOLERANCE:g} of it; none when all tie. Judged@K is not a quality measure "
-            "and is never marked.")
+            "and is never marked." + (
+                f" {DAGGER}: this mean and the baseline's were taken over different queries; "
+                "the mark compares only the queries both answer."
+                if "same_queries" in result.tests and not result.tests["same_queries"].all()
+                else ""))
 
 
 def pair_grid_caption(result: ManyComparison) -> str:
@@ -154,7 +168,8 @@ def pair_grid_caption(result: ManyComparison) -> str:
 
 
 def report_question(result: ManyComparison | None, systems: list[str], units: str,
-                    measure: str = "", pair: tuple[str, str] | None = None) -> tuple[str, str]:
+                    measure: str = "", pair: tuple[str, str] | None = None,
+                    n_compared: int | None = None) -> tuple[str, str]:
     """The report's title and question. With a systems table the title counts the systems
     *compared* with the baseline (the baseline itself is not one of them).
 
@@ -172,7 +187,8 @@ def report_question(result: ManyComparison | None, systems: list[str], units: st
     if pair is not None:
         a, b = pair
         return (f"Does {b} rank better than {a}?",
-                f"On the judged {units}, does {b} give better results than {a}, as measured "
+                f"On the {'' if n_compared is None else f'{n_compared:,} '}judged {units}, "
+                f"does {b} give better results than {a}, as measured "
                 f"by {measure}, and could the difference be chance?")
     if len(systems) > 1:
         return (f"{len(systems)} systems on {measure}",
@@ -244,25 +260,54 @@ def interval_label(confidence: float = 0.95, corrected_elsewhere: bool = False) 
     return f"{confidence:.0%} CI" + (", uncorrected" if corrected_elsewhere else "")
 
 
-def higher_on_one(scores: Mapping[str, float], what: str = "on this query") -> str:
-    """Which of a few scores of one query is highest, said as what it is: a higher score on
-    this query, ties shared (:data:`TIE_TOLERANCE`), no test and no "win".
+def highest_on_one(who: str, n_leaders: int, what: str, n_compared: int = 3) -> str:
+    """Who scores highest on one query, said as what it is: an order of scores, ties shared,
+    never a win (one query has no test). ``who`` names the leaders (:func:`leaders`) as the
+    page writes names; ``n_leaders`` is 0 when all score the same.
 
-    >>> higher_on_one({"ranking 1": 0.5, "ranking 2": 0.8, "ranking 3": 0.8})
-    'ranking 2 and ranking 3 score highest on this query (0.80, a tie); one query, no test.'
-    >>> higher_on_one({"ranking 1": 0.5, "ranking 2": 0.5})
-    'All score the same on this query (0.50); one query, no test.'
+    >>> highest_on_one("Ranking 1", 1, "precision (P@2 = 1.00)")
+    'Ranking 1 scores highest on precision (P@2 = 1.00)'
+    >>> highest_on_one("Rankings 1 and 3", 2, "precision")
+    'Rankings 1 and 3 share the highest score on precision (a tie)'
+    >>> highest_on_one("", 0, "precision")
+    'all three score the same on precision'
     """
-    top = leaders(scores)
-    if not top:
-        value = format_pair(max(scores.values()), max(scores.values()))[0]
-        return f"All score the same {what} ({value}); one query, no test."
-    names = list(top)
-    joined = names[0] if len(names) == 1 else ", ".join(names[:-1]) + " and " + names[-1]
-    value = format_pair(scores[names[0]], scores[names[0]])[0]
-    verb = "scores" if len(names) == 1 else "score"
-    return (f"{joined} {verb} highest {what} ({value}" + (", a tie" if len(names) > 1 else "")
-            + "); one query, no test.")
+    if n_leaders == 0:
+        count = {2: "both", 3: "all three"}.get(n_compared, f"all {n_compared}")
+        return f"{count} score the same on {what}"
+    if n_leaders == 1:
+        return f"{who} scores highest on {what}"
+    return f"{who} share the highest score on {what} (a tie)"
+
+
+def leaders_named(who: str, n_leaders: int, n_compared: int = 3) -> str:
+    """The leaders in a list of several K's or metrics: the names, "(a tie)" when shared.
+
+    >>> leaders_named("Ranking 3", 1), leaders_named("Rankings 1 and 3", 2)
+    ('Ranking 3', 'Rankings 1 and 3 (a tie)')
+    >>> leaders_named("", 0)
+    'no ranking (all three score the same)'
+    """
+    if n_leaders == 0:
+        count = {2: "both", 3: "all three"}.get(n_compared, f"all {n_compared}")
+        return f"no ranking ({count} score the same)"
+    return who + (" (a tie)" if n_leaders > 1 else "")
+
+
+def one_query_caption(k: int, n_compared: int = 3) -> str:
+    """The caption of a table that stars the highest score of each metric on one query.
+
+    >>> print(one_query_caption(2))   # doctest: +NORMALIZE_WHITESPACE
+    ★ and a tinted cell: the highest score of each metric at K = 2 on this one query, shared
+    when rankings are within 0.0005 of it, none when all three score the same. One query and
+    no test: a higher score here says which order suits this query, not that a system is
+    better.
+    """
+    count = {2: "both", 3: "all three"}.get(n_compared, f"all {n_compared}")
+    return (f"{STAR} and a tinted cell: the highest score of each metric at K = {k} on this "
+            f"one query, shared when rankings are within {TIE_TOLERANCE:g} of it, none when "
+            f"{count} score the same. One query and no test: a higher score here says which "
+            "order suits this query, not that a system is better.")
 
 
 def _table_for_examples(frames, **options) -> ManyComparison:

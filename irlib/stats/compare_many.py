@@ -243,7 +243,7 @@ class ManyComparison:
                 zip(rows["measure"], rows["system"], rows["against"])]
 
     def method(self, unit: str = "query") -> str:
-        """How the cells were tested, for a caption (``unit``: "user" for recommenders)."""
+        """How the cells were tested, for a caption (``unit``: a row is a query or a user)."""
         return (f"{TESTS[self.test]} on the per-{unit} scores, {CORRECTIONS[self.correction]} "
                 f"over each measure's comparisons, significant at {self.alpha:g}")
 

@@ -28,7 +28,7 @@ import numpy as np
 from scipy import stats
 
 from irlib.stats.compare import _TIE_TOLERANCE, Comparison
-from irlib.stats.compare_many import TESTS, Finding
+from irlib.stats.compare_many import TESTS, Finding, is_quality_measure
 from irlib.stats.p_values import format_p
 from irlib.stats.ties import TIE_TOLERANCE, is_tie
 
@@ -215,6 +215,12 @@ def verdict(comparison: Comparison, measure_label: str, name_a: str, name_b: str
         return Verdict(text, None, text, None, finding)
     finding = finding or single_finding(c, test=test, alpha=alpha, names=(name_a, name_b))
     test = finding.test
+    if not finding.quality or not is_quality_measure(measure_label):
+        before, after = format_pair(c.mean_a, c.mean_b)
+        text = (f"{measure_label} says how much of each ranking was judged, not how good it is: "
+                f"its mean goes from {before} ({name_a}) to {after} ({name_b}) over "
+                f"{queries(n, unit)}; it is not compared as a quality measure.")
+        return Verdict(text, None, text, None, finding)
     if c.wins == 0 and c.losses == 0:
         where = f"the only {unit}" if n == 1 else f"all {queries(n, unit)}"
         text = f"{name_b} and {name_a} score the same {measure_label} on {where}."

@@ -140,7 +140,7 @@ def test_the_report_opens_offline_from_disk_with_its_chart(trec_samples, browser
     report = context.new_page()
     report.goto(path.as_uri())
     # four runs: the report leads with the whole comparison, then the closer look at one pair
-    expect(report.get_by_role("heading", name="4 systems against control")).to_be_visible()
+    expect(report.get_by_role("heading", name="3 systems compared with control")).to_be_visible()
     expect(report.get_by_role("heading", name="A closer look: test against control")
            ).to_be_visible()
     expect(report.locator(".sample")).to_contain_text("Sample data.")

@@ -14,6 +14,7 @@ import pandas as pd
 import streamlit as st
 
 import irlib
+from irlib.stats import claims
 from irlib.stats.compare import Comparison
 from irlib.stats.compare_many import TESTS, ManyComparison
 from irlib.stats.randomization import randomization_floor
@@ -190,8 +191,10 @@ def _cards(comparison: Comparison, label: str, name_a: str, name_b: str,
                   width="stretch")
         st.metric("ties", f"{comparison.ties} of {n}", border=True, width="stretch")
     with st.container(horizontal=True, gap="small"):
+        # the t-interval is never corrected: say so when a corrected p sits beside it
         ci = (None if comparison.ci_low is None else
-              f"95% CI {comparison.ci_low:+.3f} to {comparison.ci_high:+.3f}")
+              f"{claims.interval_label(comparison.confidence, bool(uncorrected))} "
+              f"{comparison.ci_low:+.3f} to {comparison.ci_high:+.3f}")
         st.metric(f"mean difference in {label}{tag}",
                   "–" if comparison.mean_delta is None else f"{comparison.mean_delta:+.4f}",
                   delta=ci, delta_color="off", delta_arrow="off", border=True, width="stretch",
@@ -224,12 +227,8 @@ def _cards(comparison: Comparison, label: str, name_a: str, name_b: str,
     differing = comparison.randomization.n_differing if comparison.randomization else n
     floor = randomization_floor(differing)
     if differing and floor >= 0.01:
-        differ = "differs" if differing == 1 else "differ"
-        st.caption(f"With {queries(differing, dataset.unit)} that {differ} the randomization "
-                   f"test cannot give a p below 2/2^{differing} = {format_p(floor)}: only the "
-                   "observed signs and their mirror image are that extreme, so even a system "
-                   f"better for every {dataset.unit} could be chance: "
-                   f"{MORE_TO_BE_SURE[dataset.unit]}.")
+        st.caption(claims.chance_floor_words(differing, format_p(floor), dataset.unit,
+                                             MORE_TO_BE_SURE[dataset.unit]))
 
 
 def _comparison_columns(names: tuple[str, str]) -> dict:

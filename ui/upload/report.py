@@ -24,6 +24,7 @@ from pathlib import Path
 
 import pandas as pd
 
+from irlib.stats import claims
 from irlib.stats.compare_many import ManyComparison, headline
 from irlib.measures.registry import MEASURES
 from irlib.recsys import ACCURACY
@@ -163,7 +164,14 @@ def _settings_lines(dataset: Dataset, settings: Settings, include_missing: bool,
                      + ("s" if result.family_size != 1 else "") + " per measure")
     if pair is not None and pair.comparison.randomization is not None \
             and (result is None or result.test == "randomization"):
-        lines.append(f"Randomization test: {pair.comparison.randomization.describe()}")
+        # the margin is this one comparison's: the table's comparisons each draw their own
+        # sign patterns (irlib.stats.compare_many.comparison_seed), each with its own margin
+        a, b = pair.names
+        lines.append(f"Randomization test of {b} against {a}: "
+                     f"{pair.comparison.randomization.describe(dataset.units)}"
+                     + ("; every other comparison of the systems table draws its own random "
+                        "sign patterns, with its own margin" if result is not None
+                        and len(result.tests) > 1 else ""))
     return lines
 
 
@@ -186,22 +194,10 @@ def report_html(dataset: Dataset, settings: Settings, include_missing: bool,
     parts = []
     many = result is not None and len(systems) > 2
     labels = dict(zip(settings.names, (_measure_title(k, settings) for k in settings.measures)))
-    if many:
-        title = f"{len(systems)} systems against {result.baseline}"
-        question = (f"Which of these systems beat {result.baseline} or fall behind it on the "
-                    f"judged {dataset.units}, on each measure, once chance is counted?")
-    elif pair is not None:
-        a, b = pair.names
-        title = f"Does {b} rank better than {a}?"
-        question = (f"On the {pair.comparison.n:,} judged {dataset.units}, does {b} give "
-                    f"better results than {a}, as measured by {label}, and could the "
-                    "difference be chance?")
-    elif len(systems) > 1:
-        title = f"{len(systems)} systems on {label}"
-        question = f"Which of these systems ranks best on the judged {dataset.units}?"
-    else:
-        title = f"{systems[0]} on {label}"
-        question = f"How well does {systems[0]} rank the judged {dataset.units}?"
+    title, question = claims.report_question(
+        result if many else None, systems, dataset.units, label,
+        pair.names if pair is not None and not many else None,
+        pair.comparison.n if pair is not None else None)
     parts.append(f"<h1>{_e(title)}</h1><p class='muted'>Report made {created:%Y-%m-%d %H:%M} "
                  f"UTC by the Ranking metrics lab (version {_e(app_version())}).</p>")
     if dataset.sample:
@@ -227,15 +223,11 @@ def report_html(dataset: Dataset, settings: Settings, include_missing: bool,
                   for s in systems if s != result.baseline
                   for r in [result.cell(settings.name(settings.by), s)] if r is not None}
         parts.append("<h2>All systems</h2>" + _table(systems_frame(result, settings, counts))
-                     + f"<p class='muted'>▲ / ▼: better / worse than {_e(result.baseline)} "
-                       f"after correction ({_e(result.method(dataset.unit))}; means within 0.0005 are a "
-                       "tie and never marked). ★: the highest mean.</p>")
+                     + f"<p class='muted'>{_e(claims.legend(result))}</p>")
         if result.all_pairs:
             by = settings.name(settings.by)
             parts.append(f"<section class='lead'><h3>Every pair on {_e(label)}</h3>"
-                         f"<p class='muted'>Corrected p-values over the {result.family_size} "
-                         "comparisons between every pair of systems (* marked: significant "
-                         "after correction and no tie).</p>"
+                         f"<p class='muted'>{_e(claims.pair_grid_caption(result))}</p>"
                          + _table(pairwise_frame(result, by)) + "</section>")
     if pair is not None and many:
         parts += _pair_words(pair, f"A closer look: {pair.names[1]} against {pair.names[0]}")

@@ -229,7 +229,7 @@ def pr_section(dataset: Dataset, evaluation: irlib.Evaluation, settings: Setting
     st.caption(f"Precision against recall{sample_aside(dataset)}: the blue line is trec_eval's "
                f"interpolated precision at recall 0, 0.1, …, 1, averaged over the "
                f"{dataset.units}; the dots are the chosen {dataset.unit}'s precision at each "
-               "rank, the purple steps their interpolation (the best precision at that recall "
+               "rank, the purple steps their interpolation (the highest precision at that recall "
                "or beyond).")
 
 

@@ -8,7 +8,8 @@ import streamlit as st
 
 import irlib
 from ui import print_style
-from irlib.stats.compare_many import CORRECTIONS, TESTS, ManyComparison
+from irlib.stats import claims
+from irlib.stats.compare_many import TESTS, ManyComparison
 from ui.downloads import DOWNLOAD_NOTE, csv_bytes
 from ui.texts import md_escape
 from ui.upload.cache import cached_compare_many
@@ -76,9 +77,8 @@ def systems_section(dataset: Dataset, evaluations: Mapping[str, irlib.Evaluation
     with print_style.keep_together("upload_systems"):       # the table and its legend
         _systems_table(frame, result, settings, dataset, baseline, n_tests)
     if pairs:
-        st.markdown(f"**Every pair on {md_escape(settings.label(settings.by))}**: p-values "
-                    f"corrected over the {result.family_size} comparisons between every pair "
-                    "(* marked: significant after correction, no tie)")
+        st.markdown(f"**Every pair on {md_escape(settings.label(settings.by))}**: "
+                    + md_escape(claims.pair_grid_caption(result)))
         st.dataframe(pairwise_frame(result, by_name), hide_index=True, width="stretch",
                      key="upload_pairs_table")
     summary = summary_rows(result, settings, sample=dataset.sample)
@@ -95,14 +95,9 @@ def _systems_table(frame, result: ManyComparison, settings: Settings, dataset: D
     print_style.dataframe(frame, hide_index=True, width="stretch", key="upload_systems_table",
                           column_config={"system": st.column_config.TextColumn("system")})
     st.caption(f"Means{sample_aside(dataset)} over the {dataset.units} each system is scored on. "
-               f"▲ / ▼: significantly better / worse than **{md_escape(baseline)}** by the "
-               f"{TESTS[result.test]}, "
-               + (f"p-values corrected by {CORRECTIONS[result.correction]} over the {n_tests} "
-                  "comparisons of each measure, " if n_tests > 1 else
-                  "one comparison per measure, so nothing to correct for, ")
-               + f"at {result.alpha:g}; means within 0.0005 print alike and are a tie, never "
-               f"marked. ★: the highest mean. Better / tie / worse: {dataset.units} "
-               f"on {md_escape(settings.label(settings.by))} against the baseline.")
+               + md_escape(claims.legend(result))
+               + f" Better / tie / worse: {dataset.units} on "
+               f"{md_escape(settings.label(settings.by))} against the baseline.")
 
 
 def _counts(result: ManyComparison, name: str, system: str) -> tuple[int, int, int]:

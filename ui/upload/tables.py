@@ -15,10 +15,11 @@ import pandas as pd
 import irlib
 from irlib.batch.engine import summarize
 from irlib.stats.compare import Comparison, per_query_ranking
-from irlib.stats.compare_many import CORRECTIONS, TESTS, Finding, ManyComparison
+from irlib.stats import claims
+from irlib.stats.claims import finding_words
+from irlib.stats.compare_many import CORRECTIONS, TESTS, ManyComparison
 from irlib.measures.interpolated import ELEVEN_LEVELS, precision_recall_points
 from irlib.measures.registry import parse_measure
-from irlib.stats.verdict import format_p
 from ui.upload.measures import mean_label
 from ui.upload.model import Dataset, Settings
 
@@ -122,21 +123,12 @@ def mean_interpolated(evaluation: irlib.Evaluation, rel: int,
 
 def systems_frame(result: ManyComparison, settings: Settings,
                   counts: Mapping[str, tuple[int, int, int]] | None = None) -> pd.DataFrame:
-    """Systems x measures as text cells: the mean, ▲/▼ when the table marks it against the
-    baseline (significant after correction, no tie: ``marked``), ★ when it is the best; then
-    wins/ties/losses."""
+    """Systems x measures as text cells, each the claims layer's
+    (:func:`irlib.stats.claims.table_cell`: the mean, its ▲/▼ and ★); then wins/ties/losses.
+    """
     frame = pd.DataFrame({"system": list(result.means.index)})
     for key, name in zip(settings.measures, settings.names):
-        cells = []
-        for system in result.means.index:
-            mean = result.means.at[system, name]
-            text = "–" if np.isnan(mean) else f"{mean:.4f}"
-            row = result.cell(name, system)
-            if row is not None and row["marked"]:
-                text += " ▲" if row["mean_delta"] > 0 else " ▼"
-            if system in result.best[name] and not np.isnan(mean):
-                text += " ★"
-            cells.append(text)
+        cells = [claims.table_cell(result, name, system) for system in result.means.index]
         # recommenders call the means by their own names (MAP@10, MRR@10)
         frame[mean_label(key, settings.k, recsys=True) if settings.recsys else
               settings.label(key)] = cells
@@ -163,7 +155,7 @@ def summary_rows(result: ManyComparison, settings: Settings, *,
         return {
             "measure": labels[name], "system": system, "against": against or "",
             "baseline": result.baseline, "mean": result.means.at[system, name],
-            "best": system in result.best[name],
+            claims.BEST_COLUMN: system in result.best[name],
             "difference": None if found is None else found.mean_delta,
             "better": None if test is None else test["wins"],
             "ties": None if test is None else test["ties"],
@@ -175,7 +167,8 @@ def summary_rows(result: ManyComparison, settings: Settings, *,
             "tie (means within 0.0005)": None if found is None else found.tie,
             "marked (▲/▼)": None if found is None else found.marked,
             "finding": "" if found is None else finding_words(found),
-            "method": result.method(), "data": "sample data" if sample else ""}
+            "method": result.method("user" if settings.recsys else "query"),
+            "data": "sample data" if sample else ""}
 
     for name in settings.names:
         for system in result.means.index:
@@ -189,33 +182,16 @@ def summary_rows(result: ManyComparison, settings: Settings, *,
     return pd.DataFrame(rows).astype(dict.fromkeys(counts, "Int64"))
 
 
-def finding_words(found: Finding) -> str:
-    """One comparison of the table in a line: who is better, or no clear difference.
-
-    >>> from irlib.stats.compare_many import Finding
-    >>> print(finding_words(Finding("AP", "weak", "bm25", .40, .43, -.03, 60, "t-test", .038,
-    ...                             .066, "holm", 2, False, .05, False, False)))
-    ... # doctest: +NORMALIZE_WHITESPACE
-    no clear difference (corrected for the 2 comparisons with the baseline
-    (Holm–Bonferroni): p = 0.066; uncorrected p = 0.038)
-    """
-    if found.tie:
-        return f"a tie: the means differ by less than 0.0005 ({found.p_words()})"
-    if found.direction > 0:
-        return f"{found.system} better than {found.against} ({found.p_words()})"
-    if found.direction < 0:
-        return f"{found.system} worse than {found.against} ({found.p_words()})"
-    return f"no clear difference ({found.p_words()})"
-
-
 def pairwise_frame(result: ManyComparison, name: str) -> pd.DataFrame:
-    """Every pair's corrected p-value for one measure (``all_pairs``), systems x systems."""
+    """Every pair's corrected p-value for one measure (``all_pairs``), systems x systems; a
+    cell reads the row's system against the column's, with its ▲/▼
+    (:func:`irlib.stats.claims.pair_cell`)."""
     systems = list(result.means.index)
     frame = pd.DataFrame("", index=systems, columns=systems)
     for _, row in result.tests[result.tests["measure"] == name].iterrows():
-        text = format_p(row["p_adjusted"]) + (" *" if row["marked"] else "")
-        frame.at[row["system"], row["against"]] = text
-        frame.at[row["against"], row["system"]] = text
+        system, against = row["system"], row["against"]
+        frame.at[system, against] = claims.pair_cell(result.finding(name, system, against))
+        frame.at[against, system] = claims.pair_cell(result.finding(name, against, system))
     return frame.rename_axis("system").reset_index()
 
 
