@@ -21,9 +21,15 @@ import pandas as pd
 
 from ..stats.compare_many import CORRECTIONS, TESTS, compare_many, holm
 from ..stats.p_values import format_p
-from ..stats.ties import is_tie
+from ..stats.ties import TIE_TOLERANCE, is_tie
 
-__all__ = ["PairTest", "Standing", "Standings", "order_sentence", "standings", "turned"]
+STAR = "★"
+#: What a ★ by the highest mean says (an untested mark beside a tested sentence).
+HIGHEST_MEAN_LEGEND = (f"{STAR} the highest mean (means within {TIE_TOLERANCE:g} share it), "
+                       "not a tested win")
+
+__all__ = ["HIGHEST_MEAN_LEGEND", "PairTest", "Standing", "Standings", "highest_mean_words",
+           "order_sentence", "standings", "turned"]
 
 
 @dataclass(frozen=True)
@@ -104,6 +110,12 @@ class Standings:
                 f"{CORRECTIONS['holm']} over the {self.family_size} comparisons on screen, "
                 f"at {self.alpha:g}")
 
+    def legend(self, where: str = "under that setting") -> str:
+        """The caption of the table's ★: '★: the test (...) finds the model above both
+        others under that split; no ★: no clear winner.'"""
+        return (f"{STAR}: the test ({self.method()}) finds the model above both others "
+                f"{where}; no {STAR}: no clear winner.")
+
     def stars(self, setting: str) -> list[str]:
         """The models that get the table's ★ under ``setting``: the tested winner, or none."""
         winner = self.settings[setting].winner
@@ -163,6 +175,18 @@ def turned(found: Standings, first: str, second: str) -> list[tuple[str, str]]:
         if found.settings[second].pair(a, b).higher == b:
             out.append((a, b))
     return out
+
+
+def highest_mean_words(name: str, count: int, total: int, detail: str = "") -> str:
+    """'**Trending** (detail) has the highest mean (★) on every accuracy number.' or '... on
+    2 of the 4 accuracy numbers.': means, untested; the tested sentence goes beside it.
+
+    >>> highest_mean_words("**MF**", 2, 4)
+    '**MF** has the highest mean (★) on 2 of the 4 accuracy numbers.'
+    """
+    where = "every accuracy number" if count == total else \
+        f"{count} of the {total} accuracy numbers"
+    return f"{name}{detail} has the highest mean ({STAR}) on {where}."
 
 
 def _gaps(one: PairTest, two: PairTest, n: int, where_one: str, where_two: str) -> str:

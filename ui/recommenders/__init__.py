@@ -16,7 +16,7 @@ from course.reclab.evaluation import LABELS
 from course.reclab.models import MODELS
 from course.reclab.sampled import DEFAULT_NEGATIVES, MAX_NEGATIVES
 from course.reclab.splits import SPLITS
-from irlib.stats.claims import leaders
+from irlib.stats.claims import STAR, leaders
 from ui import page_state as ps
 
 PREFIX = "rec_"
@@ -26,7 +26,7 @@ SPLIT_LABELS = {"random": "Random 20 %", "last": "Leave-last-out", "time": "Temp
 MAX_K = 20
 #: Okabe-Ito, as every chart of the app: one colour per model on every trap.
 MODEL_COLORS = {"popular": "#E69F00", "trending": "#CC79A7", "mf": "#0072B2"}
-WINNER_MARK = "★"
+WINNER_MARK = STAR
 #: The models' names in sentences (irlib's tested sentences print them).
 MODEL_NAMES = dict(MODELS)
 

@@ -13,7 +13,7 @@ import pandas as pd
 import streamlit as st
 
 from course.reclab import lesson
-from irlib.stats.ties import TIE_TOLERANCE
+from irlib.recsys.standings import HIGHEST_MEAN_LEGEND, highest_mean_words
 from course.reclab.data import DAYS
 from course.reclab.models import MODELS, TRENDING_DAYS
 from ui.recommenders import (MODEL_COLORS, PREFIX, WINNER_MARK, model_name,
@@ -31,13 +31,12 @@ def insight(table: pd.DataFrame, k: int) -> str:
     within the tie tolerance, not a tested win: the tested sentence follows it)."""
     wins = {m: sum(m in winners(table[c]) for c in table.columns) for m in MODELS}
     best = max(wins, key=wins.get)
+    detail = ""
     if best != "mf" and wins[best] == len(table.columns):
         films = lesson.recommendation_lists(k)[best]["item_id"].nunique()
-        return (f"{names([best])}, one chart for everyone (each user's top {k} of it minus "
-                f"the films they watched: {films} distinct films in all), has the highest "
-                "mean (★) on every accuracy number.")
-    return (f"{names([best])} has the highest mean (★) on {wins[best]} of the "
-            f"{len(table.columns)} accuracy numbers.")
+        detail = (f", one chart for everyone (each user's top {k} of it minus the films they "
+                  f"watched: {films} distinct films in all),")
+    return highest_mean_words(names([best]), wins[best], len(table.columns), detail)
 
 
 def counts_figure(counts: pd.DataFrame, height: int = 210) -> dict:
@@ -119,8 +118,8 @@ def show(S, k: int) -> None:
     with middle:
         st.table(pd.concat([accuracy_frame(table), beyond_frame(lesson.beyond_table(k), k)]))
         st.caption(f"Per user, averaged; judged after day {lesson.cut_day():.0f} (trap 1's "
-                   f"temporal split); ★ the highest mean (means within {TIE_TOLERANCE:g} "
-                   "share it), not a tested win. Below, what the lists hold: the share of "
+                   f"temporal split); {HIGHEST_MEAN_LEGEND}. Below, what the lists hold: "
+                   "the share of "
                    "the 200 films shown; how unevenly they share the slots (Gini 0: evenly); "
                    f"the share of the {lesson.active_users()} users active in the training's "
                    "last week who watched the average recommended film, and its surprise in "

@@ -100,9 +100,8 @@ def show(S, k: int) -> None:
                              index=[model_name(m) for m in MODELS]).rename_axis("Model")
         st.table(table)
         st.caption(f"**{metric_label(key, k)}**: {plain(key, k)}. Each user's last film is "
-                   f"held out (leave-last-out); sampled with seed {seed}. ★: the test "
-                   f"({found.method()}) finds the model above both others in that column; "
-                   f"no ★: no clear winner. The top {k} of {n + 1} candidates is about the top "
+                   f"held out (leave-last-out); sampled with seed {seed}. "
+                   f"{found.legend('in that column')} The top {k} of {n + 1} candidates is about the top "
                    f"{_equivalent(n, k, low, high)} of the whole catalogue: a sample rewards "
                    "a good *average* rank more than a good top of the list.")
         st.info(insight(found, at_n, full, n, key, k), icon=":material/lightbulb:")

@@ -99,7 +99,6 @@ def show(S, k: int) -> None:
         st.table(table.rename_axis("Model"))
         users = ", ".join(f"{SPLIT_WORDS[h]} {found.settings[h].n_users}" for h in SPLITS)
         st.caption(f"**{metric_label(key, k)}**: {plain(key, k)}. Means over each split's "
-                   f"test users ({users}). ★: the test ({found.method()}) finds the model "
-                   "above both others under that split; no ★: no clear winner. ◀ the split "
-                   "the chart draws.")
+                   f"test users ({users}). {found.legend('under that split')} ◀ the "
+                   "split the chart draws.")
         st.info(insight(found, how), icon=":material/lightbulb:")

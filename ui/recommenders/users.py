@@ -63,7 +63,7 @@ MANY = {
     "ndcg": "the ideal list of a heavy user has a hit in all {k} slots, so one hit scores "
             "little; a one-film user's single hit at the top scores 1.",
     "mrr": "only the first hit counts: the more held-out films a user has, the likelier "
-           "one of them sits near the top, so a heavy user's one number is their best "
+           "one of them sits near the top, so a heavy user's one number is their top-placed "
            "film's; counted per film, each film scores its own position.",
 }
 
