@@ -231,6 +231,10 @@ def test_verdicts_follow_the_tables_corrected_test():
             gap = abs(cell["mean_delta"])
             says = row.says_wins is not None
             contradictions += says != (row.marked and gap >= TIE_TOLERANCE)
+            if "corrected for" in row.sentence:      # issue 42: both p-values, always
+                assert f"p = {row.p_corrected:.3f}" in row.sentence or \
+                    (row.p_corrected < 0.001 and "p < 0.001" in row.sentence), row.sentence
+                assert "; uncorrected p " in row.sentence, row.sentence
             if not says:
                 assert " wins " not in row.sentence and "collapsing" not in row.sentence
                 assert row.sentence.startswith("No clear winner") or " are tied " in row.sentence
