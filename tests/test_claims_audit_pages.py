@@ -283,7 +283,7 @@ def recommenders_shown(at) -> dict:
            for i, c in enumerate(table.columns)}
     if "◀" in " ".join(table.columns):        # the split trap: its box's first and last
         box = next(i.value for i in at.info if "could not be read" not in i.value)
-        box = box.split(" Cut by time,")[0]
+        box = box.split(" Cut by time")[0]
         first, last = re.search(r"\*\*([^*]+)\*\* is first", box), \
             re.search(r"\*\*([^*]+)\*\* is last", box)
         out["first"], out["last"] = (first and first.group(1)), (last and last.group(1))

@@ -271,8 +271,8 @@ def test_the_popularity_trap_collapses_onto_what_is_popular_now():
     assert round(verdict.finding.p_value, 3) == 0.032
     assert round(verdict.finding.p_corrected, 3) == 0.065
     assert "p = 0.065; uncorrected p = 0.032" in verdict.sentence
-    assert "had them in the last 7 days of training (a share of the 45 users active " \
-        "then)" in verdict.sentence
+    assert "had them in the last 7 days of training (of its 45 active " \
+        "users)" in verdict.sentence
     # at K = 3 the same lead is one the test does not find: no winner is named
     small = lesson.popularity_comparison(3)
     assert small.winner is None and not small.warning

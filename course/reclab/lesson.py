@@ -322,7 +322,7 @@ def popularity_comparison(k: int, how: str = HONEST_SPLIT):
                  lists[m], s.test[["user_id", "item_id"]], k=k, train=recent_views(how),
                  catalogue=generate().items["item_id"])
              for m in (personal, "popular", "trending")}
-    history = f"{NOW} (a share of the {active_users(how)} users active then)"
+    history = f"{NOW} (of its {active_users(how)} active users)"
     verdicts = recommender_verdicts(found, MODEL_NAMES[personal], by=f"{TRAP_MEASURE}@{k}",
                                     history=history)
     return verdicts.comparisons[(MODEL_NAMES[chart_model], MODEL_NAMES[personal])]

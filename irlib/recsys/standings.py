@@ -123,7 +123,8 @@ class Standings:
 
     def sentence(self, setting: str, names: Mapping[str, str], where: str) -> str:
         """What ``setting``'s column shows, in one sentence: the tested winner and last, or
-        "no clear winner" with the closest pair's numbers and both p-values.
+        "no clear winner" with the closest pair and both p-values (the means are in the table
+        beside it).
 
         ``names``: model -> the name to print; ``where``: "Under the random split".
         """
@@ -133,26 +134,36 @@ class Standings:
         if winner is not None:
             beaten = [m for m in s.means.index if m != winner]
             weakest = max((s.pair(winner, o) for o in beaten), key=lambda p: p.p_corrected)
-            text = (f"{where} **{names[winner]}** is first on {label}: the test finds it "
-                    f"above both others ({s.means[winner]:.3f} against "
-                    f"{' and '.join(f'{s.means[o]:.3f}' for o in beaten)}; "
-                    f"{weakest.p_words()} for the closer one)")
+            text = (f"{where}, **{names[winner]}** is first on {label} "
+                    f"({weakest.p_words()} against the closer one)")
         else:
             order = s.means.sort_values(ascending=False, kind="stable").index
             top = order[0]
             close = [s.pair(top, o) for o in order[1:] if not s.pair(top, o).marked]
             if not close:              # no pair to test
-                text = f"{where} no model is clearly first on {label}"
+                text = f"{where}: no model is clearly first on {label}"
             else:
                 pair = close[0]        # the highest mean and the next one not told apart
                 other = pair.second if pair.first == top else pair.first
                 how = "a tie" if is_tie(s.means[top], s.means[other]) else \
-                    f"a difference that could be chance, {pair.p_words()}"
-                text = (f"{where} there is no clear winner on {label}: {names[top]} "
-                        f"{s.means[top]:.3f} vs {names[other]} {s.means[other]:.3f}, {how}")
+                    f"could be chance, {pair.p_words()}"
+                text = (f"{where}: no clear winner on {label} ({names[top]} vs "
+                        f"{names[other]}: {how})")
         if last is not None:
-            text += f", and **{names[last]}** is last ({s.means[last]:.3f})"
+            text += f"; **{names[last]}** is last"
         return text + "."
+
+    def short(self, setting: str, names: Mapping[str, str], where: str) -> str:
+        """The sentence without its numbers: '{where}, **X** is first.' or '{where}: no
+        clear winner.' (the table beside it holds the means)."""
+        winner = self.settings[setting].winner
+        return f"{where}, **{names[winner]}** is first." if winner is not None else \
+            f"{where}: no clear winner."
+
+    def legend_short(self) -> str:
+        """'★: first by the corrected paired test (no ★: no clear winner)', for a caption
+        whose tooltip holds :meth:`legend`."""
+        return f"{STAR}: first by the corrected paired test (no {STAR}: no clear winner)"
 
 
 def turned(found: Standings, first: str, second: str) -> list[tuple[str, str]]:
@@ -193,13 +204,13 @@ def _gaps(one: PairTest, two: PairTest, n: int, where_one: str, where_two: str) 
     """', but over these 60 users neither gap is one the paired test tells from chance
     (...)', or which one it finds: never a tested change of order (see :func:`turned`)."""
     if not (one.marked or two.marked):
-        return (f", but over these {n} users neither gap is one the paired test tells from "
-                f"chance ({where_one}: {one.p_words()}; {where_two}: {two.p_words()})")
+        return (f"; the paired test finds neither gap (corrected p "
+                f"{_p(one.p_corrected)} and {format_p(two.p_corrected)}; uncorrected p "
+                f"{_p(one.p_value)} and {format_p(two.p_value)})")
     found, lost, w_found, w_lost = (one, two, where_one, where_two) if one.marked else \
         (two, one, where_two, where_one)
-    return (f"; over these {n} users the paired test finds the gap {w_found} "
-            f"({found.p_words()}) but not {w_lost} ({lost.p_words()}), so the order does "
-            "not turn by the test")
+    return (f"; over {n} users the paired test finds the gap {w_found} "
+            f"({found.p_words()}) but not {w_lost} ({lost.p_words()}): no tested turn")
 
 
 def order_sentence(found: Standings, first: str, second: str, names: Mapping[str, str],
@@ -225,9 +236,8 @@ def order_sentence(found: Standings, first: str, second: str, names: Mapping[str
         if is_tie(one.means[a], one.means[b]) or is_tie(two.means[a], two.means[b]) or \
                 two.means[a] > two.means[b]:
             continue
-        return (f"{where_first} **{names[a]}** has the higher mean ({one.means[a]:.3f} vs "
-                f"{one.means[b]:.3f} for **{names[b]}**), {where_second} the lower "
-                f"({two.means[a]:.3f} vs {two.means[b]:.3f}): the means swap order"
+        return (f"{where_first} **{names[a]}** is above **{names[b]}**, {where_second} "
+                "below"
                 + _gaps(one.pair(a, b), two.pair(a, b), one.n_users, where_first.lower(),
                         where_second) + ".")
     return None
@@ -273,8 +283,8 @@ def standings(per_user: Mapping[str, Mapping[str, pd.Series]], *, measure: str,
     (['good'], [])
     >>> print(found.sentence("hard", {"good": "Good", "same": "Same", "also": "Also"},
     ...                      "Under the hard setting"))  # doctest: +NORMALIZE_WHITESPACE
-    Under the hard setting there is no clear winner on NDCG@10: Same 0.514 vs Good 0.508, a
-    difference that could be chance, corrected p = 1, uncorrected p = 0.88.
+    Under the hard setting: no clear winner on NDCG@10 (Same vs Good: could be chance,
+    corrected p = 1, uncorrected p = 0.88).
     """
     if test not in TESTS:
         raise ValueError(f"test must be one of {tuple(TESTS)}, got {test!r}")

@@ -34,8 +34,7 @@ def insight(table: pd.DataFrame, k: int) -> str:
     detail = ""
     if best != "mf" and wins[best] == len(table.columns):
         films = lesson.recommendation_lists(k)[best]["item_id"].nunique()
-        detail = (f", one chart for everyone (each user's top {k} of it minus the films they "
-                  f"watched: {films} distinct films in all),")
+        detail = f", one chart for everyone ({films} distinct films in all),"
     return highest_mean_words(names([best]), wins[best], len(table.columns), detail)
 
 
@@ -80,9 +79,10 @@ def beyond_accuracy(table: pd.DataFrame, k: int) -> None:
     (the numbers sit under the accuracy table)."""
     verdict = lesson.popularity_comparison(k)
     box = st.warning if verdict.warning else st.info
-    box(f"{insight(table, k)} {md_escape(verdict.sentence)} {WHAT_IT_SHOWS}",
+    box(f"{insight(table, k)} {md_escape(verdict.sentence)}",
         icon=":material/trending_down:" if verdict.warning else ":material/lightbulb:")
     with st.expander("Where the lists go, film by film", icon=":material/bar_chart:"):
+        st.markdown(WHAT_IT_SHOWS)
         st.plotly_chart(counts_figure(lesson.list_counts(k), height=200),
                         key=PREFIX + "counts", config={"displayModeBar": False})
 

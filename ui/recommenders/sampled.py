@@ -53,8 +53,8 @@ def figure(curve: pd.DataFrame, full: pd.Series, n: int, key: str, k: int,
 def insight(found, sampled: pd.Series, full: pd.Series, n: int, key: str, k: int) -> str:
     """irlib's tested sentence on a pair whose order the sample turns, else how far the
     sampled numbers sit above the whole catalogue's."""
-    turn = order_sentence(found, "sampled", "full", MODEL_NAMES, f"Among **{n}** random films",
-                          "among the whole catalogue")
+    turn = order_sentence(found, "sampled", "full", MODEL_NAMES, f"Among **{n}** sampled films",
+                          "on the whole catalogue")
     if turn is not None:
         return turn
     return (f"Among **{n}** sampled films the means of the three on {metric_label(key, k)} "
@@ -99,11 +99,12 @@ def show(S, k: int) -> None:
                               "Whole catalogue": tested_stars(full, found.stars("full"))},
                              index=[model_name(m) for m in MODELS]).rename_axis("Model")
         st.table(table)
-        st.caption(f"**{metric_label(key, k)}**: {plain(key, k)}. Each user's last film is "
-                   f"held out (leave-last-out); sampled with seed {seed}. "
-                   f"{found.legend('in that column')} The top {k} of {n + 1} candidates is about the top "
+        st.caption(f"**{metric_label(key, k)}**: {plain(key, k)}. {found.legend_short()}. "
+                   f"The top {k} of {n + 1} candidates is about the top "
                    f"{_equivalent(n, k, low, high)} of the whole catalogue: a sample rewards "
-                   "a good *average* rank more than a good top of the list.")
+                   "a good *average* rank more than a good top of the list.",
+                   help=f"Each user's last film is held out (leave-last-out); sampled with "
+                        f"seed {seed}. {found.legend('in that column')}")
         st.info(insight(found, at_n, full, n, key, k), icon=":material/lightbulb:")
 
 

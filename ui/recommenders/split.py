@@ -55,13 +55,8 @@ def insight(found, how: str) -> str:
     corrected for the 9 comparisons the table shows)."""
     first = found.sentence(how, MODEL_NAMES, f"Under the {SPLIT_WORDS[how]} split")
     if how == HONEST:
-        return first + " This is how the system will be used: trained on the past, judged " \
-                       "on what came after."
-    here, honest = found.settings[how].winner, found.settings[HONEST].winner
-    if here is not None and here == honest:
-        return first + " The temporal split finds the same model first."
-    return first + " " + found.sentence(HONEST, MODEL_NAMES, "Cut by time,") + \
-        " Only the temporal split judges a model on views from after everything it learnt."
+        return first + " Trained on the past, judged on what came after: how it will be used."
+    return first + " " + found.short(HONEST, MODEL_NAMES, "Cut by time")
 
 
 def show(S, k: int) -> None:
@@ -98,7 +93,8 @@ def show(S, k: int) -> None:
                              index=[model_name(m) for m in MODELS])
         st.table(table.rename_axis("Model"))
         users = ", ".join(f"{SPLIT_WORDS[h]} {found.settings[h].n_users}" for h in SPLITS)
-        st.caption(f"**{metric_label(key, k)}**: {plain(key, k)}. Means over each split's "
-                   f"test users ({users}). {found.legend('under that split')} ◀ the "
-                   "split the chart draws.")
+        st.caption(f"**{metric_label(key, k)}**: {plain(key, k)}. {found.legend_short()}; "
+                   "◀ the chart's split.",
+                   help=f"Means over each split's test users ({users}). "
+                        f"{found.legend('under that split')}")
         st.info(insight(found, how), icon=":material/lightbulb:")
