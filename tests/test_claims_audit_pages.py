@@ -10,7 +10,9 @@ returns the same claims from the page's own helpers without Streamlit, so hundre
 run in a second. Adding a page is a few lines: write those functions and append a
 ``PageAudit`` to ``AUDITS``. Audited: Lesson 4 (choosing), Lesson 6 (beyond, helper level),
 Lesson 9's search side (upload: the systems table's marks against irlib's own comparison of
-three generated runs).
+three generated runs), Lesson 7's split and sampled traps (each column's ★ and the box's
+first and last against irlib.recsys.standings over per-user values recomputed with
+irlib.evaluate; their null false-claim rate is in tests/test_lesson7_claims.py).
 
 CI stays fast: ``IRLAB_AUDIT_PAGE_STATES`` AppTest visits per page (default 2) and
 ``IRLAB_AUDIT_PURE_STATES`` helper-level states (default 300). The upload page's statistical
@@ -220,11 +222,85 @@ def upload_shown(at) -> dict:
 
 # --------------------------------------------------------------------------- the audits
 
+# --------------------------------------------------------------------------- Lesson 7
+
+def recommenders_state(rng: np.random.Generator) -> dict:
+    """Trap 1 (the split) or 2 (sampled metrics) with a random K, metric, split or N."""
+    from ui import recommenders as rc
+    P = rc.PREFIX
+    if rng.random() < 0.5:
+        return {P + "trap": "split", P + "k": int(rng.integers(2, 21)),
+                P + "split": str(rng.choice(["random", "last", "time"])),
+                P + "split_metric": str(rng.choice(["hit", "recall", "ndcg", "mrr"]))}
+    return {P + "trap": "sampled", P + "k": int(rng.integers(2, 21)),
+            P + "negatives": int(rng.choice([5, 20, 50, 100])), P + "seed": 0,
+            P + "sampled_metric": str(rng.choice(["hit", "ndcg", "mrr"]))}
+
+
+def _users_values(state: dict) -> dict:
+    """setting -> model -> each test user's value, by irlib.evaluate on the lesson's files."""
+    from course.reclab.data import SEED
+    from course.reclab.evaluation import NAMES, qrels, run
+    from course.reclab.models import MODELS, lesson_ranking
+    from course.reclab.sampled import _lesson_orders, candidate_run
+    from course.reclab.splits import SPLITS, lesson_split
+    from ui import recommenders as rc
+    P, k = rc.PREFIX, state[rc.PREFIX + "k"]
+    if state[P + "trap"] == "split":
+        name = NAMES[state[P + "split_metric"]].format(k=k)
+        return {how: {m: irlib.evaluate(qrels(lesson_split(how).test),
+                                        run(lesson_ranking(how, m).top_k(k)), [name],
+                                        complete=True).per_query[name] for m in MODELS}
+                for how in SPLITS}
+    name = NAMES[state[P + "sampled_metric"]].format(k=k)
+    s = lesson_split("last")
+    orders = _lesson_orders(0, SEED)
+    return {setting: {m: irlib.evaluate(qrels(s.test), candidate_run(
+                          lesson_ranking("last", m), s, orders, n), [name],
+                          complete=True).per_query[name] for m in MODELS}
+            for setting, n in (("sampled", state[P + "negatives"]), ("full", None))}
+
+
+def recommenders_expect(state: dict) -> dict:
+    """Each column's ★ (the model the corrected test finds above both others: irlib's
+    standings over the per-user values recomputed here) and who the box calls first/last."""
+    from irlib.recsys.standings import standings
+    from ui import recommenders as rc
+    found = standings(_users_values(state), measure="m")
+    names = dict(rc.MODEL_NAMES)
+    out = {f"col{i}": tuple(names[m] for m in found.stars(s))
+           for i, s in enumerate(found.settings)}
+    if state[rc.PREFIX + "trap"] == "split":
+        st = found.settings[state[rc.PREFIX + "split"]]
+        out["first"] = None if st.winner is None else names[st.winner]
+        out["last"] = None if st.last is None else names[st.last]
+    return out
+
+
+def recommenders_shown(at) -> dict:
+    table = at.table[0].value
+    out = {f"col{i}": tuple(m for m, v in table[c].items() if "★" in v)
+           for i, c in enumerate(table.columns)}
+    if "◀" in " ".join(table.columns):        # the split trap: its box's first and last
+        box = next(i.value for i in at.info if "could not be read" not in i.value)
+        box = box.split(" Cut by time")[0]
+        first, last = re.search(r"\*\*([^*]+)\*\* is first", box), \
+            re.search(r"\*\*([^*]+)\*\* is last", box)
+        out["first"], out["last"] = (first and first.group(1)), (last and last.group(1))
+    return out
+
+
+def recommenders_visit(state: dict):
+    return run_page("recommenders", session=state, timeout=300)
+
+
 AUDITS = [
     PageAudit("choosing", choosing_state, choosing_expect, choosing_shown, choosing_pure,
               choosing_text),
     PageAudit("beyond", beyond_state, beyond_expect, shown=lambda at: {}, pure=beyond_pure),
     PageAudit("upload", upload_state, upload_expect, upload_shown, visit=upload_visit),
+    PageAudit("recommenders", recommenders_state, recommenders_expect, recommenders_shown,
+              visit=recommenders_visit),
 ]
 
 

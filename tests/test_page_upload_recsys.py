@@ -302,6 +302,35 @@ def test_no_clear_winner_is_a_note_and_the_rule_that_turns_it_is_said():
     assert "with every held-out item relevant, shop_recs_popular wins" in turn
 
 
+def test_with_every_pair_compared_the_rule_note_speaks_for_the_same_family():
+    """Issue 42: with "Compare every pair" on, the verdict box said "No clear winner ...
+    corrected for the 3 comparisons of every pair" while the rule note, re-tested with the
+    baseline-only family, said "with the rule in use ... wins". Three systems (the shop's two
+    and MF with jittered scores), rated 4 or more at K = 5: one family, one verdict, and the
+    corrected p always beside the uncorrected."""
+    import numpy as np
+    mf = pd.read_csv(SAMPLES / "shop_recs_mf.csv")
+    mix = mf.assign(score=mf["score"] + np.random.default_rng(0).normal(0, 0.05, len(mf)))
+    at = page(input="recsys", k="5", pairs="1", **{"from": "4"})
+    at.session_state["upload_inject"] = [
+        ("heldout", "shop_test.csv", (SAMPLES / "shop_test.csv").read_bytes()),
+        ("recs_1", "shop_recs_popular.tsv", (SAMPLES / "shop_recs_popular.tsv").read_bytes()),
+        ("recs_2", "shop_recs_mf.csv", (SAMPLES / "shop_recs_mf.csv").read_bytes()),
+        ("recs_3", "recs_mix.csv", mix.to_csv(index=False).encode())]
+    at.run()
+    assert not at.exception, at.exception
+    boxes = [unescaped(b.value) for b in [*at.info, *at.warning]]
+    verdicts = [b for b in boxes if "on NDCG@5" in b and "corrected for" in b]
+    assert len(verdicts) == 2, boxes
+    assert all("corrected for the 3 comparisons of every pair (Holm–Bonferroni): p " in v
+               and "; uncorrected p " in v for v in verdicts), verdicts
+    (mf_box,) = [v for v in verdicts if "shop_recs_mf" in v and "recs_mix" not in v]
+    assert mf_box.startswith("No clear winner on NDCG@5")
+    (note,) = [b for b in boxes if b.startswith("The relevance rule changes the verdict")]
+    assert "for shop_recs_mf against shop_recs_popular" in note
+    assert note.split("with the rule in use, ")[1].startswith("no clear winner")
+
+
 def test_files_given_the_wrong_way_round_are_refused_with_the_reason():
     at = page(input="recsys")
     at.session_state["upload_inject"] = [
@@ -313,6 +342,25 @@ def test_files_given_the_wrong_way_round_are_refused_with_the_reason():
     assert any("the files seem to be the wrong way round" in e and "exactly 10 rows" in e
                for e in errors), errors
     assert not at.metric                                   # nothing scored from them
+
+
+def test_leave_one_out_files_given_the_wrong_way_round_are_refused():
+    """One held-out film per user is as regular as a list: the lists' scores in the
+    held-out slot are what refuses them, and the message says which file looks like which
+    (before: K = 2 and NDCG@2 0.31 from scores read as ratings)."""
+    held = pd.read_csv(SAMPLES / "shop_test.csv")
+    loo = held.groupby("uid").head(1).to_csv(index=False).encode()
+    at = page(input="recsys")
+    at.session_state["upload_inject"] = [
+        ("heldout", "shop_recs_mf.csv", (SAMPLES / "shop_recs_mf.csv").read_bytes()),
+        ("recs_1", "test_loo.csv", loo)]
+    at.run()
+    assert not at.exception, at.exception
+    errors = [unescaped(e.value) for e in at.error]
+    assert any("the held-out interactions (shop_recs_mf.csv) look like recommendation lists"
+               in e and "the recommendations (test_loo.csv) look like interactions" in e
+               for e in errors), errors
+    assert not at.metric
 
 
 def test_items_seen_in_training_are_counted_and_dropped_on_request(tmp_path):

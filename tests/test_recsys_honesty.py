@@ -16,6 +16,7 @@ from irlib import InputError
 from irlib.stats.compare_many import compare_many
 from irlib.recsys import (check_roles, drop_seen, evaluate_recommendations, read_interactions,
                           read_recommendations, recommender_verdicts, seen_in_training)
+from irlib.recsys.verdict import rule_changes
 from irlib.cli.recsys import main
 from irlib.stats.ties import TIE_TOLERANCE
 from tests.recsys_data import make_shop, write_shop
@@ -110,10 +111,11 @@ def test_files_given_the_wrong_way_round_are_refused_with_the_reason(files):
     code, out, err = run_cli(files["mf"], files["heldout"])
     assert (code, out) == (2, "")
     assert err.startswith("error: the files seem to be the wrong way round: the held-out "
-                          "interactions look like recommendation lists (200 of their 200 "
-                          "users have exactly 20 rows, and what was read as their rating, "
-                          "column 'score', holds scores such as")
-    assert "no score or rank column" in err
+                          "interactions (recs_mf.csv) look like recommendation lists (200 of "
+                          "their 200 users have exactly 20 rows, and what was read as their "
+                          "rating, column 'score', holds scores such as")
+    assert "the recommendations (test.csv) look like interactions" in err
+    assert "no score or rank column, but a rating's or a time's column, 'stars'" in err
     # a held-out set with the same number per user beside real lists is not a swap
     held = read_interactions(files["heldout"])
     five = held.groupby("user_id").head(2)
@@ -121,6 +123,60 @@ def test_files_given_the_wrong_way_round_are_refused_with_the_reason(files):
     check_roles(read_recommendations(files["mf"]), five)
     with pytest.raises(InputError, match="wrong way round"):
         check_roles(held, read_recommendations(files["popular"]).assign(rating=1.0))
+
+
+def _leave_one_out(files, tmp_path):
+    """The shop's held-out set cut to one item per user (leave-one-out, the commonest split),
+    in the engineer's own columns: as regular as a top-1 list."""
+    held = pd.read_csv(files["heldout"])
+    path = tmp_path / "test_loo.csv"
+    held.groupby(held.columns[0]).head(1).to_csv(path, index=False)
+    return path
+
+
+@pytest.mark.parametrize("k", [1, 20])
+def test_swapped_files_are_refused_whatever_the_rows_per_user(files, tmp_path, k):
+    """Leave-one-out held-out data beside top-K lists: given the wrong way round, the CLI
+    refuses and names which file looks like which, for lists of one item or twenty (before:
+    exit 0 and NDCG@10 from scores read as ratings)."""
+    loo = _leave_one_out(files, tmp_path)
+    mf = pd.read_csv(files["mf"])
+    recs = tmp_path / f"top{k}.csv"
+    mf.groupby("user_id").head(k).to_csv(recs, index=False)
+    code, out, err = run_cli(recs, loo)
+    assert (code, out) == (2, ""), err
+    assert (f"the held-out interactions (top{k}.csv) look like recommendation lists" in err
+            and "column 'score', holds scores such as" in err), err
+    assert "the recommendations (test_loo.csv) look like interactions" in err
+    # the right way round is scored
+    code, out, err = run_cli(loo, recs)
+    assert code == 0, err
+    # the rank-only lists where the held-out set goes: the held-out file in the lists' slot
+    # has no score or rank but its ratings' column
+    code, out, err = run_cli(files["popular"], loo)
+    assert (code, out) == (2, "")
+    assert "the recommendations (test_loo.csv) look like held-out interactions (no score " \
+        "or rank column, but a rating's or a time's column, 'stars')" in err
+    assert "the held-out interactions (recs_popular" not in err      # it says nothing false
+
+
+def test_ratings_read_as_scores_and_continuous_ratings(files, tmp_path):
+    """A held-out file whose rating column is named like a score ('relevance' reads as the
+    lists' score) is refused from its half-star values out of order; continuous ratings in
+    no user's descending order (Jester's -10..10) are ratings, not scores."""
+    held = pd.read_csv(files["heldout"]).rename(columns={"stars": "relevance"})
+    path = tmp_path / "held_relevance.csv"
+    held.to_csv(path, index=False)
+    code, _, err = run_cli(files["heldout"], path)
+    assert code == 2
+    assert "the recommendations (held_relevance.csv) look like held-out interactions (what " \
+        "was read as their score, column 'relevance', holds ratings" in err
+    rng = np.random.default_rng(4)
+    jester = pd.read_csv(files["heldout"]).assign(stars=lambda f: rng.uniform(-10, 10, len(f)))
+    jester_path = tmp_path / "jester.csv"
+    jester.to_csv(jester_path, index=False)
+    code, _, err = run_cli(jester_path, files["mf"], "--relevant-from", 0)
+    assert code == 0, err
 
 
 def test_the_command_line_speaks_for_every_system_and_passes_the_readers_notes(files, tmp_path):
@@ -175,6 +231,10 @@ def test_verdicts_follow_the_tables_corrected_test():
             gap = abs(cell["mean_delta"])
             says = row.says_wins is not None
             contradictions += says != (row.marked and gap >= TIE_TOLERANCE)
+            if "corrected for" in row.sentence:      # issue 42: both p-values, always
+                assert f"p = {row.p_corrected:.3f}" in row.sentence or \
+                    (row.p_corrected < 0.001 and "p < 0.001" in row.sentence), row.sentence
+                assert "; uncorrected p " in row.sentence, row.sentence
             if not says:
                 assert " wins " not in row.sentence and "collapsing" not in row.sentence
                 assert row.sentence.startswith("No clear winner") or " are tied " in row.sentence
@@ -203,3 +263,22 @@ def test_under_no_real_difference_winners_are_named_at_most_at_alpha():
     margin = 3 * np.sqrt(0.05 * 0.95 / trials)
     assert named / trials <= 0.05 + margin, named
     assert named < trials        # not vacuous: each comparison has a leader to (not) name
+
+
+def test_a_higher_mean_that_flips_is_no_change_of_verdict():
+    """Issue 42: "The relevance rule changes the verdict" was said when both rules found no
+    clear winner and only the higher mean flipped. Six users: every item relevant, A has the
+    higher mean; rated 4 or more, B has; neither rule's test finds a winner."""
+    users = [f"u{i}" for i in range(6)]
+    held = pd.DataFrame({"user_id": users, "item_id": "x", "rating": [5, 5, 2, 5, 5, 1]})
+    lists = {"A": ["u0", "u1", "u2", "u5"], "B": ["u0", "u3", "u4"]}
+    recs = {n: pd.DataFrame({"user_id": users, "item_id": ["x" if u in hit else "y"
+                                                           for u in users], "rank": 1})
+            for n, hit in lists.items()}
+    verdicts = {rule: recommender_verdicts(
+                    {n: evaluate_recommendations(r, held, k=1, relevant_from=rule)
+                     for n, r in recs.items()}, by="HitRate@1") for rule in (None, 4)}
+    every, liked = (verdicts[r].comparisons[("B", "A")] for r in (None, 4))
+    assert every.leader == "A" and liked.leader == "B"            # the means flip ...
+    assert every.winner is None and liked.winner is None          # ... no verdict does
+    assert rule_changes(verdicts[None], verdicts[4], "only items rated 4 or more") == []

@@ -161,7 +161,8 @@ def terms() -> tuple[Term, ...]:
                        "hit at rank 2 on average.",
                  also=("MRR", "mean reciprocal rank"), lesson="pages/mrr_map.py"),
         _measure("ap", "AP", name="Average precision (AP) and MAP",
-                 plain="High when the relevant results come first.",
+                 plain="High when all the relevant results come first; one never "
+                       "retrieved counts as a precision of 0.",
                  also=("MAP", "mean average precision"), lesson="pages/mrr_map.py"),
         _measure("gmap", "GMAP", lesson="pages/upload.py"),
         _measure("cg", "CG", lesson="pages/ndcg.py"),
@@ -279,12 +280,12 @@ def terms() -> tuple[Term, ...]:
         Term("multiple-comparisons", f"Multiple comparisons ({CORRECTIONS['holm']})", compare,
              "Test many systems or measures at once and some will look significant by "
              f"luck alone. {CORRECTIONS['holm']} raises the p-values so that the chance of "
-             "even one false alarm stays at 5 %.",
+             "even one false alarm stays at or below 5 %.",
              ("Holm", "Bonferroni", "correction", "family-wise error"), "pages/upload.py"),
         Term("sampled", "Sampled metrics", compare,
              "Ranking a user's held-out item among a hundred random items instead of the whole "
-             "catalogue: cheaper, but the numbers change and can flip which system wins "
-             "(Krichene and Rendle, 2020).", ("sampled evaluation", "negative sampling"),
+             "catalogue: cheaper, but the numbers change and can reverse the order of two "
+             "systems (Krichene and Rendle, 2020).", ("sampled evaluation", "negative sampling"),
              "pages/recommenders.py"),
         Term("latency", "Latency and cost", beyond,
              "How long a system takes to answer one query, and what it costs to run "
@@ -297,12 +298,12 @@ def terms() -> tuple[Term, ...]:
              "better on one of the two.",
              ("dominated", "frontier", "trade-off"), "pages/beyond.py"),
         Term("coverage", "Coverage", beyond,
-             "The share of the whole catalogue that a recommender ever shows anyone. Low "
+             "The share of the whole catalogue in at least one evaluated user's top K. Low "
              "coverage means much of the catalogue is never recommended.",
              ("catalogue coverage", "catalog coverage", "exposure", "Gini"),
              "pages/recommenders.py"),
         Term("novelty", "Popularity bias and novelty", beyond,
-             "A recommender that shows mostly popular items scores well offline but tells "
+             "A recommender that shows mostly popular items often scores well offline; it tells "
              "users little they did not know. Novelty measures how unfamiliar (less "
              "popular) the recommended items are.", ("popularity", "long tail", "diversity"),
              "pages/recommenders.py"),

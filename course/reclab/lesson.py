@@ -12,7 +12,7 @@ import functools
 import numpy as np
 import pandas as pd
 
-from course.reclab.data import generate
+from course.reclab.data import SEED, generate
 from course.reclab.evaluation import LABELS, NAMES, accuracy, per_view
 from course.reclab.models import MODELS, TRENDING_DAYS, chart, lesson_ranking
 from course.reclab.sampled import lesson_sampled, lesson_sweep
@@ -42,6 +42,21 @@ def split_scores(key: str, k: int) -> pd.DataFrame:
                    for m in MODELS}
              for how in SPLITS}
     return pd.DataFrame(table)
+
+
+@functools.lru_cache(maxsize=64)
+def split_standings(key: str, k: int):
+    """Every pair of models under each split, tested over the split's test users and
+    corrected over the 9 comparisons the table shows (:func:`irlib.recsys.standings`): what
+    the table's ★ and the trap's sentence say."""
+    from irlib.recsys.standings import standings
+
+    name = metric_name(key, k)
+    per_user = {how: {m: accuracy(lesson_split(how).test, lesson_ranking(how, m).top_k(k), k,
+                                  (key,)).per_query[name]
+                      for m in MODELS}
+                for how in SPLITS}
+    return standings(per_user, measure=LABELS[key].format(k=k))
 
 
 @functools.lru_cache(maxsize=4)
@@ -94,6 +109,23 @@ def sampled_at(key: str, k: int, seed: int, n: int) -> pd.Series:
     """Metric ``key`` at ``k`` of each model with ``n`` negatives sampled with ``seed``."""
     name = metric_name(key, k)
     return pd.Series({m: float(lesson_sampled(m, n, k, seed)[name]) for m in MODELS})
+
+
+@functools.lru_cache(maxsize=64)
+def sampled_standings(key: str, k: int, seed: int, n: int):
+    """The three models with ``n`` sampled negatives and on the whole catalogue, every pair
+    tested over the leave-last-out users and corrected over the 6 comparisons the table shows
+    (:func:`irlib.recsys.standings`)."""
+    from course.reclab.sampled import _lesson_orders, sampled_accuracy
+    from irlib.recsys.standings import standings
+
+    s = lesson_split("last")
+    name = metric_name(key, k)
+    per_user = {
+        setting: {m: sampled_accuracy(lesson_ranking("last", m), s, _lesson_orders(seed, SEED),
+                                      size, k, (key,)).per_query[name] for m in MODELS}
+        for setting, size in (("sampled", n), ("full", None))}
+    return standings(per_user, measure=LABELS[key].format(k=k))
 
 
 @functools.lru_cache(maxsize=64)
@@ -267,24 +299,33 @@ def popularity_verdict(k: int, how: str = HONEST_SPLIT) -> str:
     return popularity_comparison(k, how).sentence
 
 
+def active_users(how: str = HONEST_SPLIT) -> int:
+    """How many users watched anything in :func:`recent_views`: the base popularity "now"
+    is a share of."""
+    return int(recent_views(how)["user_id"].nunique())
+
+
 @functools.lru_cache(maxsize=32)
 def popularity_comparison(k: int, how: str = HONEST_SPLIT):
     """irlib's sentence on the best one-list-for-everyone model against the personalised
     one on MRR@``k``: a winner only where the paired randomization test over the test users
-    finds the difference, and whether it won by collapsing onto the films popular *now*
-    (popularity counted in :func:`recent_views`)."""
-    from irlib.recsys import compare_recommenders, evaluate_recommendations
+    finds the difference, corrected (Holm) for the two comparisons the choice was made from
+    (each chart against matrix factorisation: the better chart is picked after looking), and
+    whether it won by collapsing onto the films popular *now* (popularity counted in
+    :func:`recent_views`, a share of its :func:`active_users`)."""
+    from irlib.recsys import evaluate_recommendations, recommender_verdicts
 
     s = lesson_split(how)
     chart_model, personal = trap_models(k, how)
     lists = recommendation_lists(k, how)
-    found = {m: evaluate_recommendations(lists[m], s.test[["user_id", "item_id"]], k=k,
-                                         train=recent_views(how),
-                                         catalogue=generate().items["item_id"])
-             for m in (chart_model, personal)}
-    return compare_recommenders(found[chart_model], found[personal],
-                                (MODEL_NAMES[chart_model], MODEL_NAMES[personal]),
-                                by=f"{TRAP_MEASURE}@{k}", history=NOW)
+    found = {MODEL_NAMES[m]: evaluate_recommendations(
+                 lists[m], s.test[["user_id", "item_id"]], k=k, train=recent_views(how),
+                 catalogue=generate().items["item_id"])
+             for m in (personal, "popular", "trending")}
+    history = f"{NOW} (of its {active_users(how)} active users)"
+    verdicts = recommender_verdicts(found, MODEL_NAMES[personal], by=f"{TRAP_MEASURE}@{k}",
+                                    history=history)
+    return verdicts.comparisons[(MODEL_NAMES[chart_model], MODEL_NAMES[personal])]
 
 
 #: The models' names in sentences.

@@ -53,11 +53,19 @@ class Finding:
             "corrected" in self.method
 
     def p_text(self) -> str:
-        """'p = 0.066 (uncorrected p = 0.033)', or 'p = 0.003' without a correction."""
+        """'p = 0.066; uncorrected p = 0.033', or 'p = 0.003' without a correction. A
+        corrected p always has the uncorrected one beside it, even when Holm leaves it as
+        it was (the largest p of the family), so the reader sees which is which.
+
+        >>> Finding(0.139, 0.139, False, "paired t-test, corrected for the 3 ...").p_text()
+        'p = 0.139; uncorrected p = 0.139'
+        >>> Finding(0.002, 0.002, True, "paired t-test over the users, at 0.05").p_text()
+        'p = 0.002'
+        """
         if self.p_corrected is None:
             return "no p-value (fewer than two users to pair)"
         text = f"p {_p(self.p_corrected)}"
-        if self.corrected and _p(self.p_value) != _p(self.p_corrected):
+        if self.corrected:
             text += f"; uncorrected p {_p(self.p_value)}"
         return text
 

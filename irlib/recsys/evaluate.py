@@ -340,7 +340,8 @@ def _notes(recs, heldout, values, lists, relevant_from, k) -> list[str]:
     notes = []
     longest = int(lists.list_length.max()) if lists.n_lists else 0
     if longest and longest < k:
-        notes.append(f"The longest list has {longest} items, fewer than K = {k}: "
+        notes.append(f"The longest list has {longest} item{'s' if longest != 1 else ''}, "
+                     f"fewer than K = {k}: "
                      f"Precision@{k} still divides by {k}.")
     coverage = values.get("Coverage")
     if coverage is not None and coverage.terms.get("outside"):

@@ -180,7 +180,16 @@ def read_interactions(src, *, name: str | None = None, columns=None) -> pd.DataF
     out, note = _keep_latest(out, table.where)
     out = with_notes(out, [*table.notes, *([note] if note else [])])
     out.attrs["columns"] = {role: column.strip() for role, column in mapping.items()}
+    _keep_source(out, table)
     return out
+
+
+def _keep_source(out: pd.DataFrame, table: Table) -> None:
+    """``attrs["source"]`` (the file's name) and ``attrs["header"]`` (every column it has):
+    what :func:`~irlib.recsys.roles.check_roles` names a file by and reads its unread
+    columns from."""
+    out.attrs["source"] = table.where.name
+    out.attrs["header"] = [str(h).strip() for h in table.header]
 
 
 def read_recommendations(src, *, name: str | None = None, columns=None) -> pd.DataFrame:
@@ -253,6 +262,7 @@ def read_recommendations(src, *, name: str | None = None, columns=None) -> pd.Da
                             column=mapping["rank"].strip())
     out = with_notes(out, notes)
     out.attrs["columns"] = {role: column.strip() for role, column in mapping.items()}
+    _keep_source(out, table)
     return out
 
 

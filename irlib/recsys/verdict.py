@@ -80,7 +80,8 @@ def recommender_verdicts(evaluations: Mapping[str, RecommenderEvaluation],
                          test: str = "randomization", correction: str = "holm",
                          all_pairs: bool = False, alpha: float = 0.05,
                          result: ManyComparison | None = None,
-                         result_measure: str | None = None) -> RecommenderVerdicts:
+                         result_measure: str | None = None,
+                         history: str = "training") -> RecommenderVerdicts:
     """Each system against the baseline (and every pair on request), one sentence each.
 
     Parameters
@@ -97,6 +98,9 @@ def recommender_verdicts(evaluations: Mapping[str, RecommenderEvaluation],
     result : ManyComparison, optional
         A table's result to speak for (a page's: its test, correction and means); its
         measure for ``by`` is ``result_measure`` (default ``by``). Default: computed here.
+    history : str
+        Where popularity was counted, for the sentences (as
+        :func:`~irlib.recsys.compare.compare_recommenders`).
 
     Returns
     -------
@@ -135,7 +139,7 @@ def recommender_verdicts(evaluations: Mapping[str, RecommenderEvaluation],
         finding = finding_of(result, measure, system, against)
         comparisons[(system, against)] = compare_recommenders(
             evaluations[system], evaluations[against], (system, against), by=by,
-            finding=finding)
+            finding=finding, history=history)
     return RecommenderVerdicts(result, measure, comparisons)
 
 
@@ -160,13 +164,16 @@ def method(result: ManyComparison, measure: str) -> str:
 
 def rule_changes(current: RecommenderVerdicts, other: RecommenderVerdicts,
                  other_rule: str) -> list[str]:
-    """Sentences for the comparisons whose verdict (the winner, or which mean is higher)
+    """Sentences for the comparisons whose verdict (the tested winner, or that there is none)
     differs under another relevance rule, e.g. ``other_rule="only items rated 4 or more
-    relevant"``: the rule is a choice, and a choice that turns the verdict must be said."""
+    relevant"``: the rule is a choice, and a choice that turns the verdict must be said. A
+    higher mean that flips while both rules find no clear winner is no change of verdict.
+    Both verdicts must come from the same family of comparisons (the table's: with every
+    pair compared, every pair), or a corrected p would be read against another."""
     out = []
     for (system, against), c in current.comparisons.items():
         o = other.comparisons.get((system, against))
-        if o is None or (c.winner, c.leader) == (o.winner, o.leader):
+        if o is None or c.winner == o.winner:
             continue
         out.append(f"The relevance rule changes the verdict on {c.by} for {system} against "
                    f"{against}: with {other_rule}, {_outcome(o, system, against)}; with the "

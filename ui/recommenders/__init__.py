@@ -16,6 +16,7 @@ from course.reclab.evaluation import LABELS
 from course.reclab.models import MODELS
 from course.reclab.sampled import DEFAULT_NEGATIVES, MAX_NEGATIVES
 from course.reclab.splits import SPLITS
+from irlib.stats.claims import STAR, leaders
 from ui import page_state as ps
 
 PREFIX = "rec_"
@@ -25,7 +26,9 @@ SPLIT_LABELS = {"random": "Random 20 %", "last": "Leave-last-out", "time": "Temp
 MAX_K = 20
 #: Okabe-Ito, as every chart of the app: one colour per model on every trap.
 MODEL_COLORS = {"popular": "#E69F00", "trending": "#CC79A7", "mf": "#0072B2"}
-WINNER_MARK = "★"
+WINNER_MARK = STAR
+#: The models' names in sentences (irlib's tested sentences print them).
+MODEL_NAMES = dict(MODELS)
 
 #: One sentence per metric, for someone who will never read its formula.
 PLAIN = {
@@ -33,10 +36,12 @@ PLAIN = {
            "their top {k}",
     "recall": "the share of each user's later films that made their top {k}, averaged "
               "over users",
-    "ndcg": "like HitRate, but a hit counts more the higher it sits in the top {k}; 1 "
-            "would be every later film at the top",
-    "mrr": "1 / the position of the first hit in the top {k}, averaged over users: 0.5 "
-           "means the first good film sits second on average",
+    "ndcg": "every hit in the top {k} counts, more the higher it sits (1 / log2(rank + 1)), "
+            "divided by the most the user's later films allow: 1 when the top {k} starts "
+            "with as many of them as fit",
+    "mrr": "1 / the position of the first hit in the top {k} (0 without one), averaged "
+           "over users: a mean of reciprocals, not a position (0.5 can be every user's "
+           "first hit second, or half the users' first hit first and none for the rest)",
 }
 
 
@@ -74,10 +79,16 @@ def init() -> None:
 
 
 def winners(values: pd.Series) -> list[str]:
-    """The index labels with the top value (several on a tie; none when all tie)."""
-    best = values.max()
-    top = [i for i, v in values.items() if abs(v - best) < 1e-12]
-    return [] if len(top) == len(values) else top
+    """The index labels with the top mean (several on a tie within the project's
+    :data:`~irlib.stats.ties.TIE_TOLERANCE`; none when all tie): the highest mean, not a
+    tested win."""
+    return list(leaders(values.to_dict()))
+
+
+def tested_stars(values: pd.Series, stars, digits: int = 3) -> list[str]:
+    """The values as text, the models in ``stars`` (a tested result's) with the ★."""
+    return [f"{WINNER_MARK}\u00a0{v:.{digits}f}" if i in stars else f"{v:.{digits}f}"
+            for i, v in values.items()]
 
 
 def starred(values: pd.Series, digits: int = 3) -> list[str]:

@@ -13,6 +13,7 @@ import pandas as pd
 import streamlit as st
 
 from course.reclab import lesson
+from irlib.recsys.standings import HIGHEST_MEAN_LEGEND, highest_mean_words
 from course.reclab.data import DAYS
 from course.reclab.models import MODELS, TRENDING_DAYS
 from ui.recommenders import (MODEL_COLORS, PREFIX, WINNER_MARK, model_name,
@@ -26,15 +27,15 @@ WHAT_IT_SHOWS = ("**The trap:** one list for everyone tops the accuracy table by
 
 
 def insight(table: pd.DataFrame, k: int) -> str:
-    """Which model has the best mean on how many accuracy numbers (★: the highest mean, not
-    yet a tested win)."""
+    """Which model has the highest mean on how many accuracy numbers (★: the highest mean
+    within the tie tolerance, not a tested win: the tested sentence follows it)."""
     wins = {m: sum(m in winners(table[c]) for c in table.columns) for m in MODELS}
     best = max(wins, key=wins.get)
+    detail = ""
     if best != "mf" and wins[best] == len(table.columns):
-        return (f"{names([best])}, the same {k} films for everyone, has the best mean (★) on "
-                "every accuracy number.")
-    return (f"{names([best])} has the best mean on {wins[best]} of the "
-            f"{len(table.columns)} accuracy numbers.")
+        films = lesson.recommendation_lists(k)[best]["item_id"].nunique()
+        detail = f", one chart for everyone ({films} distinct films in all),"
+    return highest_mean_words(names([best]), wins[best], len(table.columns), detail)
 
 
 def counts_figure(counts: pd.DataFrame, height: int = 210) -> dict:
@@ -78,9 +79,10 @@ def beyond_accuracy(table: pd.DataFrame, k: int) -> None:
     (the numbers sit under the accuracy table)."""
     verdict = lesson.popularity_comparison(k)
     box = st.warning if verdict.warning else st.info
-    box(f"{insight(table, k)} {md_escape(verdict.sentence)} {WHAT_IT_SHOWS}",
+    box(f"{insight(table, k)} {md_escape(verdict.sentence)}",
         icon=":material/trending_down:" if verdict.warning else ":material/lightbulb:")
     with st.expander("Where the lists go, film by film", icon=":material/bar_chart:"):
+        st.markdown(WHAT_IT_SHOWS)
         st.plotly_chart(counts_figure(lesson.list_counts(k), height=200),
                         key=PREFIX + "counts", config={"displayModeBar": False})
 
@@ -116,10 +118,12 @@ def show(S, k: int) -> None:
     with middle:
         st.table(pd.concat([accuracy_frame(table), beyond_frame(lesson.beyond_table(k), k)]))
         st.caption(f"Per user, averaged; judged after day {lesson.cut_day():.0f} (trap 1's "
-                   "temporal split); ★ the highest mean. Below, what the lists hold: the share "
-                   "of the 200 films shown; how unevenly they share the slots (Gini 0: "
-                   "evenly); the share of the last week's viewers who watched the average "
-                   "recommended film, and its surprise in bits (now: what a trending list "
-                   "follows); how varied a list's genres are.")
+                   f"temporal split); {HIGHEST_MEAN_LEGEND}. Below, what the lists hold: "
+                   "the share of "
+                   "the 200 films shown; how unevenly they share the slots (Gini 0: evenly); "
+                   f"the share of the {lesson.active_users()} users active in the training's "
+                   "last week who watched the average recommended film, and its surprise in "
+                   "bits (now: what a trending list follows); how varied a list's genres "
+                   "are.")
     with right:
         beyond_accuracy(table, k)

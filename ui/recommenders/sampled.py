@@ -8,8 +8,9 @@ import streamlit as st
 from course.reclab import lesson
 from course.reclab.models import MODELS
 from course.reclab.sampled import MAX_NEGATIVES
-from ui.recommenders import (MODEL_COLORS, PREFIX, metric_label, model_name, plain,
-                             starred)
+from irlib.recsys.standings import order_sentence
+from ui.recommenders import (MODEL_COLORS, MODEL_NAMES, PREFIX, metric_label, model_name,
+                             plain, tested_stars)
 
 METRICS = ("hit", "ndcg", "mrr")
 
@@ -49,23 +50,16 @@ def figure(curve: pd.DataFrame, full: pd.Series, n: int, key: str, k: int,
     return {"data": traces, "layout": layout}
 
 
-def flips(sampled: pd.Series, full: pd.Series) -> list[tuple[str, str]]:
-    """(a, b): pairs that the sample puts a > b while the whole catalogue puts b > a."""
-    return [(a, b) for a in sampled.index for b in sampled.index
-            if sampled[a] > sampled[b] + 1e-12 and full[b] > full[a] + 1e-12]
-
-
-def insight(sampled: pd.Series, full: pd.Series, n: int, key: str, k: int) -> str:
-    label = metric_label(key, k)
-    turned = flips(sampled, full)
-    if not turned:
-        return (f"Among **{n}** sampled films the three keep their whole-catalogue order on "
-                f"{label}, at {_ratio(sampled, full)} the numbers. Move N: the order turns.")
-    a, b = turned[0]
-    return (f"Among **{n}** random films, **{model_name(a)}** beats **{model_name(b)}** "
-            f"({sampled[a]:.3f} vs {sampled[b]:.3f}); among the whole catalogue it is the "
-            f"other way round ({full[a]:.3f} vs {full[b]:.3f}). Judged on the sample, you "
-            "would ship the wrong one of the two.")
+def insight(found, sampled: pd.Series, full: pd.Series, n: int, key: str, k: int) -> str:
+    """irlib's tested sentence on a pair whose order the sample turns, else how far the
+    sampled numbers sit above the whole catalogue's."""
+    turn = order_sentence(found, "sampled", "full", MODEL_NAMES, f"Among **{n}** sampled films",
+                          "on the whole catalogue")
+    if turn is not None:
+        return turn
+    return (f"Among **{n}** sampled films the means of the three on {metric_label(key, k)} "
+            f"come in their whole-catalogue order, at {_ratio(sampled, full)} the numbers. "
+            "Move N: the order of the means turns.")
 
 
 def _ratio(sampled: pd.Series, full: pd.Series) -> str:
@@ -100,16 +94,18 @@ def show(S, k: int) -> None:
         st.plotly_chart(figure(curve, full, n, key, k), key=PREFIX + "sampled_chart",
                         config={"displayModeBar": False})
     with numbers:
-        table = pd.DataFrame({f"Among {n} sampled": starred(at_n),
-                              "Whole catalogue": starred(full)},
+        found = lesson.sampled_standings(key, k, seed, n)
+        table = pd.DataFrame({f"Among {n} sampled": tested_stars(at_n, found.stars("sampled")),
+                              "Whole catalogue": tested_stars(full, found.stars("full"))},
                              index=[model_name(m) for m in MODELS]).rename_axis("Model")
         st.table(table)
-        st.caption(f"**{metric_label(key, k)}**: {plain(key, k)}. Each user's last film is "
-                   f"held out (leave-last-out); sampled with seed {seed}. ★ the best in each "
-                   f"column. The top {k} of {n + 1} candidates is about the top "
+        st.caption(f"**{metric_label(key, k)}**: {plain(key, k)}. {found.legend_short()}. "
+                   f"The top {k} of {n + 1} candidates is about the top "
                    f"{_equivalent(n, k, low, high)} of the whole catalogue: a sample rewards "
-                   "a good *average* rank more than a good top of the list.")
-        st.info(insight(at_n, full, n, key, k), icon=":material/lightbulb:")
+                   "a good *average* rank more than a good top of the list.",
+                   help=f"Each user's last film is held out (leave-last-out); sampled with "
+                        f"seed {seed}. {found.legend('in that column')}")
+        st.info(insight(found, at_n, full, n, key, k), icon=":material/lightbulb:")
 
 
 def _equivalent(n: int, k: int, low: int, high: int) -> str:

@@ -9,8 +9,8 @@ from course.reclab import lesson
 from course.reclab.evaluation import LABELS
 from course.reclab.models import MODELS
 from course.reclab.splits import SPLITS
-from ui.recommenders import (PREFIX, SPLIT_LABELS, metric_label, model_name, names, plain,
-                             starred, winners)
+from ui.recommenders import (MODEL_NAMES, PREFIX, SPLIT_LABELS, metric_label, model_name,
+                             plain, tested_stars)
 
 TRAIN_COLOR, TEST_COLOR = "#999999", "#D55E00"
 HONEST = "time"
@@ -49,25 +49,14 @@ def timeline_figure(how: str, height: int = 255) -> dict:
     return {"data": traces, "layout": layout}
 
 
-def insight(scores: pd.DataFrame, how: str, key: str, k: int) -> str:
-    """What the chosen split says, and what the temporal one says back."""
-    label = metric_label(key, k)
-    here, honest = winners(scores[how]), winners(scores[HONEST])
-    if not here:
-        first = f"Under the {SPLIT_WORDS[how]} split all three tie on {label}."
-    else:
-        last = scores[how].idxmin()
-        first = (f"Under the {SPLIT_WORDS[how]} split {names(here)} "
-                 f"win{'s' if len(here) == 1 else ''} and **{model_name(last)}** is last "
-                 f"({scores.loc[last, how]:.3f}).")
+def insight(found, how: str) -> str:
+    """What the chosen split says, and what the temporal one says back: irlib's tested
+    sentences (a model is first or last only where the paired test over the users finds it,
+    corrected for the 9 comparisons the table shows)."""
+    first = found.sentence(how, MODEL_NAMES, f"Under the {SPLIT_WORDS[how]} split")
     if how == HONEST:
-        return first + " This is how the system will be used: trained on the past, judged " \
-                       "on what came after."
-    if honest and set(honest) != set(here):
-        return first + (f" Cut by time, {names(honest)} "
-                        f"win{'s' if len(honest) == 1 else ''} instead: this split's winner "
-                        "was trained on views from after the ones it is judged on.")
-    return first + " The temporal split agrees on the winner here."
+        return first + " Trained on the past, judged on what came after: how it will be used."
+    return first + " " + found.short(HONEST, MODEL_NAMES, "Cut by time")
 
 
 def show(S, k: int) -> None:
@@ -82,6 +71,7 @@ def show(S, k: int) -> None:
         format_func=lambda key: metric_label(key, k))
     how, key = S["split"], S["split_metric"]
     scores = lesson.split_scores(key, k)
+    found = lesson.split_standings(key, k)
     leak = lesson.leaks()[how]
 
     chart, numbers = st.columns([5, 4], gap="medium")
@@ -98,9 +88,13 @@ def show(S, k: int) -> None:
                            "day.")
         anyone.caption("The model knows which films become hits later.")
     with numbers:
-        table = pd.DataFrame({SPLIT_LABELS[h] + (" ◀" if h == how else ""): starred(scores[h])
-                              for h in SPLITS}, index=[model_name(m) for m in MODELS])
+        table = pd.DataFrame({SPLIT_LABELS[h] + (" ◀" if h == how else ""):
+                              tested_stars(scores[h], found.stars(h)) for h in SPLITS},
+                             index=[model_name(m) for m in MODELS])
         st.table(table.rename_axis("Model"))
-        st.caption(f"**{metric_label(key, k)}**: {plain(key, k)}. ★ the best model under each "
-                   "split, ◀ the split the chart draws.")
-        st.info(insight(scores, how, key, k), icon=":material/lightbulb:")
+        users = ", ".join(f"{SPLIT_WORDS[h]} {found.settings[h].n_users}" for h in SPLITS)
+        st.caption(f"**{metric_label(key, k)}**: {plain(key, k)}. {found.legend_short()}; "
+                   "◀ the chart's split.",
+                   help=f"Means over each split's test users ({users}). "
+                        f"{found.legend('under that split')}")
+        st.info(insight(found, how), icon=":material/lightbulb:")

@@ -62,8 +62,9 @@ MANY = {
               "reach at most {k}/30, so heavy users score low.",
     "ndcg": "the ideal list of a heavy user has a hit in all {k} slots, so one hit scores "
             "little; a one-film user's single hit at the top scores 1.",
-    "mrr": "only the first hit counts: a heavy user's other held-out films never do, so "
-           "heavy users, who hit early more often, pull the mean over users up.",
+    "mrr": "only the first hit counts: the more held-out films a user has, the likelier "
+           "one of them sits near the top, so a heavy user's one number is their top-placed "
+           "film's; counted per film, each film scores its own position.",
 }
 
 

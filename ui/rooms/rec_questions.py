@@ -86,8 +86,8 @@ def make_users(rng: random.Random, params: Mapping) -> dict:
         "correct": correct,
         "explanation": f"{shown}: A ({who['A']}) {fmt(values['A'], 3)}, B ({who['B']}) "
                        f"{fmt(values['B'], 3)}" + (
-                           " — a tie." if correct == SAME else f" — {who[correct]}'s list is "
-                                                               "higher."),
+                           " — the same value." if correct == SAME else
+                           f" — {who[correct]}'s list is higher."),
         # one line on a laptop's projector (the counts go with each list's name)
         "context": f"{MODELS[model]}'s top {LIST_FILMS} for each; ✓ = watched after the cut.",
         "rankings": [{"label": f"{name}: {who[name]} · watched {counts[name]} films after the "
@@ -99,9 +99,9 @@ def make_users(rng: random.Random, params: Mapping) -> dict:
     }
 
 
-@register("sampled", "Sampled metrics: does the winner hold?",
+@register("sampled", "Sampled metrics: does the order hold?",
           "Two recommenders' whole-catalogue numbers from Lesson 8; the class predicts which "
-          "wins when each held-out film is ranked among only N random films.",
+          "has the higher mean when each held-out film is ranked among only N random films.",
           short="Sampled?", options=("rec_metric", "negatives"))
 def make_sampled(rng: random.Random, params: Mapping) -> dict:
     """Two of the lesson's models on leave-last-out at K = :data:`SAMPLED_K`: the whole
@@ -122,8 +122,8 @@ def make_sampled(rng: random.Random, params: Mapping) -> dict:
     among = {m: float(sampled[m]) for m in (a, b)}
     correct, before = _winner(among), _winner(whole)
     low, high = lesson.unwatched_range()
-    turned = ("the same winner" if correct == before else
-              "a tie" if correct == SAME else "the order flips")
+    turned = ("the same order" if correct == before else
+              "the same value" if correct == SAME else "the order flips")
     return {
         "prompt": f"Ranked among only {n} random films instead, which has the higher {shown}?",
         "choices": [[a, MODELS[a]], [b, MODELS[b]], [SAME, "The same"]],
