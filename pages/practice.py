@@ -1,4 +1,4 @@
-"""Lesson 10, practice: challenges on the lessons' boards, checked by irlib at every move.
+"""Lesson 11, practice: challenges on the lessons' boards, checked by irlib at every move.
 
 Pick a challenge (grouped by lesson), change its board, and the check under the task says at
 once, with the board's numbers, whether it is solved (on a phone, in a strip at the foot of the
