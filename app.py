@@ -4,16 +4,27 @@ from pathlib import Path
 
 import streamlit as st
 
-from ui.course import HOME, LESSONS
-from ui.formula import formula_style
-from ui.glossary import URL_PATH as GLOSSARY_URL
-from ui.print_style import print_style
+from ui.course import HOME, sections
 
 ROOT = Path(__file__).resolve().parent
 ICON = str(ROOT / "assets" / "cats" / "white-cat-box.svg")
 # A local picture: a Material icon as page_icon makes the browser fetch the favicon from
 # Google's font CDN, and the app must work with no internet.
 st.set_page_config(page_title="Ranking metrics lab", page_icon=ICON, layout="wide")
+
+# The course's navigation before anything slow. A fresh server's first visit runs in
+# Streamlit's legacy "pages/ folder" mode, which shows the folder's raw file list (app,
+# beyond, choosing …) until this call replaces it: the imports below took seconds there.
+navigation = st.navigation(
+    {section: [st.Page(p.path, title=p.title, icon=p.icon, default=True) if p is HOME else
+               st.Page(p.path, title=p.title, icon=p.icon, url_path=p.url_path)
+               for p in pages if (ROOT / p.path).exists()]
+     for section, pages in sections().items()},
+    position="sidebar", expanded=True)
+
+from ui.formula import formula_style  # noqa: E402  (after the navigation: see above)
+from ui.print_style import print_style  # noqa: E402
+
 formula_style()
 print_style()
 
@@ -35,17 +46,4 @@ def freeze_imported_objects() -> None:
 
 
 freeze_imported_objects()
-
-home = st.Page(HOME.path, title=HOME.title, icon=HOME.icon, default=True)
-lessons = [st.Page(p.path, title=p.title, icon=p.icon, url_path=p.url_path)
-           for p in LESSONS if (ROOT / p.path).exists()]
-glossary = st.Page("pages/glossary.py", title="Glossary", icon=":material/menu_book:",
-                   url_path=GLOSSARY_URL)
-room_pages = [st.Page("pages/room.py", title="Run a class room", icon=":material/co_present:",
-                      url_path="room"),
-              st.Page("pages/join.py", title="Join a class", icon=":material/login:",
-                      url_path="join"),
-              st.Page("pages/screen.py", title="Projector screen", icon=":material/cast:",
-                      url_path="screen")]
-st.navigation({"Start": [home, glossary], "Lessons": lessons, "Class": room_pages},
-              position="sidebar", expanded=True).run()
+navigation.run()

@@ -6,6 +6,10 @@ theme, once its first run has ended and the board's cards are drawn.
 
 Run from the repository's root: ``python docs/make_screenshot.py`` (``--out`` for another
 file). Needs requirements-dev.txt (Playwright) and ``apt-get install chromium``.
+
+The sidebar's titles, as the page showed them, go into the PNG (a text chunk, "navigation"):
+``tests/test_docs_course.py`` fails when they differ from the app's navigation, so a new or
+renamed lesson asks for a new picture.
 """
 from __future__ import annotations
 
@@ -37,9 +41,23 @@ def main() -> None:
             wait_until(page, lambda: page.locator(".js-plotly-plot").count() >= 2,
                        timeout_ms=60_000)
             page.screenshot(path=str(args.out))
+            links = "[data-testid=stSidebarNavLink] [data-testid=stMarkdownContainer]"
+            titles = page.locator(links).all_inner_texts()
+            _label(args.out, [" ".join(t.split()) for t in titles])
         finally:
             browser.close()
     print(f"wrote {args.out}")
+
+
+def _label(path: Path, titles: list[str]) -> None:
+    """Write the navigation the picture shows into the PNG itself."""
+    from PIL import Image
+    from PIL.PngImagePlugin import PngInfo
+    info = PngInfo()
+    info.add_text("navigation", "\n".join(titles))
+    with Image.open(path) as shot:
+        shot.load()
+        shot.save(path, pnginfo=info, optimize=True)
 
 
 if __name__ == "__main__":

@@ -3,7 +3,7 @@ import streamlit as st
 
 from pathlib import Path
 
-from ui.course import LESSONS, through_app_navigation
+from ui.course import LESSONS, SOURCES, through_app_navigation
 
 through_app_navigation()   # first: a deep link on a fresh server (ui/course.py)
 
@@ -58,5 +58,5 @@ digraph {
   eval -> online; eval -> offline; offline -> unaware; offline -> aware;
 }
 """, width="content")
-    st.caption("After the article's figure: offline metrics split by whether the order of the "
-               "results inside the top K changes the score.")
+    st.caption(f"After a figure in {SOURCES['article']}: offline metrics split by whether "
+               "the order of the results inside the top K changes the score.")

@@ -9,7 +9,7 @@ from ui.formula import two_lines
 from ui.tiles import tiles
 from ui.board import ranking_board
 from ui.catalog import board_items, load_catalog
-from ui.course import lesson_links, through_app_navigation
+from ui.course import SOURCES, lesson_links, through_app_navigation
 from ui.layout import board_page, keep_in_view
 from ui.texts import METRIC_TEXT
 
@@ -24,8 +24,8 @@ n_items = len(catalog.items)
 board_page(compact_metrics=True)
 st.title("Many queries: MRR and MAP", anchor=False)
 st.caption(
-    "One ranking tells us little; a test set has many queries. Here are the article's three "
-    "queries over the same eight pictures. **Drag** the pictures and **click a badge**: each "
+    "One ranking tells us little; a test set has many queries. Here are the three queries of "
+    f"{SOURCES['article']}, over the same eight pictures. **Drag** the pictures and **click a badge**: each "
     "query's RR and AP, and their means over the queries — **MRR** and **MAP** — follow at "
     "once.")
 

@@ -10,7 +10,7 @@ from ui.tiles import tiles
 from ui.board import ranking_board
 from ui.charts import plotly_config
 from ui.catalog import board_items, load_catalog
-from ui.course import lesson_links, through_app_navigation
+from ui.course import SOURCES, lesson_links, through_app_navigation
 from ui.layout import board_page
 from ui.formula import show_explanation
 
@@ -34,7 +34,8 @@ with head[1].container(horizontal=True, horizontal_alignment="right", gap="small
     st.button("★ Ideal order", key=P + "ideal_order", on_click=nd.ideal_order,
               help="Highest grades first: NDCG = 1.")
 st.caption(
-    f"Not every hit is equally good. For **“{query.text}”** the video grades the pictures "
+    f"Not every hit is equally good. For **“{query.text}”** {SOURCES['video']} (with its "
+    f"companion, {SOURCES['article']}) grades the pictures "
     "0–4: **4** a white cat in a box, **3** another cat in a box, **2** a dog in a box, **1** "
     "an empty box or two cats, **0** the dog. **Drag** the pictures, **click a badge** to "
     "change a grade (keys **0–4** work too), and follow CG → DCG → IDCG → NDCG.")

@@ -26,9 +26,11 @@ LESSONS = [
     Lesson("pages/ndcg.py", "3. Graded relevance: NDCG", ":material/equalizer:",
            "CG, DCG, IDCG and NDCG step by step, with linear and exponential gains.", "ndcg"),
     Lesson("pages/choosing.py", "4. Choosing a metric", ":material/rule:",
-           "Three rankings, six metrics: which scores highest depends on the metric and on K.", "choosing"),
+           "Three rankings, six metrics: which scores highest depends on the metric and on K.",
+           "choosing"),
     Lesson("pages/libraries.py", "5. Why libraries disagree", ":material/balance:",
-           "trec_eval, ranx, scikit-learn, torchmetrics and Kaggle's apk side by side.",
+           "trec_eval, ranx, scikit-learn, torchmetrics, Kaggle's apk, Spark, Microsoft "
+           "Recommenders and RecBole: one ranking, eight answers.",
            "libraries"),
     Lesson("pages/beyond.py", "6. Beyond accuracy", ":material/speed:",
            "Accuracy is one axis: find the systems on the cost/quality Pareto frontier.", "beyond"),
@@ -44,11 +46,38 @@ LESSONS = [
            "Raters who disagree, documents nobody judged, and how many queries a "
            "comparison needs.", "judgments", "Judgments"),
     Lesson("pages/upload.py", "10. Your own judgments", ":material/upload_file:",
-           "Upload ratings or TREC files, find the weak queries, compare two systems.", "upload"),
+           "Upload ratings or TREC files, find the weak queries, compare up to ten systems.",
+           "upload"),
     Lesson("pages/practice.py", "11. Practice", ":material/task_alt:",
            "Challenges on the lessons' boards, checked at every move, with hints and answers.",
            "practice"),
 ]
+
+
+#: The sources the course is built from (../shared/seeds/README.md), as a page names them.
+SOURCES = {
+    "video": 'the video "Evaluation Measures for Search and Recommender Systems"',
+    "article": 'the article "Evaluation Measures in Information Retrieval"',
+    "lecture": "the lecture on IR metrics (a university NLU course)",
+    "notebook": 'the notebook "Search Metrics" (DCG from human ratings)',
+}
+
+GLOSSARY = Lesson("pages/glossary.py", "Glossary", ":material/menu_book:",
+                  "Every term in one or two plain sentences.", "glossary")
+
+CLASS = [
+    Lesson("pages/room.py", "Run a class room", ":material/co_present:",
+           "A question on the projector, answers from phones, the tally and the reveal.", "room"),
+    Lesson("pages/join.py", "Join a class", ":material/login:",
+           "A student's phone in the teacher's room.", "join"),
+    Lesson("pages/screen.py", "Projector screen", ":material/cast:",
+           "What the class may see of the teacher's room.", "screen"),
+]
+
+
+def sections() -> dict[str, list[Lesson]]:
+    """The sidebar's sections in order: app.py's ``st.navigation`` and the docs' tables."""
+    return {"Start": [HOME, GLOSSARY], "Lessons": list(LESSONS), "Class": list(CLASS)}
 
 
 def lesson_links(path: str) -> None:

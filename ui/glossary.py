@@ -17,11 +17,11 @@ from streamlit.errors import StreamlitAPIException
 from irlib.stats.compare_many import CORRECTIONS
 from irlib.measures.registry import MEASURES, PARAMS
 from ui import page_state as ps
-from ui.course import HOME, LESSONS
+from ui.course import GLOSSARY, HOME, LESSONS
 from ui.texts import md_escape
 
 #: The page's address (app.py's ``url_path``) and its prefix in the session.
-URL_PATH = "glossary"
+URL_PATH = GLOSSARY.url_path
 PREFIX = "gl_"
 
 
