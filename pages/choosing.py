@@ -9,7 +9,7 @@ from irlib.stats import claims
 from ui import choosing as ch
 from ui.board import ranking_board
 from ui.charts import bars_figure, plotly_config
-from ui.course import lesson_links, through_app_navigation
+from ui.course import SOURCES, lesson_links, through_app_navigation
 from ui.formula import show_explanation
 from ui.layout import board_page
 from ui.texts import METRIC_TEXT
@@ -98,9 +98,9 @@ with st.expander("All seven at a glance"):
     st.markdown("\n".join(
         ["| If … | then … |", "|---|---|"]
         + [f"| {n.situation} | {n.advice.split('.')[0].replace('|', '/')}. |" for n in ch.NEEDS]))
-    st.caption("After the lecture's “which metric should you use?”; the graded-labels row comes "
-               "from the article and video. Accuracy is not everything either: see lesson 6, "
-               "latency and cost.")
+    st.caption(f"After “which metric should you use?” in {SOURCES['lecture']}; the "
+               f"graded-labels row comes from {SOURCES['article']} and its video. Accuracy is not "
+               "everything either: see lesson 6, latency and cost.")
 
 lesson_links("pages/choosing.py")
 S.keep_address()

@@ -10,7 +10,7 @@ import streamlit as st
 from irlib._common import InputError
 from irlib.stats.power import observed_power, plan, spread
 from ui import judgments as jd
-from ui.course import lesson_links, through_app_navigation
+from ui.course import SOURCES, lesson_links, through_app_navigation
 from ui.layout import board_page
 from ui.texts import md_escape
 
@@ -31,7 +31,8 @@ st.segmented_control("Part", list(jd.PARTS), **S.bind("part"), required=True,
 
 def raters_part() -> None:
     st.markdown(
-        "The notebook's **disagreement** query: three raters graded four results 0–3 and kept "
+        f"The **disagreement** query of {SOURCES['notebook']}: three raters graded four "
+        "results 0–3 and kept "
         "the **median**. **You take rater 2's seat**: change your grades and watch the "
         "median, the mean and a majority vote part ways, and NDCG (the notebook's gain "
         "2^grade − 1) move with them.")

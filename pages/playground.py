@@ -12,7 +12,7 @@ from ui import playground as pg
 from ui import own_example, predict
 from ui.board import ranking_board
 from ui.catalog import board_items, load_catalog
-from ui.course import lesson_links, through_app_navigation
+from ui.course import SOURCES, lesson_links, through_app_navigation
 from ui.formula import show_explanation, show_pros_cons
 from ui.layout import board_page
 from ui.live_chart import live_charts
@@ -46,7 +46,7 @@ head[0].title(head_title, anchor=False)
 with head[1].container(horizontal=True, horizontal_alignment="right", gap="small",
                        vertical_alignment="center"):
     st.button("↺ Sources", key=P + "reset", on_click=pg.reset,
-              help="Back to the article's order and judgments." if example is None else
+              help=f"Back to the order and judgments of {SOURCES['article']}." if example is None else
                    "Back to your example's order and grades.")
     st.button("★ Ideal", key=P + "ideal", on_click=pg.sort_by_grade, args=(True,),
               help=f"Best-judged {things} first.")
