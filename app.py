@@ -4,7 +4,7 @@ from pathlib import Path
 
 import streamlit as st
 
-from ui.course import HOME, sections
+from ui.shared.course import HOME, sections
 
 ROOT = Path(__file__).resolve().parent
 ICON = str(ROOT / "assets" / "cats" / "white-cat-box.svg")
@@ -22,8 +22,8 @@ navigation = st.navigation(
      for section, pages in sections().items()},
     position="sidebar", expanded=True)
 
-from ui.formula import formula_style  # noqa: E402  (after the navigation: see above)
-from ui.print_style import print_style  # noqa: E402
+from ui.shared.formula import formula_style  # noqa: E402  (after the navigation: see above)
+from ui.shared.print_style import print_style  # noqa: E402
 
 formula_style()
 print_style()

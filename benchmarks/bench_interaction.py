@@ -4,7 +4,7 @@ Medians of ``--n`` rounds, interleaved so a slow spell of this noisy machine hit
   (c)  the reference: a click on a lone st.toggle -> the rerun's last DOM change
   (a)  badge click -> the Recall tile shows the new number, and -> the rerun's last change
   (h)  a card held over another rank (mouse down): the card taking its new place in the list
-       -> the tiles show the order as it would be if dropped (the look-up of ui/preview.py)
+       -> the tiles show the order as it would be if dropped (the look-up of ui/lessons/playground/preview.py)
   (b)  the drop (mouse-up) -> the numbers show the dropped order, and -> the rerun's last change
 "numbers" is the first animation frame after the tile's text changed: the pixels. Targets:
 (a) and (b) numbers <= 50 ms, (h) <= 20 ms. It also prints the server's CPU time per badge

@@ -7,7 +7,7 @@ median per call over ``--repeat`` calls, in one process:
   neighbours one_move_neighbours + the lookup keys alone (the table's part that is no metric)
   batch      metric_curves_batch on the neighbours' grades alone
   loop       metric_curves called once per neighbour (what the batch replaces)
-  page       what the playground sends for a state it has not seen yet (ui/preview.py,
+  page       what the playground sends for a state it has not seen yet (ui/lessons/playground/preview.py,
              uncached): the table, its tiles' numbers formatted, the caption, the JSON
   reference  one metric_curves call on the current 8 cards (what a rerun already does)
 and prints each against the reference and batch against loop.
@@ -48,7 +48,7 @@ def table(grades, levels, gain):
 
 
 def page_preview(grades, levels, gain):
-    from ui import playground, preview
+    from ui.lessons.playground import session as playground, preview
     order = [str(i) for i in range(len(grades))]
     tiles = playground.tile_measures()
     charts = tuple(tuple(chart) for chart in playground.chart_measures())

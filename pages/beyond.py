@@ -1,14 +1,18 @@
 """Lesson 6: beyond accuracy. The lecture's end: latency, throughput, FLOPs, memory and cost,
 and the cost/quality Pareto frontier of an editable table of systems."""
+
+from ui.shared.course import through_app_navigation
+
+through_app_navigation()   # first, before the slow imports (ui/shared/course.py)
+
 import streamlit as st
 
-from ui import beyond as by
-from ui.charts import plotly_config
-from ui.course import lesson_links, through_app_navigation
-from ui.layout import board_page
-from ui.texts import md_escape
+from ui.lessons import beyond as by
+from ui.shared.charts import plotly_config
+from ui.shared.course import lesson_links
+from ui.shared.layout import board_page
+from ui.shared.texts import md_escape
 
-through_app_navigation()   # first: a deep link on a fresh server (ui/course.py)
 
 P = by.PREFIX
 S = by.page_state()
@@ -24,7 +28,7 @@ st.markdown(
     "table**: the frontier follows.")
 
 table_side, chart_side = st.columns([3, 2], gap="medium")
-# The chart's names are placed for a plot at least as wide as a phone's (ui/beyond.py,
+# The chart's names are placed for a plot at least as wide as a phone's (ui/lessons/beyond.py,
 # LABEL_ROOM): on a narrow laptop the table gives up width, not the chart.
 st.html(f"""<style>
 [data-testid="stColumn"]:has(.st-key-{P}chart_side) {{ min-width: 22rem; }}

@@ -1,20 +1,24 @@
 """Lesson 4: choosing a metric. The lecture's three rankings of six documents, six metrics,
 the winner of each highlighted: at K = 2 ranking 1 wins precision and recall, at K = 5
 ranking 3 does, and AP does not depend on K. Then the lecture's guidance as a decision aid."""
+
+from ui.shared.course import through_app_navigation
+
+through_app_navigation()   # first, before the slow imports (ui/shared/course.py)
+
 import streamlit as st
 from streamlit.errors import StreamlitAPIException
 
 import irlib
 from irlib.stats import claims
-from ui import choosing as ch
-from ui.board import ranking_board
-from ui.charts import bars_figure, plotly_config
-from ui.course import SOURCES, lesson_links, through_app_navigation
-from ui.formula import show_explanation
-from ui.layout import board_page
-from ui.texts import METRIC_TEXT
+from ui.lessons import choosing as ch
+from ui.shared.board import ranking_board
+from ui.shared.charts import bars_figure, plotly_config
+from ui.shared.course import SOURCES, lesson_links
+from ui.shared.formula import show_explanation
+from ui.shared.layout import board_page
+from ui.shared.texts import METRIC_TEXT
 
-through_app_navigation()   # first: a deep link on a fresh server (ui/course.py)
 
 P = ch.PREFIX
 S = ch.page_state()

@@ -1,13 +1,16 @@
 """Glossary: the course's terms in plain words, on one page every other page reaches (the
 sidebar). ``?term=ndcg`` opens it on one term; the filter keeps its text in ``?q=``."""
+
+from ui.shared.course import through_app_navigation
+
+through_app_navigation()   # first, before the slow imports (ui/shared/course.py)
+
 import streamlit as st
 
-from ui import glossary as gl
-from ui.course import through_app_navigation
-from ui.scroll import scroll_to_anchor
-from ui.texts import md_escape
+from ui.lessons import glossary as gl
+from ui.shared.scroll import scroll_to_anchor
+from ui.shared.texts import md_escape
 
-through_app_navigation()   # first: a deep link on a fresh server (ui/course.py)
 
 S = gl.page_state()
 gl.start()

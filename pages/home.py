@@ -1,11 +1,15 @@
 """Home: offline vs online evaluation, order-aware vs order-unaware, and the map of the course."""
+
+from ui.shared.course import through_app_navigation
+
+through_app_navigation()   # first, before the slow imports (ui/shared/course.py)
+
 import streamlit as st
 
 from pathlib import Path
 
-from ui.course import LESSONS, SOURCES, through_app_navigation
+from ui.shared.course import LESSONS, SOURCES
 
-through_app_navigation()   # first: a deep link on a fresh server (ui/course.py)
 
 ROOT = Path(__file__).resolve().parents[1]
 P = "home_"

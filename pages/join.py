@@ -3,14 +3,17 @@
 
 The page polls the room every few seconds with one small read and redraws only when the
 teacher poses a question, reveals one or closes the room."""
+
+from ui.shared.course import through_app_navigation
+
+through_app_navigation()   # first, before the slow imports (ui/shared/course.py)
+
 import streamlit as st
 
-from ui import page_state as ps
-from ui.course import through_app_navigation
+from ui.shared import page_state as ps
 from ui.rooms import shown, view, voter
 from ui.rooms.store import RoomError
 
-through_app_navigation()   # first: a deep link on a fresh server (ui/course.py)
 
 P = "join_"
 # Only the room's code is in the address. An old link's `me=` (the student's id was once kept

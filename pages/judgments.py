@@ -1,6 +1,11 @@
 """Lesson 9: where judgments come from. Raters who disagree, documents nobody judged (pooling),
 and how many queries a comparison needs. Every number comes from irlib (raters, pooling,
-power); ui/judgments.py holds the data and the tables."""
+power); ui/lessons/judgments.py holds the data and the tables."""
+
+from ui.shared.course import through_app_navigation
+
+through_app_navigation()   # first, before the slow imports (ui/shared/course.py)
+
 import html
 
 import pandas as pd
@@ -9,12 +14,11 @@ import streamlit as st
 
 from irlib._common import InputError
 from irlib.stats.power import observed_power, plan, spread
-from ui import judgments as jd
-from ui.course import SOURCES, lesson_links, through_app_navigation
-from ui.layout import board_page
-from ui.texts import md_escape
+from ui.lessons import judgments as jd
+from ui.shared.course import SOURCES, lesson_links
+from ui.shared.layout import board_page
+from ui.shared.texts import md_escape
 
-through_app_navigation()   # first: a deep link on a fresh server (ui/course.py)
 
 S = jd.page_state()
 jd.init()

@@ -2,19 +2,23 @@
 trec_eval (pytrec_eval, ir_measures), ranx, scikit-learn, torchmetrics and Kaggle's apk, and
 of the recommender tools Spark's RankingEvaluator, Microsoft Recommenders and RecBole, side
 by side; then each disagreement (AP's denominator, NDCG's gain and ideal, ties) alone."""
+
+from ui.shared.course import through_app_navigation
+
+through_app_navigation()   # first, before the slow imports (ui/shared/course.py)
+
 import streamlit as st
 
 import irlib
 from irlib.measures import conventions as cv
-from ui.numbers import fmt
-from ui import libraries as lib
-from ui import phone_tables
-from ui.board import ranking_board
-from ui.catalog import board_items, load_catalog
-from ui.course import lesson_links, through_app_navigation
-from ui.layout import board_page
+from ui.shared.numbers import fmt
+from ui.lessons import libraries as lib
+from ui.shared import phone_tables
+from ui.shared.board import ranking_board
+from ui.shared.catalog import board_items, load_catalog
+from ui.shared.course import lesson_links
+from ui.shared.layout import board_page
 
-through_app_navigation()   # first: a deep link on a fresh server (ui/course.py)
 
 P = lib.PREFIX
 S = lib.page_state()
@@ -47,7 +51,7 @@ k_ap, k_ndcg, rel = int(S["k_ap"]), int(S["k_ndcg"]), int(S["rel"])
 missed, missed_grade = int(S["missed"]), int(S["missed_grade"])
 judged = lib.judged_pool(grades, missed, missed_grade)
 
-# a phone turns it: the libraries as rows (ui/phone_tables.py)
+# a phone turns it: the libraries as rows (ui/shared/phone_tables.py)
 phone_tables.table(lib.scores_table(grades, judged, k_ap, k_ndcg, rel), P + "scores")
 st.caption("— : the library has no such measure. Every number is computed by irlib with that "
            "library's conventions switched on; tests check them against pytrec_eval, ranx, "

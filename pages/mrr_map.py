@@ -1,19 +1,23 @@
 """Lesson 2, many queries: the article's three queries with a board each; RR and AP per query,
 then MRR and MAP over the test set with the formulas substituted."""
+
+from ui.shared.course import through_app_navigation
+
+through_app_navigation()   # first, before the slow imports (ui/shared/course.py)
+
 import streamlit as st
 
 import irlib
-from ui.numbers import fmt
-from ui import mrr_map as mm
-from ui.formula import two_lines
-from ui.tiles import tiles
-from ui.board import ranking_board
-from ui.catalog import board_items, load_catalog
-from ui.course import SOURCES, lesson_links, through_app_navigation
-from ui.layout import board_page, keep_in_view
-from ui.texts import METRIC_TEXT
+from ui.shared.numbers import fmt
+from ui.lessons import mrr_map as mm
+from ui.shared.formula import two_lines
+from ui.shared.tiles import tiles
+from ui.shared.board import ranking_board
+from ui.shared.catalog import board_items, load_catalog
+from ui.shared.course import SOURCES, lesson_links
+from ui.shared.layout import board_page, keep_in_view
+from ui.shared.texts import METRIC_TEXT
 
-through_app_navigation()   # first: a deep link on a fresh server (ui/course.py)
 
 P = mm.MM
 S = mm.mrr_state()

@@ -1,20 +1,24 @@
 """Lesson 3, graded relevance: CG, DCG, IDCG and NDCG step by step on the video's 0-4 grades,
 linear vs exponential gain, and where the ideal ranking comes from."""
+
+from ui.shared.course import through_app_navigation
+
+through_app_navigation()   # first, before the slow imports (ui/shared/course.py)
+
 import streamlit as st
 
 import irlib
-from ui.numbers import fmt
-from ui import ndcg as nd
-from ui.formula import narrow, show_swapped
-from ui.tiles import tiles
-from ui.board import ranking_board
-from ui.charts import plotly_config
-from ui.catalog import board_items, load_catalog
-from ui.course import SOURCES, lesson_links, through_app_navigation
-from ui.layout import board_page
-from ui.formula import show_explanation
+from ui.shared.numbers import fmt
+from ui.lessons import ndcg as nd
+from ui.shared.formula import narrow, show_swapped
+from ui.shared.tiles import tiles
+from ui.shared.board import ranking_board
+from ui.shared.charts import plotly_config
+from ui.shared.catalog import board_items, load_catalog
+from ui.shared.course import SOURCES, lesson_links
+from ui.shared.layout import board_page
+from ui.shared.formula import show_explanation
 
-through_app_navigation()   # first: a deep link on a fresh server (ui/course.py)
 
 P = nd.ND
 S = nd.ndcg_state()

@@ -1,14 +1,18 @@
 """Lesson 7: metrics as users. A browsing model turned into clicks, and what an A/B test and
 an interleaving need to see an offline difference online. Numbers and sentences: irlib.online."""
+
+from ui.shared.course import through_app_navigation
+
+through_app_navigation()   # first, before the slow imports (ui/shared/course.py)
+
 import streamlit as st
 
 from irlib import online
-from ui import online as ol
-from ui.charts import plotly_config
-from ui.course import lesson_links, through_app_navigation
-from ui.layout import board_page
+from ui.lessons import online as ol
+from ui.shared.charts import plotly_config
+from ui.shared.course import lesson_links
+from ui.shared.layout import board_page
 
-through_app_navigation()   # first: a deep link on a fresh server (ui/course.py)
 
 P = ol.PREFIX
 S = ol.page_state()

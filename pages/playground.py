@@ -3,23 +3,27 @@
 One screen on a laptop or a projector: a compact heading with the buttons, one row of
 controls, the board, then tiles beside both curve charts; the formula below.
 """
+
+from ui.shared.course import through_app_navigation
+
+through_app_navigation()   # first, before the slow imports (ui/shared/course.py)
+
 import streamlit as st
 
 from irlib.measures.dcg import GAIN_FORMULAS
 from irlib.measures.registry import MEASURES
-from ui.numbers import fmt
-from ui import playground as pg
-from ui import own_example, predict
-from ui.board import ranking_board
-from ui.catalog import board_items, load_catalog
-from ui.course import SOURCES, lesson_links, through_app_navigation
-from ui.formula import show_explanation, show_pros_cons
-from ui.layout import board_page
-from ui.live_chart import live_charts
-from ui.preview import PRECISION_RECALL, neighbour_preview
-from ui.texts import METRIC_TEXT, md_escape
+from ui.shared.numbers import fmt
+from ui.lessons.playground import session as pg
+from ui.lessons.playground import example_editor as own_example, predict
+from ui.shared.board import ranking_board
+from ui.shared.catalog import board_items, load_catalog
+from ui.shared.course import SOURCES, lesson_links
+from ui.shared.formula import show_explanation, show_pros_cons
+from ui.shared.layout import board_page
+from ui.shared.live_chart import live_charts
+from ui.lessons.playground.preview import PRECISION_RECALL, neighbour_preview
+from ui.shared.texts import METRIC_TEXT, md_escape
 
-through_app_navigation()   # first: a deep link on a fresh server (ui/course.py)
 
 P = pg.PREFIX
 st.session_state[P + "full_run"] = True     # the live part sends pictures and code this time
@@ -125,14 +129,14 @@ def live_part(formula) -> None:
     confusion, curves = view.confusion, view.curves
     charts = [scores, PRECISION_RECALL if pr_chart else dcg]
     # Every state one drag or one judgment away, for the browser to show before this reruns;
-    # not while predicting ("Predict first", ui/predict.py): it would give the answer away.
+    # not while predicting ("Predict first", ui/lessons/playground/predict.py): it would give the answer away.
     predicting = S["predict"]
     near = None if predicting else neighbour_preview(
         state.order, judgments, (0, 1) if state.mode == "binary" else range(5), k=k, rel=rel,
         gain=state.gain, tiles=tiles, charts=charts, note=pg.confusion_note)
     order, shown = predict.shown(S, judgments)        # a staged change, else the board
     # A drag or a badge click reruns only this fragment: the board keeps its pictures, and
-    # both components keep their code (ui/component_code.py) from the page's full run.
+    # both components keep their code (ui/shared/component_code.py) from the page's full run.
     full_run = st.session_state.pop(P + "full_run", False)
     ranking_board(items, order, shown, mode=state.mode, key=P + "board", k=k,
                   outcomes=None if (order, shown) != (list(state.order), judgments)

@@ -5,14 +5,18 @@ once, with the board's numbers, whether it is solved (on a phone, in a strip at 
 screen). A hint about the board as it is and a worked answer wait behind "Show". Solved
 challenges are ticked, those whose answer was seen marked; all of it lives in the page's link.
 """
+
+from ui.shared.course import through_app_navigation
+
+through_app_navigation()   # first, before the slow imports (ui/shared/course.py)
+
 import streamlit as st
 
-from ui import practice as pr
-from ui import practice_layout
-from ui.course import lesson_links, through_app_navigation
-from ui.layout import board_page
+from ui.lessons.practice import lesson as pr
+from ui.lessons.practice import layout as practice_layout
+from ui.shared.course import lesson_links
+from ui.shared.layout import board_page
 
-through_app_navigation()   # first: a deep link on a fresh server (ui/course.py)
 
 S = pr.page_state()
 pr.init()

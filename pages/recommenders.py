@@ -1,15 +1,19 @@
 """Lesson 8: recommenders. The same metrics as search (a user is a query, the films they
 watched later are the relevant documents) on a built-in film data set, and four traps: the
 split, sampled metrics, popularity, and averaging over users."""
+
+from ui.shared.course import through_app_navigation
+
+through_app_navigation()   # first, before the slow imports (ui/shared/course.py)
+
 import streamlit as st
 
 from course.reclab.data import DAYS, N_ITEMS, N_USERS
-from ui import recommenders as rc
-from ui.course import lesson_links, through_app_navigation
-from ui.layout import board_page
-from ui.recommenders import popularity, sampled, split, users
+from ui.lessons import recommenders as rc
+from ui.shared.course import lesson_links
+from ui.shared.layout import board_page
+from ui.lessons.recommenders import popularity, sampled, split, users
 
-through_app_navigation()   # first: a deep link on a fresh server (ui/course.py)
 
 S = rc.page_state()
 rc.init()

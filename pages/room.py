@@ -6,21 +6,24 @@ The room, the teacher's key and what the teacher is choosing live in this page's
 (``?room=…&key=…&ask=…&draw=…``): a refresh or a bookmark keeps the room and shows the same
 preview; without the key nobody can run it (``ui/rooms/store.py``). A preview is drawn from a
 seed (``draw``), so the address holds the question, and "Ask the class" poses exactly it."""
+
+from ui.shared.course import through_app_navigation
+
+through_app_navigation()   # first, before the slow imports (ui/shared/course.py)
+
 import secrets
 
 import streamlit as st
 
-from ui import own_data
-from ui import page_state as ps
-from ui.course import through_app_navigation
-from ui.layout import board_page
-from ui.playground import EXAMPLE as PLAYGROUND_EXAMPLE
+from ui.lessons.playground import example_data as own_data
+from ui.shared import page_state as ps
+from ui.shared.layout import board_page
+from ui.lessons.playground.session import EXAMPLE as PLAYGROUND_EXAMPLE
 from ui.rooms import questions as qs
 from ui.rooms import screen, shown, view
 from ui.rooms.limits import MAX_MEMBERS
 from ui.rooms.store import MAX_CHOICE, MAX_CHOICES, MAX_PROMPT, RoomError, check_payload
 
-through_app_navigation()   # first: a deep link on a fresh server (ui/course.py)
 
 P = "room_"
 ANY = "any"                # an option the teacher leaves to chance
@@ -41,7 +44,7 @@ S = ps.PageState(P, [
     ps.Field("source", ANY, ps.one_of((ANY, *qs.SOURCES)), "src"),
     ps.Field("metric", ANY, ps.one_of((ANY, *qs.METRICS))),
     ps.Field("k", 0, ps.whole_number(0, max(*qs.DOCUMENTS.values(), own_data.MAX_ITEMS))),
-    # on the lecturer's own example from the playground (ui/own_example.py), if there is one
+    # on the lecturer's own example from the playground (ui/lessons/playground/example_editor.py), if there is one
     ps.Field("own", False, ps.switch()),
     ps.Field("challenge", ANY, ps.one_of((ANY, *qs.one_board_challenges())), "ch"),
     ps.Field("rec_metric", ANY, ps.one_of((ANY, *qs.REC_METRICS["users"])), "rmetric"),

@@ -5,15 +5,18 @@ the right answer after the reveal; never the teacher's preview or the answer bef
 Its address (``?room=…&view=…``) comes from the teacher's page ("Projector screen"); ``view`` is
 :func:`ui.rooms.store.screen_token` of the teacher's key, which opens this screen and runs
 nothing. The sidebar is hidden: this page is for the projector only."""
+
+from ui.shared.course import through_app_navigation
+
+through_app_navigation()   # first, before the slow imports (ui/shared/course.py)
+
 import streamlit as st
 
-from ui import page_state as ps
-from ui.course import through_app_navigation
-from ui.layout import HIDE_SIDEBAR_CSS, PRESENT_CSS
+from ui.shared import page_state as ps
+from ui.shared.layout import HIDE_SIDEBAR_CSS, PRESENT_CSS
 from ui.rooms import screen, view
 from ui.rooms.store import RoomError
 
-through_app_navigation()   # first: a deep link on a fresh server (ui/course.py)
 
 P = "screen_"
 S = ps.PageState(P, [

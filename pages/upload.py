@@ -3,18 +3,22 @@ systems, hand a report on.
 
 Thin page: read state -> call irlib (through ui.upload's cached model) -> draw.
 """
+
+from ui.shared.course import through_app_navigation
+
+through_app_navigation()   # first, before the slow imports (ui/shared/course.py)
+
 import streamlit as st
 
 from ui import upload as ui
-from ui.course import lesson_links, through_app_navigation
-from ui.judgments import offer_upload
-from ui.layout import board_page
-from ui.scroll import scroll_to_anchor
+from ui.shared.course import lesson_links
+from ui.lessons.judgments import offer_upload
+from ui.shared.layout import board_page
+from ui.shared.scroll import scroll_to_anchor
 from ui.upload.beyond import seen_option
 from ui.upload.tables import interpolated_measures
-from ui.texts import md_escape
+from ui.shared.texts import md_escape
 
-through_app_navigation()   # first: a deep link on a fresh server (ui/course.py)
 
 board_page()      # the lessons' margins: more of the table and the scores on a laptop
 st.title("Your own judgments")

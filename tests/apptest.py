@@ -27,7 +27,7 @@ def component_data(at: AppTest, name: str) -> list[dict]:
 
     def walk(node):
         for child in getattr(node, "children", {}).values():
-            # a rerun may draw the element from its stub (ui/component_code.py)
+            # a rerun may draw the element from its stub (ui/shared/component_code.py)
             if getattr(child, "type", None) == "bidi_component" and \
                     child.proto.component_name in (name, name + "_rerun"):
                 proto = child.proto
@@ -39,7 +39,7 @@ def component_data(at: AppTest, name: str) -> list[dict]:
 
 
 def address(at: AppTest) -> dict[str, str]:
-    """The URL parameters the page put in the address bar on its last run (ui/address.py;
+    """The URL parameters the page put in the address bar on its last run (ui/shared/address.py;
     the playground's live charts write it themselves)."""
     from urllib.parse import parse_qsl
     (data,) = component_data(at, "irlab_address") or component_data(at, "irlab_live_chart")

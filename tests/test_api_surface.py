@@ -38,7 +38,7 @@ def test_every_public_name_is_documented():
 def test_the_apps_concerns_are_not_in_the_library():
     assert not hasattr(irlib, "fmt")
     assert "colour" not in MeasureInfo.__dataclass_fields__
-    from ui.charts import METRIC_COLORS
+    from ui.shared.charts import METRIC_COLORS
     assert set(METRIC_COLORS) == set(MEASURES)
     assert all(re.fullmatch(r"#[0-9A-F]{6}", c) for c in METRIC_COLORS.values())
 
@@ -54,7 +54,7 @@ def test_the_version_is_one_constant_that_pyproject_reads():
 
 @pytest.mark.parametrize("digits", [0, 1, 2, 3, 4])
 def test_the_app_prints_numbers_as_the_explanations_do(digits):
-    from ui.numbers import fmt
+    from ui.shared.numbers import fmt
     rng = np.random.default_rng(digits)
     values = np.concatenate([rng.random(500), rng.integers(0, 1000, 200) / 1000,
                              [0.125, 0.995, -0.004, 1.0, 2.5237, np.nan, np.inf]])

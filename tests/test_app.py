@@ -5,7 +5,7 @@ import pytest
 from streamlit.testing.v1 import AppTest
 
 from tests.apptest import run_page
-from ui.course import HOME, LESSONS
+from ui.shared.course import HOME, LESSONS
 
 ROOT = Path(__file__).resolve().parents[1]
 
@@ -15,7 +15,7 @@ def test_every_lesson_file_exists_and_url_paths_are_unique():
     assert all((ROOT / p).is_file() for p in paths)
     url_paths = [lesson.url_path for lesson in LESSONS]
     assert len(set(url_paths)) == len(url_paths)
-    # a deep link on a fresh server resolves by file name first (ui.course.through_app_navigation)
+    # a deep link on a fresh server resolves by file name first (ui.shared.course.through_app_navigation)
     assert all(lesson.url_path == Path(lesson.path).stem for lesson in LESSONS)
 
 

@@ -82,7 +82,8 @@ def test_integer_ids_are_the_text_a_file_would_hold(dtype):
     as_type = {"query_id": dtype, "doc_id": dtype}
     measures = ["P@1", "RR", "AP", "nDCG@2"]
     numbers = irlib.evaluate(qrels.astype(as_type), run.astype(as_type), measures)
-    text = irlib.evaluate(qrels.astype(str), run.astype(str), measures)
+    as_text = {"query_id": str, "doc_id": str}
+    text = irlib.evaluate(qrels.astype(as_text), run.astype(as_text), measures)
     pd.testing.assert_frame_equal(numbers.per_query, text.per_query)
     assert numbers.per_query.loc["1", "P@1"] == 0.0
     assert numbers.ignored_queries == ("7",) and numbers.per_query.index.tolist() == ["1", "2"]

@@ -135,11 +135,13 @@ def test_edge_states(state, levels, rel, mode):
 def test_nothing_relevant_scores_zero_everywhere():
     curves = irlib.metric_curves_batch(np.zeros((3, 4)))
     # Judged@K asks whether a result was judged, not whether it is relevant: every result
-    # here is judged (grade 0), so it is 1 at every K
-    scores = [n for n in irlib.CURVE_NAMES
-              if irlib.MEASURES[n].family != "count" and n != "Judged"]
+    # here is judged (grade 0), so it is 1 at every K. RBP's residual is the weight RBP has
+    # not seen: with every result judged, the user's chance to read past K, p^K.
+    scores = [n for n in irlib.CURVE_NAMES if irlib.MEASURES[n].family != "count"
+              and n not in ("Judged", "RBPResidual")]
     assert all(not curves[name].any() for name in scores)
     assert (curves["Judged"] == 1).all()
+    assert np.allclose(curves["RBPResidual"], 0.8 ** np.arange(1, 5))
     assert (curves["NumRet"] == 4).all() and (curves["NumNonrelRet"] == 4).all()
     counts = irlib.confusion_curves_batch(np.zeros((3, 4)))
     assert counts["TN"][0].tolist() == [3, 2, 1, 0] and not counts["FN"].any()

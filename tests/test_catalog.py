@@ -7,7 +7,7 @@ import xml.etree.ElementTree as ET
 
 import pytest
 
-from ui.catalog import ASSETS, Catalog, image_data_uri, load_catalog
+from ui.shared.catalog import ASSETS, Catalog, image_data_uri, load_catalog
 
 SVG_NS = "{http://www.w3.org/2000/svg}"
 EXPECTED_IDS = [

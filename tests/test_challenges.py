@@ -11,8 +11,8 @@ from course.challenges import Board, InputError, challenges, judge, move
 from course.challenges._board import moves_between, number
 from course.challenges._recommenders import USERS, catalogue, move_film
 from irlib.measures.conventions import score_under
-from ui.numbers import fmt
-from ui.practice import all_challenges, sources
+from ui.shared.numbers import fmt
+from ui.lessons.practice.lesson import all_challenges, sources
 
 CHALLENGES = all_challenges()
 
@@ -349,8 +349,8 @@ def test_boards_of_another_challenge_are_refused():
 
 
 def test_sources_are_the_lessons_boards():
-    from ui import choosing
-    from ui.catalog import load_catalog
+    from ui.lessons import choosing
+    from ui.shared.catalog import load_catalog
     catalog = load_catalog()
     s = sources()
     assert s["cats"].ranked() == catalog.grades_in_order("cat-in-a-box")

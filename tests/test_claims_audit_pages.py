@@ -68,7 +68,7 @@ CHOOSING_METRICS = {"Success": lambda g, k: irlib.success_at_k(g, k),
 
 
 def choosing_state(rng: np.random.Generator) -> dict:
-    from ui import choosing as ch
+    from ui.lessons import choosing as ch
     grades = {d: int(rng.random() < 0.5) for d in ch.DOCS}
     state = {ch.order_key(n): list(rng.permutation(list(ch.DOCS))) for n in ch.RANKINGS}
     return {**state, ch.GRADES_KEY: grades, ch.K_KEY: int(rng.integers(1, ch.N + 1))}
@@ -77,7 +77,7 @@ def choosing_state(rng: np.random.Generator) -> dict:
 def choosing_expect(state: dict) -> dict:
     """metric label -> the rankings that must carry ★; "insight": the first sentence's
     leaders of precision and recall at K."""
-    from ui import choosing as ch
+    from ui.lessons import choosing as ch
     k = state[ch.K_KEY]
     grades = {n: [state[ch.GRADES_KEY][d] for d in state[ch.order_key(n)]]
               for n in ch.RANKINGS}
@@ -89,14 +89,14 @@ def choosing_expect(state: dict) -> dict:
 
 
 def choosing_shown(at) -> dict:
-    from ui import choosing as ch
+    from ui.lessons import choosing as ch
     table = at.table[0].value.to_dict("index")
     return {row: tuple(col for col, cell in cells.items() if cell.startswith(ch.WINNER_MARK))
             for row, cells in table.items() if row != "Relevant at ranks"}
 
 
 def choosing_pure(state: dict) -> dict:
-    from ui import choosing as ch
+    from ui.lessons import choosing as ch
     by_ranking = {n: [int(state[ch.GRADES_KEY].get(d, 0)) for d in state[ch.order_key(n)]]
                   for n in ch.RANKINGS}
     scores = ch.score_all(by_ranking, state[ch.K_KEY])
@@ -124,7 +124,7 @@ def choosing_text(at) -> str:
 # --------------------------------------------------------------------------- Lesson 6
 
 def beyond_state(rng: np.random.Generator) -> dict:
-    from ui import beyond as by
+    from ui.lessons import beyond as by
     n = int(rng.integers(2, 8))
     mrr = np.round(rng.uniform(0.1, 0.5, n), int(rng.choice([2, 3])))
     cost = np.round(rng.choice([50, 100, 200, 400, 800], n) * rng.choice([1, 1, 2], n))
@@ -152,7 +152,7 @@ def beyond_expect(state: dict) -> dict:
 def beyond_pure(state: dict) -> dict:
     import pandas as pd
 
-    from ui import beyond as by
+    from ui.lessons import beyond as by
     valid, _, _ = by.clean(pd.DataFrame(state["rows"], columns=list(by.COLUMNS)))
     judged = by.verdicts(valid, state["budget"])
     out = {}
@@ -226,7 +226,7 @@ def upload_shown(at) -> dict:
 
 def recommenders_state(rng: np.random.Generator) -> dict:
     """Trap 1 (the split) or 2 (sampled metrics) with a random K, metric, split or N."""
-    from ui import recommenders as rc
+    from ui.lessons import recommenders as rc
     P = rc.PREFIX
     if rng.random() < 0.5:
         return {P + "trap": "split", P + "k": int(rng.integers(2, 21)),
@@ -244,7 +244,7 @@ def _users_values(state: dict) -> dict:
     from course.reclab.models import MODELS, lesson_ranking
     from course.reclab.sampled import _lesson_orders, candidate_run
     from course.reclab.splits import SPLITS, lesson_split
-    from ui import recommenders as rc
+    from ui.lessons import recommenders as rc
     P, k = rc.PREFIX, state[rc.PREFIX + "k"]
     if state[P + "trap"] == "split":
         name = NAMES[state[P + "split_metric"]].format(k=k)
@@ -265,7 +265,7 @@ def recommenders_expect(state: dict) -> dict:
     """Each column's ★ (the model the corrected test finds above both others: irlib's
     standings over the per-user values recomputed here) and who the box calls first/last."""
     from irlib.recsys.standings import standings
-    from ui import recommenders as rc
+    from ui.lessons import recommenders as rc
     found = standings(_users_values(state), measure="m")
     names = dict(rc.MODEL_NAMES)
     out = {f"col{i}": tuple(names[m] for m in found.stars(s))
@@ -328,7 +328,7 @@ def test_every_claim_in_random_states_on_the_page(audit):
 def test_the_audit_can_fail():
     """A star given by the highest value alone (no tie rule) is caught: two rankings whose
     precision ties must share the star."""
-    from ui import choosing as ch
+    from ui.lessons import choosing as ch
     state = {ch.order_key(1): list("ABCDEF"), ch.order_key(2): list("ABCDEF"),
              ch.order_key(3): list("DEFABC"), ch.GRADES_KEY: dict(ch.LECTURE_GRADES),
              ch.K_KEY: 2}

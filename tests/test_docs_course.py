@@ -1,5 +1,5 @@
 """The docs cannot drift from the course: the README's table, docs/course.md and Home's lines
-say what the one course registry (ui/course.py) and the code say.
+say what the one course registry (ui/shared/course.py) and the code say.
 
 * both tables list the sidebar's pages in the sidebar's order, with its titles and numbers;
 * docs/course.md counts Practice's challenges and names their lessons as course.challenges has them;
@@ -15,7 +15,7 @@ from pathlib import Path
 
 import pytest
 
-from ui.course import CLASS, LESSONS, SOURCES, sections
+from ui.shared.course import CLASS, LESSONS, SOURCES, sections
 
 ROOT = Path(__file__).resolve().parents[1]
 
@@ -43,7 +43,7 @@ def expected_pages() -> list[str]:
 def test_the_tables_list_the_sidebar(document, heading):
     pages = _table_pages((ROOT / document).read_text(), heading)
     assert pages == expected_pages(), (
-        f"{document}: the course table's pages differ from ui/course.py's navigation")
+        f"{document}: the course table's pages differ from ui/shared/course.py's navigation")
 
 
 def test_the_lessons_are_numbered_in_order():
@@ -65,7 +65,7 @@ def _lessons_phrase(numbers: list[int]) -> str:
 
 def test_the_challenge_count_is_practices():
     from course.challenges import challenges
-    from ui.practice import sources
+    from ui.lessons.practice.lesson import sources
     every = challenges(sources()).values()
     numbers = sorted({c.lesson for c in every})
     said = f"{len(every)} challenges across lessons {_lessons_phrase(numbers)}"

@@ -1,4 +1,4 @@
-"""CSV downloads are formula-safe (OWASP CSV injection): ui/downloads.py."""
+"""CSV downloads are formula-safe (OWASP CSV injection): ui/shared/downloads.py."""
 from __future__ import annotations
 
 import csv
@@ -7,7 +7,7 @@ import io
 import pandas as pd
 import pytest
 
-from ui.downloads import DOWNLOAD_NOTE, csv_bytes, formula_safe
+from ui.shared.downloads import DOWNLOAD_NOTE, csv_bytes, formula_safe
 
 
 def read_back(data: bytes) -> list[list[str]]:

@@ -18,7 +18,7 @@ from irlib.io import read_qrels, read_run
 from tests import issue33_data
 from tests.apptest import run_page
 from ui import upload as ui
-from ui.downloads import csv_bytes
+from ui.shared.downloads import csv_bytes
 from ui.upload.compare import build_pair
 from ui.upload.model import Parsed
 from ui.upload.report import report_html

@@ -122,7 +122,7 @@ def test_kappa_of_resampled_documents_is_statsmodels_kappa_of_that_resample():
 
 
 def test_prevalence_same_raw_agreement_lower_kappa():
-    from ui.judgments import PREVALENCE
+    from ui.lessons.judgments import PREVALENCE
     (a, b), (c, d) = PREVALENCE.values()
     assert np.mean(np.array(a) == b) == np.mean(np.array(c) == d) == 0.9
     assert cohen_kappa(a, b) == pytest.approx(0.8)                 # p_e = 0.5
@@ -133,7 +133,7 @@ def test_kendall_tau_between_system_rankings_under_each_rater():
     from scipy.stats import kendalltau
 
     from irlib.stats.rater_rankings import rank_correlation, ranking_agreement
-    from ui.judgments import system_table
+    from ui.lessons.judgments import system_table
     rng = np.random.default_rng(5)
     x, y = rng.random(9), rng.random(9)
     c = rank_correlation(x, y)
@@ -165,7 +165,7 @@ def test_system_scores_are_mean_ndcg_over_queries():
 
 # the page's pool: C = d9 d4 d1 d3, depth 2, AP (issue 43's example)
 def _issue_pool():
-    from ui import judgments as jd
+    from ui.lessons import judgments as jd
     runs = run_from_lists({**jd.POOLED, "C": ["d9", "d4", "d1", "d3"]})
     return jd.qrels(), runs
 
@@ -189,7 +189,7 @@ def test_condensed_lists_overrate_and_a_shallow_pool_inflates_ap_for_everyone():
 
 def test_judged_only_p_at_k_still_divides_by_k():
     from irlib.batch.pooling import condensed_sentence
-    from ui import judgments as jd
+    from ui.lessons import judgments as jd
     c = jd.pool_scores(jd.read_new_system(jd.NEW_DEFAULT), 2, "P@5", False).loc["C"]
     assert c["judged_only"] == c["unjudged_not_relevant"] == 0.2   # one judged, over 5
     assert "trec_eval's P@5 still divides by 5" in condensed_sentence(
@@ -198,7 +198,7 @@ def test_judged_only_p_at_k_still_divides_by_k():
 
 def test_leave_one_out_rescores_without_a_systems_own_documents():
     from irlib.batch.pooling import leave_one_out
-    from ui import judgments as jd
+    from ui.lessons import judgments as jd
     qrels = jd.qrels()
     runs = run_from_lists({**jd.POOLED, "C": jd.read_new_system(jd.NEW_DEFAULT)})
     t = leave_one_out(qrels, runs, ["A", "B", "C"], 2, "P@5")

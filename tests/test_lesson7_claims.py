@@ -110,7 +110,7 @@ def test_the_page_shows_irlibs_claims_for_random_states(seed):
     that state and the ★ are its stars, nothing else."""
     from course.reclab import lesson
     from tests.apptest import run_page
-    from ui import recommenders as rc
+    from ui.lessons import recommenders as rc
 
     rng = np.random.default_rng(seed)
     k = int(rng.integers(3, 21))
@@ -122,7 +122,7 @@ def test_the_page_shows_irlibs_claims_for_random_states(seed):
     assert not at.exception, at.exception
     found = lesson.split_standings(key, k)
     box = next(i.value for i in at.info if "could not be read" not in i.value)
-    from ui.recommenders.split import SPLIT_WORDS
+    from ui.lessons.recommenders.split import SPLIT_WORDS
     expected = found.sentence(how, rc.MODEL_NAMES, f"Under the {SPLIT_WORDS[how]} split")
     assert box.startswith(expected), (box, expected)
     table = at.table[0].value

@@ -9,8 +9,8 @@ from pathlib import Path
 import pytest
 
 import irlib
-from ui.charts import curves_figure, precision_recall_figure
-from ui.live_chart import event_choice, event_x, figure_look, plotly_url
+from ui.shared.charts import curves_figure, precision_recall_figure
+from ui.shared.live_chart import event_choice, event_x, figure_look, plotly_url
 
 
 @pytest.mark.parametrize("value, x", [

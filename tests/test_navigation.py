@@ -10,7 +10,7 @@ import pytest
 from streamlit.testing.v1 import AppTest
 
 from tests.apptest import ROOT, address
-from ui.course import HOME, LESSONS
+from ui.shared.course import HOME, LESSONS
 
 
 #: page -> (a change a learner makes there, what the page must still show after a trip away)
@@ -119,8 +119,8 @@ def test_every_lesson_opens_from_its_link_and_writes_it_back(path, query, expect
 def test_an_edited_table_of_lesson_6_survives_a_trip_away(app):
     """st.data_editor keeps a learner's edits as changes to the table it started from, and
     Streamlit drops them with the page: the lesson keeps the edited table itself
-    (ui/beyond.py keep_edits) and restarts the editor from it."""
-    from ui import beyond as by
+    (ui/lessons/beyond.py keep_edits) and restarts the editor from it."""
+    from ui.lessons import beyond as by
     at = app
     at.switch_page("pages/beyond.py").run()
     edited = by.default_table()

@@ -11,8 +11,8 @@ import pytest
 from PIL import Image
 
 from tests.apptest import address, component_data, run_page
-from ui import own_data
-from ui.pictures import check_picture
+from ui.lessons.playground import example_data as own_data
+from ui.lessons.playground.example_pictures import check_picture
 
 BOARD = "irlab_ranking_board"
 CATS_TITLE = "Rank the cats: “cat in a box”"
@@ -242,7 +242,7 @@ def test_a_cut_link_shows_the_cats_and_says_why():
 def test_a_goal_on_the_own_example_is_checked_by_irlib_and_kept_in_the_link():
     at = _open(run_page("playground", query={"mode": "graded"}))
     _show(at)
-    assert "best one move can do from your order: NDCG@3 = 0.86." in "\n".join(
+    assert "highest one move can reach from your order: NDCG@3 = 0.86." in "\n".join(
         c.value for c in at.caption)
     at.button(key="pg_goal_set").click().run()          # the default: NDCG@3 above 0.8, 1 move
     assert not at.exception, at.exception

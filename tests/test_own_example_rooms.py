@@ -8,7 +8,7 @@ import pytest
 
 from tests.apptest import run_page
 from tests.test_rooms_questions import BY_METRIC, apply, direction, grades_of, shown
-from ui import own_data
+from ui.lessons.playground import example_data as own_data
 from ui.rooms import questions as qs
 from ui.rooms.store import check_payload
 

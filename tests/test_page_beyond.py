@@ -7,7 +7,7 @@ import re
 import numpy as np
 
 from tests.apptest import run_page
-from ui import beyond as by
+from ui.lessons import beyond as by
 
 
 def run(table=None, **settings):

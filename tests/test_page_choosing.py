@@ -4,7 +4,7 @@ twist, edits on the boards, and the decision aid."""
 import pytest
 
 from tests.apptest import run_page
-from ui import choosing as ch
+from ui.lessons import choosing as ch
 
 
 def run(**session):

@@ -11,7 +11,7 @@ from streamlit.testing.v1 import AppTest
 
 from irlib.measures import registry as measures
 from tests.apptest import ROOT, address, component_data, run_page
-from ui import glossary as gl
+from ui.lessons import glossary as gl
 
 #: What the course says a glossary must explain (issue 25), as a reader would look it up.
 COURSE_WORDS = [

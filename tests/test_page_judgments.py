@@ -8,8 +8,8 @@ import pytest
 
 from irlib.stats.power import plan, spread
 from tests.apptest import address, run_page
-from ui import judgments as jd
-from ui.texts import md_escape
+from ui.lessons import judgments as jd
+from ui.shared.texts import md_escape
 
 P = jd.PREFIX
 

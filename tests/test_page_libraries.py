@@ -55,7 +55,7 @@ def test_default_tiles_show_the_three_denominators_and_two_gains():
 
 
 def test_binary_gain_ignores_a_better_grade_and_follows_the_threshold():
-    from ui.catalog import load_catalog
+    from ui.shared.catalog import load_catalog
     grades = dict(load_catalog().queries["white-cat-in-a-box"].grades)
     grades["empty-box"] = 4                       # rank 3: grade 1 -> 4, still relevant
     s = scores(run(grades=grades))
@@ -166,7 +166,7 @@ def test_conventions_matrix_and_details():
 
 
 def test_editing_a_grade_on_the_board_flows_to_every_library():
-    from ui.catalog import load_catalog
+    from ui.shared.catalog import load_catalog
     grades = dict(load_catalog().queries["white-cat-in-a-box"].grades)
     grades["dog"] = 4                                   # rank 1 now excellent
     at = run(grades=grades)

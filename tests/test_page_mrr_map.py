@@ -5,9 +5,9 @@ import pytest
 from streamlit.testing.v1 import AppTest
 
 from tests.apptest import run_page
-from ui.catalog import load_catalog
-from ui.boards import grades_key, order_key
-from ui.mrr_map import MM, MRR_QUERIES
+from ui.shared.catalog import load_catalog
+from ui.shared.boards import grades_key, order_key
+from ui.lessons.mrr_map import MM, MRR_QUERIES
 
 
 def run(**state) -> AppTest:

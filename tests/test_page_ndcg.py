@@ -7,9 +7,9 @@ import pytest
 from streamlit.testing.v1 import AppTest
 
 from tests.apptest import run_page
-from ui.catalog import load_catalog
-from ui.boards import order_key
-from ui.ndcg import ND
+from ui.shared.catalog import load_catalog
+from ui.shared.boards import order_key
+from ui.lessons.ndcg import ND
 
 
 def run(**state) -> AppTest:

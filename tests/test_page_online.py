@@ -7,7 +7,7 @@ import pytest
 
 from irlib import online
 from tests.apptest import address, run_page
-from ui import online as ol
+from ui.lessons import online as ol
 
 P = ol.PREFIX
 

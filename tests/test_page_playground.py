@@ -5,8 +5,8 @@ import pytest
 
 import irlib
 from tests.apptest import component_data, run_page
-from ui.charts import PR_TRACES
-from ui.playground import defaults, page_state
+from ui.shared.charts import PR_TRACES
+from ui.lessons.playground.session import defaults, page_state
 
 
 def run(query=None, **session):
@@ -57,7 +57,7 @@ def test_dragging_rank_2_to_the_top_makes_rr_one():
 
 
 def live_data(at):
-    """What the live-chart component gets, as the browser gets it (ui/live_chart.py)."""
+    """What the live-chart component gets, as the browser gets it (ui/shared/live_chart.py)."""
     (data,) = component_data(at, "irlab_live_chart")
     return data
 

@@ -8,8 +8,8 @@ from __future__ import annotations
 from streamlit.testing.v1 import AppTest
 
 from tests.apptest import ROOT, address, component_data, run_page
-from ui import practice as pr
-from ui.practice import PREFIX, all_challenges, at_codec, solved_codec
+from ui.lessons.practice import lesson as pr
+from ui.lessons.practice.lesson import PREFIX, all_challenges, at_codec, solved_codec
 
 CHALLENGES = all_challenges()
 AT = at_codec(CHALLENGES)
@@ -125,7 +125,7 @@ def test_the_worked_answer_is_seen_not_solved_until_the_learners_own_board():
 
 def test_an_answer_board_restored_by_the_tab_does_not_count():
     """A sidebar link after a reload restores the page from the tab's kept address, a run
-    after the page has started (ui/address.py): the answer's board must not count then
+    after the page has started (ui/shared/address.py): the answer's board must not count then
     either."""
     c = CHALLENGES["k-decides"]
     at = run_page("practice")
@@ -315,7 +315,7 @@ def test_a_recommender_challenge_is_solved_by_the_learners_moves():
     at = run_page("practice", query={"challenge": link(c.id, c.start)})
     assert at.selectbox(key=PREFIX + "pick").value == "8. Recommenders · " + c.title
     (board,) = component_data(at, "irlab_ranking_board")
-    from ui.films import _films
+    from ui.shared.films import _films
     titles = {i["id"]: i["title"] for i in board["items"]}
     assert titles == {i: " · ".join(_films()[i]) for i in c.start[0].order}   # title · genre
     assert all(i["image"].startswith("data:image/svg+xml;base64,") for i in board["items"])

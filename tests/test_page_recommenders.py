@@ -2,8 +2,8 @@
 bad link, and each trap's numbers moving with its setting."""
 
 from tests.apptest import address, run_page
-from ui import recommenders as rc
-from ui.texts import md_escape
+from ui.lessons import recommenders as rc
+from ui.shared.texts import md_escape
 
 P = rc.PREFIX
 

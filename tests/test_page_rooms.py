@@ -505,7 +505,7 @@ def test_a_wrong_answer_says_not_right_and_gives_the_right_one(rooms_db):
     at.button(key="room_reveal").click().run()
     wrong.run()
     right.run()
-    from ui.texts import md_escape
+    from ui.shared.texts import md_escape
     phrase = md_escape(question["phrases"][question["correct"]])
     assert texts(wrong, "warning").startswith("**Not right.** Your answer: **")
     assert texts(wrong, "warning").endswith(f"Correct: **{phrase}**.")

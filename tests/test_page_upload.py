@@ -550,7 +550,7 @@ def test_the_model_imports_no_streamlit():
     done = subprocess.run([sys.executable, "-c", script], cwd=ROOT, capture_output=True,
                           text=True, timeout=120)
     assert done.returncode == 0, done.stderr
-    assert done.stdout.split() == ["ui.texts,ui.upload,ui.upload.measures,ui.upload.model,"
+    assert done.stdout.split() == ["ui.shared,ui.shared.texts,ui.upload,ui.upload.measures,ui.upload.model,"
                                    "ui.upload.reading,ui.upload.slots"]
 
 

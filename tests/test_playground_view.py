@@ -1,4 +1,4 @@
-"""The playground's per-state view (ui.playground.board_view): kept per state for a class's
+"""The playground's per-state view (ui.lessons.playground.session.board_view): kept per state for a class's
 reruns, it must show exactly what irlib computes for that state, whatever changed."""
 from __future__ import annotations
 
@@ -8,10 +8,10 @@ import numpy as np
 import pytest
 
 import irlib
-from ui import playground as pg
-from ui import state as url_state
-from ui.charts import curves_figure, precision_recall_figure
-from ui.live_chart import figure_look
+from ui.lessons.playground import session as pg
+from ui.lessons.playground import state as url_state
+from ui.shared.charts import curves_figure, precision_recall_figure
+from ui.shared.live_chart import figure_look
 
 
 def _states(n: int, seed: int = 7):

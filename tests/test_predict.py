@@ -1,4 +1,4 @@
-"""Predict, then see (ui/predict.py) on the playground, under AppTest.
+"""Predict, then see (ui/lessons/playground/predict.py) on the playground, under AppTest.
 
 A change is staged the way the board's ``on_change`` stages it (the session key it writes);
 the browser test tests/browser/test_practice.py stages one with a real drag.
@@ -8,10 +8,10 @@ from __future__ import annotations
 import re
 
 import irlib
-from ui.numbers import fmt
+from ui.shared.numbers import fmt
 from tests.apptest import address, component_data, run_page
-from ui.playground import defaults
-from ui.predict import outcome_text
+from ui.lessons.playground.session import defaults
+from ui.lessons.playground.predict import outcome_text
 
 P = "pg_"
 

@@ -1,4 +1,4 @@
-"""The browser's look-up table (ui/preview.py): every neighbour's numbers are irlib's
+"""The browser's look-up table (ui/lessons/playground/preview.py): every neighbour's numbers are irlib's
 per-ranking numbers for that neighbour, as the page would show them after a rerun."""
 from __future__ import annotations
 
@@ -8,9 +8,9 @@ import numpy as np
 import pytest
 
 import irlib
-from ui.numbers import fmt
-from ui.playground import confusion_note
-from ui.preview import DECIMALS, neighbour_preview, signature
+from ui.shared.numbers import fmt
+from ui.lessons.playground.session import confusion_note
+from ui.lessons.playground.preview import DECIMALS, neighbour_preview, signature
 
 TILES = ["P", "R", "F1", "RR", "AP", "DCG", "IDCG", "nDCG"]
 CHARTS = (["P", "R", "F1", "RR", "AP", "nDCG"], ["DCG", "IDCG"])

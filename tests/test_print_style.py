@@ -1,4 +1,4 @@
-"""ui.print_style's paper copy of a dataframe: every cell escaped, the grid's number formats
+"""ui.shared.print_style's paper copy of a dataframe: every cell escaped, the grid's number formats
 and labels, at most PRINT_ROWS rows and a count of the rest."""
 import math
 import re
@@ -6,7 +6,7 @@ import re
 import pandas as pd
 import streamlit as st
 
-from ui.print_style import print_table_html
+from ui.shared.print_style import print_table_html
 
 
 def cells(html_text: str) -> list[str]:

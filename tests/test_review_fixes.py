@@ -9,7 +9,7 @@ from scipy import stats
 
 import irlib
 from irlib.stats.compare import compare_systems
-from ui.numbers import fmt
+from ui.shared.numbers import fmt
 
 
 def test_judged_must_include_the_shown_documents():

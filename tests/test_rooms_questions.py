@@ -8,7 +8,7 @@ import random
 import pytest
 
 import irlib
-from ui.numbers import fmt
+from ui.shared.numbers import fmt
 from ui.rooms import questions as qs
 from ui.rooms.store import RoomError, check_payload
 
@@ -118,14 +118,15 @@ def test_a_teachers_question_stays_text():
 
 
 def test_a_new_kind_is_one_registration(monkeypatch):
-    monkeypatch.setattr(qs, "KINDS", dict(qs.KINDS))
+    from ui.rooms import kinds
+    monkeypatch.setattr(kinds, "KINDS", dict(kinds.KINDS))
 
     @qs.register("challenge-demo", "A challenge", "One of the challenges.")
     def make(rng, params):
         return {"prompt": "Does AP@8 reach 0.6?", "choices": [["y", "Yes"], ["n", "No"]],
                 "correct": "y" if irlib.average_precision([1, 0, 1], 3) >= 0.6 else "n"}
 
-    assert qs.KINDS["challenge-demo"].label == "A challenge"
+    assert kinds.KINDS["challenge-demo"].label == "A challenge"
     question = qs.make_question("challenge-demo")
     assert question["kind"] == "challenge-demo" and question["correct"] == "y"
     check_payload(question)
@@ -139,7 +140,7 @@ def _board_of(challenge, ranking: dict):
 
 @pytest.mark.parametrize("seed", range(30))
 def test_challenge_questions_agree_with_the_challenges_own_check(seed):
-    from ui.practice import all_challenges
+    from ui.lessons.practice.lesson import all_challenges
 
     question = qs.make_question("challenge", random.Random(seed))
     challenge = next(c for c in all_challenges().values()
@@ -155,7 +156,7 @@ def test_challenge_questions_agree_with_the_challenges_own_check(seed):
 
 
 def test_every_one_board_challenge_can_be_asked():
-    from ui.practice import all_challenges
+    from ui.lessons.practice.lesson import all_challenges
 
     one_board = [cid for cid, c in all_challenges().items() if len(c.start) == 1]
     assert len(one_board) >= 8
@@ -184,7 +185,7 @@ def test_the_teachers_options_are_kept(source):
             assert len(question["rankings"][0]["items"]) == qs.DOCUMENTS[source]
     predict = qs.draw("predict", 3, {"metric": "P", "k": 8, "source": "lecture"})
     assert shown(predict) == ("P", 8) and predict["k"] == 8
-    from ui.practice import all_challenges
+    from ui.lessons.practice.lesson import all_challenges
     for cid in qs.one_board_challenges():
         question = qs.draw("challenge", 1, {"challenge": cid})
         assert question["prompt"].startswith(all_challenges()[cid].task)
@@ -217,7 +218,7 @@ def rec_shown(question: dict) -> tuple[str, int]:
 
 
 def test_a_film_challenge_shows_its_films_by_title():
-    from ui.films import _films
+    from ui.shared.films import _films
     question = qs.make_question("challenge", random.Random(0), {"challenge": "hit-blind-to-order"})
     items = [i for r in question["rankings"] for i in r["items"]]
     # as the Practice board titles them: the title, then the genre

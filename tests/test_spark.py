@@ -128,7 +128,7 @@ def test_a_run_that_answers_no_query_has_no_means(spark):
 
 
 def test_irlib_and_the_app_never_import_pyspark():
-    code = ("import sys, irlib, irlib.spark, irlib.measures.conventions, ui.libraries; "
+    code = ("import sys, irlib, irlib.spark, irlib.measures.conventions, ui.lessons.libraries; "
             "assert 'pyspark' not in sys.modules, 'pyspark imported'")
     subprocess.run([sys.executable, "-c", code], check=True, timeout=120,
                    cwd=str(__import__("pathlib").Path(__file__).resolve().parents[1]))

@@ -14,7 +14,7 @@ from irlib.stats.compare_many import compare_many
 from irlib.io import read_qrels, read_run
 from tests.test_page_upload_systems import SAMPLES
 from ui import upload as ui
-from ui.downloads import csv_bytes
+from ui.shared.downloads import csv_bytes
 from ui.upload.compare import build_pair
 from ui.upload.figures import deltas_figure
 from ui.upload.model import Parsed

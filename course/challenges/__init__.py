@@ -5,7 +5,7 @@ three queries, the lecture's three rankings), states a task in one sentence, and
 boards the learner makes with :meth:`Challenge.check`, which says in one sentence, with the
 boards' numbers, why they do or do not solve it. A hint that speaks of a board is a function of
 the learner's boards (:meth:`Challenge.hint_for`), so it never describes a start the learner has
-left; the worked answer starts from the start. Nothing here draws anything; ``ui/practice.py``
+left; the worked answer starts from the start. Nothing here draws anything; ``ui/lessons/practice/lesson.py``
 does. The challenges themselves are declared in :mod:`course.challenges._lessons`.
 
 A challenge on a three-item board: put a relevant item first.

@@ -1,6 +1,6 @@
 """The course's challenges, lesson by lesson. Every number in a check comes from irlib.
 
-Sources (the boards the lessons show; ``ui/practice.py`` builds them from the catalog):
+Sources (the boards the lessons show; ``ui/lessons/practice/lesson.py`` builds them from the catalog):
 ``cats`` (lesson 1, "cat in a box", relevant / not), ``white-cats`` (lesson 3, grades 0-4),
 ``query1``-``query3`` (lesson 2, the article's three queries), ``ranking1``-``ranking3``
 (lesson 4, the lecture's three rankings of six documents A-F, relevant A, B and C). Lesson 5

@@ -7,7 +7,7 @@ rankings at once), the explainer behind :func:`irlib.explain`, and the per-query
 :func:`irlib.evaluate`. :data:`PARAMS` describes every parameter. The parser
 (:func:`~irlib.measures.registry.parse_measure`, ir_measures' syntax ``nDCG(dcg='exp-log2')@10``),
 the CLI's help, the app's labels, help texts and URL codecs all read these two tables
-(the app's colours are its own: ``ui/charts.py``),
+(the app's colours are its own: ``ui/shared/charts.py``),
 through :mod:`irlib.measures.registry`.
 
 Adding a measure is an entry here plus its functions (see ``Rprec``).

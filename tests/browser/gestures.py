@@ -1,7 +1,7 @@
 """A hand on the ranking board: mouse drags and finger gestures, for tests and benchmarks.
 Imported through tests/browser/helpers.py.
 
-The board sorts with SortableJS (``ui/board/board.js``: its own copy of the card follows the
+The board sorts with SortableJS (``ui/shared/board/board.js``: its own copy of the card follows the
 mouse or the finger, a 150 ms swap animation). These helpers move like a hand
 but wait for the board, not for the clock: a drag is held until the card has taken its new
 place and nothing animates, so a drop right after lands where the test means.

@@ -319,7 +319,7 @@ CURVES_JS = """() => [...document.querySelectorAll('.lc-root .js-plotly-plot')].
         trace.querySelector('.js-line').getAttribute('d'),
         [...trace.querySelectorAll('.points > .point')].map((p) => p.getAttribute('transform'))]))"""
 
-# Counts plotly.js's own redraws; ui/live_chart/live_chart.js moves the points without one.
+# Counts plotly.js's own redraws; ui/shared/live_chart/live_chart.js moves the points without one.
 COUNT_PLOTLY_JS = """() => { window.__plotlyCalls = 0;
     for (const name of ['animate', 'react', 'newPlot', 'restyle', 'update']) {
         const original = window.Plotly[name];

@@ -18,7 +18,7 @@ if os.environ.get("IRLAB_BROWSER_TESTS", "").lower() != "required":
     pytest.importorskip("playwright.sync_api", reason="playwright is not installed")
 
 from tests.browser.helpers import wait_for_app_loaded  # noqa: E402
-from ui.course import LESSONS  # noqa: E402
+from ui.shared.course import LESSONS  # noqa: E402
 
 pytestmark = pytest.mark.browser
 

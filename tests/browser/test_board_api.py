@@ -1,10 +1,10 @@
-"""ui.board's Python side without a browser: validation and event cleaning."""
+"""ui.shared.board's Python side without a browser: validation and event cleaning."""
 
 from __future__ import annotations
 
 import pytest
 
-from ui.board import _clean_change, ranking_board
+from ui.shared.board import _clean_change, ranking_board
 
 ITEMS = [{"id": f"i{n}", "title": f"Item {n}", "image": "", "alt": ""} for n in range(1, 4)]
 IDS = {"i1", "i2", "i3"}

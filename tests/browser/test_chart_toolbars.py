@@ -15,7 +15,7 @@ if os.environ.get("IRLAB_BROWSER_TESTS", "").lower() != "required":
 from playwright.sync_api import Page, expect  # noqa: E402
 
 from tests.browser.helpers import expect_app_run, wait_for_app_idle  # noqa: E402
-from ui.course import LESSONS  # noqa: E402
+from ui.shared.course import LESSONS  # noqa: E402
 
 pytestmark = pytest.mark.browser
 

@@ -12,7 +12,7 @@ import pytest
 from playwright.sync_api import expect
 
 from tests.browser.helpers import wait_for_app_run
-from ui.judgments import PARTS
+from ui.lessons.judgments import PARTS
 
 pytestmark = pytest.mark.browser
 

@@ -10,7 +10,7 @@ from playwright.sync_api import TimeoutError as PlaywrightTimeoutError
 from playwright.sync_api import expect
 
 from tests.browser.helpers import expect_app_run, wait_for_app_run, wait_for_assets, wait_until
-from ui.course import LESSONS
+from ui.shared.course import LESSONS
 
 pytestmark = pytest.mark.browser
 

@@ -9,7 +9,7 @@ import pytest
 from playwright.sync_api import expect
 
 from tests.browser.helpers import board_card, wait_for_app_run
-from ui.course import HOME, LESSONS
+from ui.shared.course import HOME, LESSONS
 
 pytestmark = pytest.mark.browser
 

@@ -26,7 +26,7 @@ if os.environ.get("IRLAB_BROWSER_TESTS", "").lower() != "required":
 from playwright.sync_api import expect  # noqa: E402
 
 from tests.browser.helpers import readme_app, wait_for_app_idle, wait_for_assets  # noqa: E402
-from ui.course import LESSONS  # noqa: E402
+from ui.shared.course import LESSONS  # noqa: E402
 
 pytestmark = pytest.mark.browser
 

@@ -17,8 +17,8 @@ from playwright.sync_api import expect
 from tests.browser.helpers import (board_card, board_order, drag_card, touch_drag,
                                    wait_for_app_run)
 import irlib
-from ui.numbers import fmt
-from ui import own_data
+from ui.shared.numbers import fmt
+from ui.lessons.playground import example_data as own_data
 
 pytestmark = pytest.mark.browser
 

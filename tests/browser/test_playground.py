@@ -13,7 +13,7 @@ pytestmark = pytest.mark.browser
 
 
 def tile(page, label: str) -> str:
-    """A metric tile's value (ui/live_chart.py draws the tiles)."""
+    """A metric tile's value (ui/shared/live_chart.py draws the tiles)."""
     metric = page.get_by_test_id("lcTile").filter(
         has=page.locator(".lc-tile-label").get_by_text(label, exact=True))
     return metric.locator(".lc-tile-value").inner_text().strip()
@@ -50,7 +50,7 @@ def test_clicking_a_badge_changes_recall(playground):
     assert tile(page, "Recall@2") == "0.4"                    # 2 of 5 relevant
     assert tile(page, "Precision@2") == "1"
     expect(page.locator(".katex-display")).to_contain_text("0.4")    # the formula follows
-    # the address bar followed (ui/live_chart.py writes it): reloading it reopens this state
+    # the address bar followed (ui/shared/live_chart.py writes it): reloading it reopens this state
     expect(page).to_have_url(re.compile(r"labels=11011010"))
     page.reload()
     board_card(page, rank=8).wait_for()
@@ -82,8 +82,8 @@ def test_a_badge_click_moves_the_curves_in_place(playground):
     recall_at_2.hover(force=True)
     expect(chart.locator(".hoverlayer")).to_contain_text("Recall@K: 0.400")
     # and every line and marker sits where plotly.js itself draws it from scratch, within
-    # half a pixel: the preview showed values rounded to a fraction of a pixel (ui/preview.py),
-    # and the rerun leaves what is already in place (moveValues in ui/live_chart/live_chart.js)
+    # half a pixel: the preview showed values rounded to a fraction of a pixel (ui/lessons/playground/preview.py),
+    # and the rerun leaves what is already in place (moveValues in ui/shared/live_chart/live_chart.js)
     moved = drawn_curves(page)
     page.reload()
     board_card(page, rank=8).wait_for()
@@ -99,7 +99,7 @@ def test_a_badge_click_moves_the_curves_in_place(playground):
 
 def test_the_curves_follow_a_badge_click_with_a_curve_hidden_from_the_legend(playground):
     # A hidden curve is not drawn, so the points cannot all be moved in place: plotly.js
-    # redraws them instead (ui/live_chart/live_chart.js), keeping the curve hidden.
+    # redraws them instead (ui/shared/live_chart/live_chart.js), keeping the curve hidden.
     page = playground()
     chart = page.locator(".lc-root .js-plotly-plot").first
     chart.scroll_into_view_if_needed()
@@ -146,7 +146,7 @@ def test_broken_link_shows_a_notice_and_the_defaults(playground):
                                            ("playground", "Rank the cats")])
 def test_deep_link_on_a_fresh_server_gets_the_course_navigation(browser, path, heading):
     """Streamlit's first run on a new server uses its legacy pages/ mode; each page undoes it
-    (ui.course.through_app_navigation)."""
+    (ui.shared.course.through_app_navigation)."""
     from playwright.sync_api import expect
 
     from tests.browser.helpers import open_app, streamlit_app
@@ -164,7 +164,7 @@ def test_deep_link_on_a_fresh_server_gets_the_course_navigation(browser, path, h
 
 def test_clicking_a_point_on_the_chart_sets_k(playground):
     page = playground()
-    chart = page.locator(".lc-root").first          # ui/live_chart.py: drawn by plotly.js
+    chart = page.locator(".lc-root").first          # ui/shared/live_chart.py: drawn by plotly.js
     chart.scroll_into_view_if_needed()
     expect(chart.locator(".scatterlayer .trace").nth(1)).to_be_visible()
     # the Recall@K trace's point at K = 5 (traces: P, R, F1, RR, AP, NDCG; points K = 1..8)

@@ -19,7 +19,7 @@ from tests.browser.helpers import (
     wait_for_app_run,
     wait_until,
 )
-from ui.practice import all_challenges, at_codec
+from ui.lessons.practice.lesson import all_challenges, at_codec
 
 pytestmark = pytest.mark.browser
 
@@ -27,7 +27,7 @@ PHONE = dict(width=390, height=844, is_mobile=True, has_touch=True, device_scale
 
 
 def tile(page, label: str) -> str:
-    """A playground tile's value (ui/live_chart.py draws the tiles)."""
+    """A playground tile's value (ui/shared/live_chart.py draws the tiles)."""
     metric = page.get_by_test_id("lcTile").filter(
         has=page.locator(".lc-tile-label").get_by_text(label, exact=True))
     return metric.locator(".lc-tile-value").inner_text().strip()
@@ -210,7 +210,7 @@ def test_a_drag_on_a_users_film_list_solves_a_recommender_challenge(app, open_pa
     expect(card.locator("img")).to_have_attribute("src", re.compile("^data:image/svg"))
     # issue 35: the genre is read in the card's title (the poster's word was ~7 px at
     # 1366x768), at least 12 px, and no title runs out of its card
-    from ui.films import _films
+    from ui.shared.films import _films
     genre = _films()[watched][1]
     expect(card.locator(".rb-title")).to_have_text(re.compile(rf" · {genre}$"))
     sizes = page.locator(".rb-card .rb-title").evaluate_all(

@@ -1,4 +1,4 @@
-"""The numbers follow a held card and a badge click before Python's rerun (ui/preview.py):
+"""The numbers follow a held card and a badge click before Python's rerun (ui/lessons/playground/preview.py):
 the browser looks them up, and Python's rerun confirms them — or wins when they differ."""
 from __future__ import annotations
 
@@ -10,8 +10,8 @@ from playwright.sync_api import expect
 import irlib
 from tests.browser.helpers import (COUNT_PLOTLY_JS, TIMEOUT_MS, board_card, drawn_curves,
                                    finger_on, hold_card_over, wait_for_app_run, wait_until)
-from ui.charts import PR_TRACES
-from ui.preview import DECIMALS
+from ui.shared.charts import PR_TRACES
+from ui.lessons.playground.preview import DECIMALS
 
 pytestmark = pytest.mark.browser
 
@@ -61,7 +61,7 @@ def test_a_held_card_shows_the_drop_s_numbers_and_escape_takes_them_back(playgro
     wait_for_app_run(page)
     expect(page).to_have_url(re.compile("order=71234568"))
     assert (tile(page, "Recall@2"), tile(page, "NDCG@2"), tile(page, "Precision@2")) == held
-    # that rerun left the pictures out of its message (ui/board.py send_images): all still there
+    # that rerun left the pictures out of its message (ui/shared/board.py send_images): all still there
     expect(page.locator(".rb-img[src^='data:image/svg+xml']:visible")).to_have_count(8)
 
 
@@ -104,7 +104,7 @@ def test_a_held_card_moves_the_precision_recall_points(playground):
     hold_card_over(page, board_card(page, rank=7), board_card(page, rank=1))
     page.wait_for_function(f"() => ({TILE_JS})('Recall@2') === '1'")
     # the dark cat at rank 1: every rank at recall 1, precision 1, 1/2, 1/3 ... (rounded as
-    # ui/preview.py sends them), and the envelope at 1 from recall 0 to 1
+    # ui/lessons/playground/preview.py sends them), and the envelope at 1 from recall 0 to 1
     pr = irlib.precision_recall_batch([[1, 0, 0, 0, 0, 0, 0, 0]])
     held = [[pr[name][0].round(DECIMALS).tolist() for name in pair] for pair in PR_TRACES]
     assert page.evaluate(PR_VALUES_JS) == held != before
@@ -119,7 +119,7 @@ def test_a_held_card_moves_the_precision_recall_points(playground):
     expect(page.locator(".lc-root .js-plotly-plot .scatterlayer .trace")).to_have_count(8)
     wait_for_app_run(page)
     fresh = drawn_curves(page)[1]
-    # within half a pixel (ui/preview.py rounds; moveValues leaves what moved less), + the
+    # within half a pixel (ui/lessons/playground/preview.py rounds; moveValues leaves what moved less), + the
     # 0.1 px rounding of drawn_curves
     assert max(offsets(drawn_held, fresh)) <= 0.55
     assert max(offsets(drawn_dropped, fresh)) <= 0.55
@@ -152,7 +152,7 @@ def test_a_keyboard_move_shows_its_numbers_at_once(playground):
 
 def test_keys_pressed_while_the_board_redraws_are_not_lost(playground):
     """Two quick moves, so two reruns' data reach the board back to back: Streamlit then runs
-    the cleanup of the call the second one superseded (ui/board/board.js, its default export).
+    the cleanup of the call the second one superseded (ui/shared/board/board.js, its default export).
     The board must stay as it is, focus and all, or the next keys go nowhere."""
     page = playground(ONE_RELEVANT)
     board_card(page, item_id="dog-box").focus()             # rank 8

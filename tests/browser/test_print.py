@@ -140,7 +140,7 @@ def test_a_lesson_prints_on_few_whole_pages(app_url, open_page, lesson):
 
 
 def test_a_long_table_prints_every_row_and_a_kept_box_stays_whole(start_app, open_page):
-    """ui.print_style.dataframe: the grid shows ~10 rows on screen, paper gets all 40;
+    """ui.shared.print_style.dataframe: the grid shows ~10 rows on screen, paper gets all 40;
     keep_together: a group too long for the rest of a page starts on the next; no button,
     uploader or download button on paper."""
     page = open_page(start_app("print_table_app.py").url, width=1366, height=768)

@@ -10,8 +10,8 @@ from playwright.sync_api import expect
 
 from tests.browser.helpers import wait_for_app_run
 from tests.browser.test_accessibility import serious_violations
-from ui.course import LESSONS
-from ui.recommenders import TRAPS
+from ui.shared.course import LESSONS
+from ui.lessons.recommenders import TRAPS
 
 pytestmark = pytest.mark.browser
 

@@ -2,7 +2,7 @@
 components' code), and the server's CPU against a bare Streamlit rerun.
 
 The board's and the live charts' JavaScript (80 kB) reaches a tab once, with the page's full
-run; a fragment rerun sends a stub that calls it (ui/component_code.py). A tab that never got
+run; a fragment rerun sends a stub that calls it (ui/shared/component_code.py). A tab that never got
 the code (simulated here by forgetting it) asks for it, and the next run brings it back.
 """
 from __future__ import annotations

@@ -133,7 +133,7 @@ def test_a_lecturers_own_example_reads_from_the_back_row(rooms, open_page):
     the front row. Every title is there, and nothing the class reads is under 20 px."""
     from urllib.parse import urlencode
 
-    from ui import own_data
+    from ui.lessons.playground import example_data as own_data
 
     url, _ = rooms
     teacher = open_page(f"{url}/playground", width=1920, height=1080,

@@ -1,14 +1,14 @@
 """Class-room questions from Lesson 9 (where judgments come from), registered with
-:func:`ui.rooms.questions.register` like every kind. The numbers are irlib.stats.raters'."""
+:func:`ui.rooms.kinds.register` like every kind. The numbers are irlib.stats.raters'."""
 from __future__ import annotations
 
 import math
 import random
 from collections.abc import Mapping
 
-from ui.numbers import fmt
+from ui.shared.numbers import fmt
 from irlib.stats.raters import agreement
-from ui.rooms.questions import _cats, _items, register
+from ui.rooms.kinds import cats, question_items, register
 
 PAIRS = {"12": (1, 2), "13": (1, 3), "23": (2, 3)}
 WORDS = {1: "one", 2: "two", 3: "three"}
@@ -25,7 +25,7 @@ def make_raters(rng: random.Random, params: Mapping) -> dict:
     """Three raters' grades of six cats, drawn around one shared opinion so that one pair's
     Cohen's κ clearly beats the others' (by :data:`MARGIN`). The explanation gives every
     pair's κ and Fleiss' κ of all three, from :func:`irlib.stats.raters.agreement`."""
-    catalog, query = _cats()
+    catalog, query = cats()
     titles = {i: item.title for i, item in catalog.items.items()}
     for _ in range(500):
         order = rng.sample(list(query.order), CARDS)
@@ -52,6 +52,6 @@ def make_raters(rng: random.Random, params: Mapping) -> dict:
                        f"({found.words}).",
         "context": "Lesson 9, where judgments come from: the query “"
                    f"{query.text}”, the same six cats graded by three people.",
-        "rankings": [{"label": f"Rater {n}", "items": _items(order, grade, titles)}
+        "rankings": [{"label": f"Rater {n}", "items": question_items(order, grade, titles)}
                      for n, grade in enumerate(grades, start=1)],
     }

@@ -1,7 +1,7 @@
 """Class-room questions on Lesson 7 (metrics as users): which ranking do interleaved users'
 clicks favour?
 
-Registered in :data:`ui.rooms.questions.KINDS` when that module loads. The right answer is
+Registered in :data:`ui.rooms.kinds.KINDS` when that module loads. The right answer is
 exact: :func:`irlib.online.vote_probabilities` enumerates every team-draft list and every
 click pattern of the lesson's cascade users, so no simulation noise decides it.
 """
@@ -11,9 +11,9 @@ import random
 from collections.abc import Mapping
 
 from irlib import online
-from ui.rooms.questions import SAME, _cats, _items, register, same_value
+from ui.rooms.kinds import SAME, cats, question_items, register, same_value
 
-#: The lesson's default users (ui/online.py): cascade, 10 % noise, 90 % patience.
+#: The lesson's default users (ui/lessons/online.py): cascade, 10 % noise, 90 % patience.
 SETTING = online.Setting()
 
 
@@ -37,7 +37,7 @@ def _percents(a: float, b: float) -> tuple[str, str]:
 def make_interleaving(rng: random.Random, params: Mapping) -> dict:
     """The sources' order of the graded cats against a draw of it with two results swapped
     (A and B at random). The answer: the ranking with the larger exact vote share."""
-    catalog, query = _cats("white-cat-in-a-box")
+    catalog, query = cats("white-cat-in-a-box")
     titles = {i: item.title for i, item in catalog.items.items()}
     order = list(query.order)
     other = list(order)
@@ -64,7 +64,7 @@ def make_interleaving(rng: random.Random, params: Mapping) -> dict:
         "context": (f"The query “{query.text}”, graded 0–4: the same eight cats in two "
                     "orders. Each user sees one list mixed from both; a click counts for "
                     "the ranking that placed the result."),
-        "rankings": [{"label": name, "items": _items(o, grades, titles)}
+        "rankings": [{"label": name, "items": question_items(o, grades, titles)}
                      for name, o in orders.items()],
         "phrases": {"A": "ranking A draws more votes",
                     "B": "ranking B draws more votes", SAME: "neither does"},

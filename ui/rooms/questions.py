@@ -21,111 +21,24 @@ calls here, and no metric math: the numbers come from :func:`irlib.metric_curves
 """
 from __future__ import annotations
 
-import math
 import random
-from collections.abc import Callable, Mapping, Sequence
-from dataclasses import dataclass
+from collections.abc import Mapping, Sequence
 
 import numpy as np
 
 import irlib
-from ui.numbers import fmt
-from ui.catalog import load_catalog
-from ui.choosing import DOCS, LECTURE_GRADES, LECTURE_ORDERS
-from ui.texts import SCORES
-
-#: Metric key (irlib's curve name) -> how the question names it.
-METRICS = SCORES          # labels from irlib's registry (ui/texts.py)
-SAME = "same"
-DIRECTIONS = (("up", "Goes up ▲"), ("down", "Goes down ▼"), (SAME, "Stays the same ="))
-
-
-@dataclass(frozen=True)
-class Kind:
-    """A kind of question: its labels, a sentence for the teacher, the options the teacher
-    may fix (keys of ``params``; the others are drawn) and its maker."""
-    key: str
-    label: str
-    short: str                  # the picker's label
-    help: str
-    make: Callable[[random.Random, Mapping], dict]
-    options: tuple[str, ...] = ()
-    #: The teacher writes it (the page shows a form) instead of drawing one at random.
-    written: bool = False
-
-
-KINDS: dict[str, Kind] = {}
-#: The teacher's "Surprise me": any drawn kind, every option drawn.
-SURPRISE = "surprise"
-#: Where the two rankings of an A-or-B question come from, and how many documents each has.
-SOURCES = {"cats": "eight cats", "graded": "eight cats, graded", "lecture": "the lecture's three"}
-DOCUMENTS = {"cats": 8, "graded": 8, "lecture": len(DOCS)}
-
-
-def register(key: str, label: str, help: str, *, short: str | None = None,
-             options: tuple[str, ...] = (), written: bool = False):
-    """Decorator: add ``make(rng, params) -> question dict`` to :data:`KINDS` as ``key``."""
-    def add(make):
-        KINDS[key] = Kind(key, label, short or label, help, make, tuple(options), written)
-        return make
-    return add
-
-
-def make_question(key: str, rng: random.Random | None = None,
-                  params: Mapping | None = None) -> dict:
-    """A new question of kind ``key`` (``rng`` for repeatable draws in tests)."""
-    question = KINDS[key].make(rng or random.Random(), dict(params or {}))
-    return {"kind": key, **question}
-
-
-def draw(choice: str, seed: int, params: Mapping | None = None) -> dict:
-    """The question the teacher's preview shows: kind ``choice`` (or :data:`SURPRISE`) with
-    the options ``params`` fixes (unset ones are drawn), from ``seed``. The same arguments give
-    the same question: the preview, the link that keeps it and what is posed agree."""
-    rng = random.Random(seed)
-    if choice == SURPRISE:
-        return make_question(rng.choice([k for k, kind in KINDS.items() if not kind.written]),
-                             rng)
-    kind = KINDS[choice]
-    return make_question(choice, rng, {name: value for name, value in (params or {}).items()
-                                       if name in kind.options and value})
-
-
-def k_choices(source: str | None = None) -> range:
-    """The K a teacher may fix: up to the documents of ``source`` (the eight cats when None;
-    an A-or-B question with a drawn source then draws one with enough)."""
-    return range(1, DOCUMENTS.get(source or "cats", 8) + 1)
-
-
-def metric_label(metric: str, k: int) -> str:
-    """``"NDCG@3"``."""
-    return f"{METRICS[metric]}@{k}"
-
-
-def same_value(a: float, b: float) -> bool:
-    """Equal up to float noise: one ranking scored along two paths is one value, not a win."""
-    return math.isclose(a, b, rel_tol=1e-12, abs_tol=1e-12)
-
-
-def _value(curves: Mapping, metric: str, k: int) -> float:
-    return float(np.asarray(curves[metric])[..., k - 1])
-
-
-def _cats(query: str = "cat-in-a-box"):
-    catalog = load_catalog()
-    return catalog, catalog.queries[query]
-
-
-def _items(order: Sequence[str], grades: Mapping[str, int], titles: Mapping[str, str]) -> list:
-    return [{"id": i, "title": titles[i], "grade": int(grades[i])} for i in order]
-
+from ui.shared.numbers import fmt
+from ui.lessons.choosing import DOCS, LECTURE_GRADES, LECTURE_ORDERS
+from ui.rooms.kinds import (DIRECTIONS, DOCUMENTS, KINDS, METRICS, SAME, SOURCES,  # noqa: F401
+                            SURPRISE, Kind, cats, curve_value, draw, k_choices, make_question,
+                            metric_label, question_items, register, same_value)
 
 # --------------------------------------------------------------------------- compare
 
 
 def _compare_payload(metric: str, k: int, rankings: dict[str, list[int]], items: dict,
                      context: str) -> dict:
-    values = {name: _value(irlib.metric_curves(grades), metric, k)
+    values = {name: curve_value(irlib.metric_curves(grades), metric, k)
               for name, grades in rankings.items()}
     a, b = values["A"], values["B"]
     correct = SAME if same_value(a, b) else ("A" if a > b else "B")
@@ -152,7 +65,7 @@ def make_compare(rng: random.Random, params: Mapping) -> dict:
     """Two rankings, one metric at K. ``params``: ``source`` ("cats", "graded", "lecture"),
     ``metric``, ``k``; each drawn when missing (a source with at least K documents). Ties are
     allowed but drawn less often. ``example``: a lecturer's own example
-    (:class:`ui.own_data.OwnExample`), used in place of any source."""
+    (:class:`ui.lessons.playground.example_data.OwnExample`), used in place of any source."""
     fixed_k = int(params.get("k") or 0)
     own = _own(params)
     if own is not None:
@@ -170,10 +83,10 @@ def make_compare(rng: random.Random, params: Mapping) -> dict:
         titles = {d: d for d in DOCS}
         return _compare_payload(
             metric, k, {n: [LECTURE_GRADES[d] for d in o] for n, o in orders.items()},
-            {n: _items(o, LECTURE_GRADES, titles) for n, o in orders.items()},
+            {n: question_items(o, LECTURE_GRADES, titles) for n, o in orders.items()},
             f"The lecture's ranking {first} (A) and ranking {second} (B): six documents, "
             "A, B and C relevant.")
-    catalog, query = _cats("white-cat-in-a-box" if source == "graded" else "cat-in-a-box")
+    catalog, query = cats("white-cat-in-a-box" if source == "graded" else "cat-in-a-box")
     titles = {i: item.title for i, item in catalog.items.items()}
     k = min(fixed_k, len(query.order)) or rng.randint(2, len(query.order) - 1)
     return _shuffled_pair(rng, metric, k, list(query.order), query.grades, titles,
@@ -188,7 +101,7 @@ def _shuffled_pair(rng: random.Random, metric: str, k: int, ids: list[str],
         orders = {name: rng.sample(ids, len(ids)) for name in "AB"}
         ranked = {name: [grades[i] for i in order] for name, order in orders.items()}
         question = _compare_payload(
-            metric, k, ranked, {n: _items(o, grades, titles) for n, o in orders.items()},
+            metric, k, ranked, {n: question_items(o, grades, titles) for n, o in orders.items()},
             context)
         if allow_tie or question["correct"] != SAME:
             return question
@@ -227,7 +140,7 @@ def make_predict(rng: random.Random, params: Mapping) -> dict:
     """
     own = _own(params)
     if own is None:
-        catalog, query = _cats()
+        catalog, query = cats()
         ids, judged, context = list(query.order), query.grades, \
             f"The query “{query.text}”, binary judgments."
         titles = {i: item.title for i, item in catalog.items.items()}
@@ -241,7 +154,7 @@ def make_predict(rng: random.Random, params: Mapping) -> dict:
         order = rng.sample(ids, len(ids))
         grades = [judged[i] for i in order]
         nb = irlib.one_move_neighbours(grades, levels=levels)
-        before = _value(irlib.metric_curves(grades), metric, k)
+        before = curve_value(irlib.metric_curves(grades), metric, k)
         after = np.asarray(irlib.metric_curves_batch(nb.grades)[metric])[:, k - 1]
         direction = [SAME if same_value(before, v) else ("up" if v > before else "down")
                      for v in after.tolist()]
@@ -270,7 +183,7 @@ def make_predict(rng: random.Random, params: Mapping) -> dict:
         "action": action,
         "change": {"kind": nb.kinds[row], "from": at, "to": to,
                    "grade": int(nb.new_grades[row])},
-        "rankings": [{"label": "Now", "items": _items(order, judged, titles)}],
+        "rankings": [{"label": "Now", "items": question_items(order, judged, titles)}],
         "k": k,
         "phrases": {"up": "it goes up", "down": "it goes down", SAME: "it stays the same"},
     }
@@ -303,7 +216,7 @@ def make_challenge(rng: random.Random, params: Mapping) -> dict:
     verdicts = {name: challenge.check([board]) for name, board in boards.items()}
     solving = [name for name, verdict in verdicts.items() if verdict.solved]
     correct = solving[0] if len(solving) == 1 else ("both" if solving else "neither")
-    from ui.practice import items_of
+    from ui.lessons.practice.lesson import items_of
     titles = {item["id"]: item["title"] for item in items_of(start)}
     return {
         "prompt": f"{challenge.task} Which board solves it?",
@@ -315,14 +228,14 @@ def make_challenge(rng: random.Random, params: Mapping) -> dict:
         "explanation": " ".join(f"Board {name}: {verdict.why}"
                                 for name, verdict in verdicts.items()),
         "context": f"Practice, lesson {challenge.lesson}: “{challenge.title}”, {start.label}.",
-        "rankings": [{"label": name, "items": _items(board.order, board.grades, titles)}
+        "rankings": [{"label": name, "items": question_items(board.order, board.grades, titles)}
                      for name, board in boards.items()],
     }
 
 
 def one_board_challenges() -> dict:
     """The challenges a room can ask (one board each), by id, in course order."""
-    from ui.practice import all_challenges       # the lessons' boards (imports the widgets)
+    from ui.lessons.practice.lesson import all_challenges       # the lessons' boards (imports the widgets)
 
     return {cid: c for cid, c in all_challenges().items() if len(c.start) == 1}
 
@@ -366,5 +279,5 @@ def make_text(rng: random.Random, params: Mapping) -> dict:
     }
 
 
-from ui.rooms import judgment_questions  # noqa: F401  Lesson 9's kinds register themselves
+from ui.rooms import judgment_questions  # noqa: E402,F401  Lesson 9's kinds register themselves
 from ui.rooms import online_questions  # noqa: E402,F401  Lesson 7's kind registers itself

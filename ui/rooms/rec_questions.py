@@ -1,6 +1,6 @@
 """Class-room questions on Lesson 8's recommenders: two users' lists, and sampled metrics.
 
-Registered in :data:`ui.rooms.questions.KINDS` when that module loads (it imports this one
+Registered in :data:`ui.rooms.kinds.KINDS` when that module loads (it imports this one
 where these kinds stand in the teacher's picker); the numbers come from ``course.reclab``.
 """
 from __future__ import annotations
@@ -8,8 +8,8 @@ from __future__ import annotations
 import random
 from collections.abc import Mapping, Sequence
 
-from ui.numbers import fmt
-from ui.rooms.questions import SAME, register, same_value
+from ui.shared.numbers import fmt
+from ui.rooms.kinds import SAME, register, same_value
 
 
 #: The recommenders' metrics a question may name (course.reclab.evaluation's keys), per kind:
@@ -34,7 +34,7 @@ def _rec_metric(rng: random.Random, params: Mapping, kind: str) -> str:
 
 
 def _film_items(order: Sequence[str], watched) -> list:
-    from ui.films import title
+    from ui.shared.films import title
     return [{"id": i, "title": title(i), "grade": int(i in watched)} for i in order]
 
 

@@ -13,7 +13,7 @@ from urllib.parse import urlencode
 
 import streamlit as st
 
-from ui.charts import plotly_config
+from ui.shared.charts import plotly_config
 from ui.rooms import shown, view
 from ui.rooms.qr import qr_png
 from ui.rooms.store import Posed, Room, RoomError, RoomStore, screen_token

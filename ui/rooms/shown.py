@@ -12,7 +12,7 @@ the three places show the same characters:
 * :func:`typed` — the text itself, its bidirectional control characters dropped (they are
   invisible and only reorder what is around them) and its whitespace folded;
 * :func:`markdown` — that text for Streamlit Markdown: every Markdown, LaTeX and HTML special
-  character backslash-escaped (:func:`ui.texts.md_escape`) and a WORD JOINER (U+2060, zero
+  character backslash-escaped (:func:`ui.shared.texts.md_escape`) and a WORD JOINER (U+2060, zero
   width) after each ``:`` that touches the next character, because Streamlit finds
   ``:material/…:`` icons, ``:emoji:`` and ``:red[…]`` colours *after* the escapes are read (an
   escaped ``\\:`` still made an icon); a ``:`` before a space ("A: Tess") needs none, and
@@ -24,7 +24,7 @@ from __future__ import annotations
 import html
 import re
 
-from ui.texts import md_escape
+from ui.shared.texts import md_escape
 
 #: ALM, LRM, RLM; the embeddings and overrides LRE..RLO; the isolates LRI..PDI.
 BIDI_CONTROLS = re.compile("[\u061c\u200e\u200f\u202a-\u202e\u2066-\u2069]")

@@ -15,8 +15,8 @@ from urllib.parse import urlsplit
 
 import streamlit as st
 
-from ui import films
-from ui.catalog import image_data_uri, load_catalog
+from ui.shared import films
+from ui.shared.catalog import image_data_uri, load_catalog
 from ui.rooms import shown
 from ui.rooms.store import RoomStore
 
@@ -57,7 +57,7 @@ STYLE = """<style>
 @media (min-width: 641px) {
   :is(.st-key-room_stage, .st-key-room_preview) .room-card .doc.text { font-size: 1rem; } }
 .room-card .rank, .room-card .mark { font-weight: 700; display: block; }
-/* the K cut between two cards, as the lessons' boards draw it (ui/board/board.css) */
+/* the K cut between two cards, as the lessons' boards draw it (ui/shared/board/board.css) */
 .room-cut { display: flex; flex-direction: column; align-items: center; gap: .2rem;
   color: var(--room-primary); font-weight: 700; font-size: .8rem; }
 .room-cut::before, .room-cut::after { content: ""; flex: 1; border-left: 3px dashed currentColor; }
@@ -376,7 +376,7 @@ def tally_figure(question: Mapping, counts: Mapping[str, int], revealed: bool,
 
 def code_codec():
     """A room code in a link (``?room=`` / ``?code=``), checked like the store checks it."""
-    from ui import page_state as ps
+    from ui.shared import page_state as ps
     from ui.rooms.store import RoomError, normalise_code
 
     def parse(text: str) -> str:
@@ -395,7 +395,7 @@ def link_code_codec():
     the store answers a malformed code as it answers a wrong key, and counts it as a guess
     (docs/rooms-security.md, "No oracle of live codes"), instead of the page showing another
     page for it."""
-    from ui import page_state as ps
+    from ui.shared import page_state as ps
     from ui.rooms.store import RoomError, normalise_code
 
     def parse(text: str) -> str:
@@ -408,7 +408,7 @@ def link_code_codec():
 
 def token_codec(expected: str):
     """A random token in a link (the teacher's key, a student's id): URL-safe base64."""
-    from ui import page_state as ps
+    from ui.shared import page_state as ps
 
     def parse(text: str) -> str:
         if not re.fullmatch(r"[A-Za-z0-9_-]{0,64}", text):
@@ -420,7 +420,7 @@ def token_codec(expected: str):
 def text_codec(most: int):
     """A teacher's text in a link (a question being written): any text up to ``most``
     characters; it is shown as text wherever it goes."""
-    from ui import page_state as ps
+    from ui.shared import page_state as ps
 
     def parse(text: str) -> str:
         if len(text) > most:

@@ -16,7 +16,7 @@ from pathlib import Path
 
 import streamlit as st
 
-from ui.layout import hide_element
+from ui.shared.layout import hide_element
 
 #: What an id from the browser must look like (``voter.js`` makes 32 hex digits).
 VOTER_ID = re.compile(r"[A-Za-z0-9_-]{16,64}")

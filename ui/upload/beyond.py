@@ -11,7 +11,7 @@ import streamlit as st
 from irlib import recsys
 from irlib.stats.compare_many import ManyComparison
 from irlib.recsys.verdict import recommender_verdicts, rule_changes
-from ui.texts import md_escape
+from ui.shared.texts import md_escape
 from ui.upload.cache import CACHE_TTL
 from ui.upload.model import BeyondSummary, Dataset, Parsed, Settings
 from ui.upload.scores import sample_aside

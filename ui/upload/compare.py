@@ -19,11 +19,11 @@ from irlib.stats.compare import Comparison
 from irlib.stats.compare_many import TESTS, ManyComparison
 from irlib.stats.randomization import randomization_floor
 from irlib.stats.verdict import Verdict, format_p, queries, t_test_caveat, verdict
-from ui.downloads import DOWNLOAD_NOTE, csv_bytes
-from ui.print_style import keep_together
-from ui.texts import md_escape
+from ui.shared.downloads import DOWNLOAD_NOTE, csv_bytes
+from ui.shared.print_style import keep_together
+from ui.shared.texts import md_escape
 from ui.upload.cache import cached_compare
-from ui.charts import plotly_config
+from ui.shared.charts import plotly_config
 from ui.upload.figures import deltas_figure
 from ui.upload.measures import measure_label
 from ui.upload.model import Dataset, Settings, file_safe

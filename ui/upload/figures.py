@@ -8,9 +8,9 @@ import numpy as np
 import pandas as pd
 import plotly.graph_objects as go
 
-from ui.charts import _layout
+from ui.shared.charts import _layout
 
-WIN, LOSS, TIE = "#009E73", "#D55E00", "#999999"     # Okabe-Ito, as in ui/charts.py
+WIN, LOSS, TIE = "#009E73", "#D55E00", "#999999"     # Okabe-Ito, as in ui/shared/charts.py
 MEAN, QUERY, ENVELOPE = "#0072B2", "#E69F00", "#CC79A7"
 
 

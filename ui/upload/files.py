@@ -19,7 +19,7 @@ import streamlit as st
 
 from irlib import io as irio
 from irlib import recsys
-from ui.texts import md_escape
+from ui.shared.texts import md_escape
 from ui.upload.cache import cached_ids_problem, cached_read
 from ui.upload.model import (
     AGGREGATES,
@@ -147,7 +147,7 @@ def ingest(slot_id: str, name: str, data: bytes, *, sample: bool = False,
     st.session_state.setdefault("upload_error_files", {}).pop(position, None)
     pending.pop(position, None)
     st.session_state["upload_k_pending"] = True        # K may follow the new data
-    # the scores will change: bring them into view (pages/upload.py, ui/scroll.py)
+    # the scores will change: bring them into view (pages/upload.py, ui/shared/scroll.py)
     st.session_state["upload_new_data"] = st.session_state.get("upload_new_data", 0) + 1
     return True
 

@@ -11,7 +11,7 @@ import functools
 import streamlit as st
 
 from irlib.stats.compare_many import ManyComparison
-from ui.texts import md_escape
+from ui.shared.texts import md_escape
 from ui.upload.files import load_samples
 from ui.upload.model import SAMPLE_FILES, SLOTS, UNITS, BeyondSummary, Dataset, Settings
 from ui.upload.report import report_file_name, report_html

@@ -13,7 +13,7 @@ import numpy as np
 import irlib
 from irlib.measures.dcg import GAIN_FORMULAS
 from irlib.measures.registry import MEASURES, RUN_MEASURES
-from ui.texts import METRIC_TEXT
+from ui.shared.texts import METRIC_TEXT
 
 #: The measures the page offers: the lessons' run measures and trec_eval's bpref, GMAP and
 #: 11-point average (irlib's registry), graded ones first.

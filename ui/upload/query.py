@@ -7,8 +7,8 @@ import hashlib
 import pandas as pd
 import streamlit as st
 
-from ui.formula import show_explanation
-from ui.texts import md_escape
+from ui.shared.formula import show_explanation
+from ui.shared.texts import md_escape
 from ui.upload.measures import explain_measure
 from ui.upload.model import Dataset, Settings
 from ui.upload.settings import page_state

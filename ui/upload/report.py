@@ -29,7 +29,7 @@ from irlib.stats.compare_many import ManyComparison, headline
 from irlib.measures.registry import MEASURES
 from irlib.recsys import ACCURACY
 from irlib.stats.verdict import queries
-from ui.charts import plotly_config
+from ui.shared.charts import plotly_config
 from ui.upload.figures import deltas_figure
 from ui.upload.measures import mean_label
 from ui.upload.model import BeyondSummary, Dataset, Settings, file_safe, size_text

@@ -10,10 +10,10 @@ import pandas as pd
 import streamlit as st
 
 import irlib
-from ui import print_style
-from ui.charts import plotly_config
-from ui.downloads import DOWNLOAD_NOTE, csv_bytes
-from ui.texts import md_escape
+from ui.shared import print_style
+from ui.shared.charts import plotly_config
+from ui.shared.downloads import DOWNLOAD_NOTE, csv_bytes
+from ui.shared.texts import md_escape
 from ui.upload.figures import precision_recall_figure
 from ui.upload.measures import mean_label, measure_help
 from ui.upload.model import Dataset, Settings, file_safe, judgments_name

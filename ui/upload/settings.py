@@ -1,4 +1,4 @@
-"""The page's settings: its fields in the URL (ui/page_state.py) and the settings row.
+"""The page's settings: its fields in the URL (ui/shared/page_state.py) and the settings row.
 
 Only the settings travel in a link, never the files (they stay in the browser session).
 K follows the data, and the gain the input kind, until the learner (or a link) sets them:
@@ -12,8 +12,8 @@ import functools
 import streamlit as st
 
 from irlib import recsys
-from ui import page_state as ps
-from ui.texts import md_escape
+from ui.shared import page_state as ps
+from ui.shared.texts import md_escape
 from ui.upload.measures import (GAINS, MEASURE_KEYS, RECSYS_DEFAULTS, RECSYS_KEYS,
                                 USES_THRESHOLD, mean_label, measure_label, parse_measures)
 from ui.upload.model import (AGGREGATES, DEFAULT_GAIN, DEFAULTS, INPUT_KINDS, K_MAX,

@@ -7,11 +7,11 @@ from collections.abc import Mapping
 import streamlit as st
 
 import irlib
-from ui import print_style
+from ui.shared import print_style
 from irlib.stats import claims
 from irlib.stats.compare_many import TESTS, ManyComparison
-from ui.downloads import DOWNLOAD_NOTE, csv_bytes
-from ui.texts import md_escape
+from ui.shared.downloads import DOWNLOAD_NOTE, csv_bytes
+from ui.shared.texts import md_escape
 from ui.upload.cache import cached_compare_many
 from ui.upload.model import Dataset, Settings, file_safe
 from ui.upload.scores import sample_aside

@@ -10,7 +10,7 @@ import base64
 
 import streamlit as st
 
-from ui.board import ranking_board
+from ui.shared.board import ranking_board
 
 COLOURS = ["#e4572e", "#29335c", "#f3a712", "#a8c686", "#669bbc", "#8e7dbe", "#2a9d8f", "#d62828"]
 

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import streamlit as st
 
-from ui.board import ranking_board
+from ui.shared.board import ranking_board
 
 ITEMS = [{"id": f"i{n}", "title": f"Item {n}", "image": "", "alt": ""} for n in range(1, 9)]
 ss = st.session_state

@@ -1,16 +1,16 @@
 """A board and live tiles whose preview table is wrong on purpose: Python must win.
 
-The page's look-up table (ui/preview.py) says every neighbour's Recall@2 is "wrong"; the
+The page's look-up table (ui/lessons/playground/preview.py) says every neighbour's Recall@2 is "wrong"; the
 tile shows that at the click, and Python's rerun replaces it with the real number.
 """
 import streamlit as st
 
 import irlib
-from ui.numbers import fmt
-from ui.board import ranking_board
-from ui.catalog import board_items, load_catalog
-from ui.live_chart import live_charts
-from ui.preview import neighbour_preview
+from ui.shared.numbers import fmt
+from ui.shared.board import ranking_board
+from ui.shared.catalog import board_items, load_catalog
+from ui.shared.live_chart import live_charts
+from ui.lessons.playground.preview import neighbour_preview
 
 query = load_catalog().queries["cat-in-a-box"]
 ss = st.session_state

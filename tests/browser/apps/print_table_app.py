@@ -1,10 +1,10 @@
 """A long table, boxes kept together, a button, an uploader and a download, with the app's
-print stylesheet: what tests/browser/test_print.py prints to check ui/print_style.dataframe,
+print stylesheet: what tests/browser/test_print.py prints to check ui/shared/print_style.dataframe,
 keep_together and the widgets paper leaves out."""
 import pandas as pd
 import streamlit as st
 
-from ui.print_style import dataframe, keep_together, print_style
+from ui.shared.print_style import dataframe, keep_together, print_style
 
 print_style()
 st.title("Forty queries")

@@ -1,0 +1,253 @@
+"""The playground's "Your own example": a lecturer's query and results in place of the cats.
+
+One popover beside the board's buttons holds it all: an editable table (title, grade 0-4,
+optional picture), a CSV or JSON file to load (templates to download), pictures to upload,
+the example saved as one JSON file, and "Back to the cats". The rules and file formats live in
+:mod:`ui.lessons.playground.example_data` (no Streamlit), picture checks in :mod:`ui.lessons.playground.example_pictures`; this module moves the
+example onto the board (:mod:`ui.lessons.playground.session` keeps it in the session and the link) and keeps
+the board unchanged when an input is refused, with the reason shown.
+
+Nothing is stored on the server beyond the session: uploads are read, checked and dropped.
+"""
+from __future__ import annotations
+
+import pandas as pd
+import streamlit as st
+
+from course.challenges import Board
+from ui.lessons.playground import example_data as own_data, example_goal as own_goal
+from ui.lessons.playground import session as pg
+from ui.shared.downloads import csv_bytes
+from ui.lessons.playground.example_pictures import MAX_BYTES, check_picture
+from ui.shared.texts import md_escape
+
+P = pg.PREFIX
+KEPT = pg.CATS_KEPT
+ERROR = P + "own_error"           # the last refused input's message, shown in the popover
+DRAFT = P + "own_draft"           # (query, rows, version): what the table starts from
+POOL = P + "own_pictures"         # picture name -> checked, re-encoded data URI
+_BOARD = ("order", "labels", "grades")
+MAX_PICTURE_MB = MAX_BYTES // 2**20
+
+
+# --------------------------------------------------------------------------- moving examples
+
+def use(example: own_data.OwnExample) -> None:
+    """Put ``example`` on the board, in its own order with its own grades (the cats' board is
+    kept for "Back to the cats")."""
+    ss = st.session_state
+    if pg.own_example() is None:
+        s = pg.page_state()
+        ss[KEPT] = {name: s[name] for name in _BOARD}
+    ss[pg.EXAMPLE] = example
+    _fit_board()
+    ss[ERROR] = None
+
+
+def back_to_cats() -> None:
+    """The cats again, as they were left."""
+    ss = st.session_state
+    kept = ss.pop(KEPT, None)
+    ss[pg.EXAMPLE] = None
+    _fit_board(kept)
+
+
+def _fit_board(kept: dict | None = None) -> None:
+    s = pg.page_state()
+    s.reset(*_BOARD)
+    for name, value in (kept or {}).items():
+        s.set(name, value)
+    s.set("k", min(int(s["k"]), len(pg.item_ids())))
+
+
+def refuse(message: str) -> None:
+    """Keep the board, say why (shown in the popover until the next good input)."""
+    st.session_state[ERROR] = message
+
+
+def board_items(example: own_data.OwnExample) -> list[dict]:
+    """The example's cards as the ranking board wants them (``ui.shared.board``): the title is text
+    (the board sets it with ``textContent``), the picture a re-encoded data URI or ``""``."""
+    return [{"id": i, "title": item.title, "image": item.picture, "alt": item.title}
+            for i, item in zip(example.ids, example.items)]
+
+
+# --------------------------------------------------------------------------- the table
+
+def _draft() -> tuple[str, list[dict], int]:
+    ss = st.session_state
+    if DRAFT not in ss:
+        example = pg.own_example() or own_data.TEMPLATE
+        ss[DRAFT] = (example.query, own_data.table_rows(example), 0)
+    return ss[DRAFT]
+
+
+def _set_draft(example: own_data.OwnExample) -> None:
+    _, _, version = _draft()
+    st.session_state[DRAFT] = (example.query, own_data.table_rows(example), version + 1)
+
+
+def _pool() -> dict[str, str]:
+    return st.session_state.setdefault(POOL, {})
+
+
+def _apply_table(query: str, table: pd.DataFrame) -> None:
+    rows = table.to_dict("records")
+    try:
+        example = own_data.build_example(query, rows, pictures=_pool())
+    except own_data.ExampleError as exc:
+        refuse(str(exc))
+        return
+    use(example)
+    st.rerun()                      # the heading above was drawn with the old example
+
+
+def _load_file() -> None:
+    """The file uploader's callback: a CSV or JSON example onto the board, or the reason not."""
+    upload = st.session_state.get(P + "own_file")
+    if upload is None:
+        return
+    data, name = upload.getvalue(), upload.name
+    try:
+        if name.lower().endswith(".json"):
+            example = own_data.read_json(data, check_picture)
+            _pool().update({i.picture_name: i.picture for i in example.items if i.picture})
+        else:
+            query, rows = own_data.read_csv(data)
+            example = own_data.build_example(query, rows, where="line", pictures=_pool())
+    except own_data.ExampleError as exc:
+        refuse(f"{name}:\n{exc}")
+        return
+    _set_draft(example)
+    use(example)
+
+
+def _add_pictures() -> None:
+    """The pictures uploader's callback: each file checked by content and re-encoded."""
+    problems = []
+    for upload in st.session_state.get(P + "own_picture_files") or []:
+        try:
+            _pool()[upload.name] = check_picture(upload.getvalue())
+        except ValueError as exc:
+            problems.append(f"{upload.name}: {exc}")
+    if problems:
+        refuse("\n".join(problems))
+    else:
+        st.session_state.pop(ERROR, None)
+
+
+def _error_text(message: str) -> str:
+    lines = [md_escape(line) for line in message.splitlines()]
+    return ("Not used; the board keeps what it showed.  \n" + "  \n".join(lines))
+
+
+# --------------------------------------------------------------------------- the popover
+
+def panel() -> None:
+    """The popover's content (call inside ``st.popover``)."""
+    example = pg.own_example()
+    query, rows, version = _draft()
+    st.markdown("**Your own example**: a query and 3 to 12 results in your system's order, "
+                "each a title (a card) with a grade 0–4 and, if you like, a picture.")
+    # One form: a typed query or cell reruns nothing until "Show on the board". Each cell's
+    # commit used to rerun the whole playground, and an edit typed during that rerun was lost
+    # (3 of 6 quick title edits, issue 44); the form keeps them all in the browser.
+    with st.form(f"{P}own_form{version}", border=False, enter_to_submit=False):
+        query = st.text_input("Query", query, max_chars=own_data.MAX_QUERY,
+                              key=f"{P}own_q{version}")
+        table = st.data_editor(
+            pd.DataFrame(rows, columns=["title", "grade", "picture"]), num_rows="dynamic",
+            hide_index=True, key=f"{P}own_table{version}", width="stretch",
+            # the grade first: on a phone the long title column would push it out of view
+            column_order=("grade", "title", "picture"),
+            column_config={
+                "title": st.column_config.TextColumn("Title", width="large", required=True,
+                                                     help=f"At most {own_data.MAX_TITLE} "
+                                                          "characters"),
+                "grade": st.column_config.NumberColumn("Grade", min_value=0, max_value=4,
+                                                       step=1, required=True, width="small",
+                                                       help="0 (bad) to 4 (perfect)"),
+                "picture": st.column_config.SelectboxColumn(
+                    "Picture", options=sorted(_pool()), help="A picture uploaded below"),
+            })
+        # not type="primary": white on the dark theme's primary is 2.9:1 (WCAG AA needs 4.5)
+        shown = st.form_submit_button("Show on the board", key=P + "own_apply",
+                                      icon=":material/check:")
+    if shown:
+        _apply_table(query, table)
+    if example is not None:
+        st.button("Back to the cats", key=P + "own_cats", on_click=back_to_cats)
+    message = st.session_state.get(ERROR)
+    if message:
+        st.error(_error_text(message), icon=":material/block:")
+    st.file_uploader("Pictures for the table's Picture column",
+                     type=["png", "jpg", "jpeg", "webp", "gif"], accept_multiple_files=True,
+                     max_upload_size=MAX_PICTURE_MB,
+                     key=P + "own_picture_files", on_change=_add_pictures)
+    st.file_uploader("Or load a whole example: CSV or JSON", type=["csv", "json"],
+                     max_upload_size=own_data.MAX_FILE_BYTES // 2**20,
+                     key=P + "own_file", on_change=_load_file,
+                     help="CSV: a header `title,grade` (optionally `picture`, `query`), then "
+                          "one result per line, rank 1 first. JSON: as the template, pictures "
+                          "inside. The format: docs/own_example.md.")
+    with st.container(horizontal=True, gap="small"):
+        st.download_button("Template (CSV)", _template_csv(), "own-example-template.csv",
+                           "text/csv", key=P + "own_tpl_csv", icon=":material/download:")
+        st.download_button("Template (JSON)", own_data.to_json(own_data.TEMPLATE),
+                           "own-example-template.json", "application/json",
+                           key=P + "own_tpl_json", icon=":material/download:")
+        if example is not None:
+            st.download_button("Save this example (JSON, pictures inside)",
+                               own_data.to_json(example), "own-example.json",
+                               "application/json", key=P + "own_save",
+                               icon=":material/save:")
+    if example is not None:
+        st.caption(link_note(example))
+        s = pg.page_state()
+        start, _ = goal_boards()
+        own_goal.editor(len(example.items), s["goal"], start, rel=_rel(), gain=s["gain"],
+                        on_set=lambda goal: s.set("goal", goal))
+
+
+def _rel() -> int:
+    s = pg.page_state()
+    return int(s["rel"]) if s["mode"] == "graded" else 1
+
+
+def goal_boards(order=None, judgments=None):
+    """(start, board) as irlib's challenges take them: the example's own order and judgments
+    in the board's mode, and the board as shown (``order``/``judgments``, default the state)."""
+    state, start = pg.current(), pg.defaults()
+    top = 1 if state.mode == "binary" else 4
+    first = start.labels if state.mode == "binary" else start.grades
+    return (Board(start.order, first, top),
+            Board(tuple(order or state.order), dict(judgments or state.current_grades()), top))
+
+
+def show_goal(order, judgments) -> None:
+    """The goal's line above the numbers, if the lecturer set one (call in the live part)."""
+    s = pg.page_state()
+    goal = s["goal"] if pg.own_example() is not None else None
+    if goal is not None:
+        start, board = goal_boards(order, judgments)
+        own_goal.show(goal, start, board, rel=_rel(), gain=s["gain"])
+
+
+def _template_csv() -> bytes:
+    table = pd.DataFrame(own_data.table_rows(own_data.TEMPLATE))
+    table.insert(0, "query", [own_data.TEMPLATE.query] + [""] * (len(table) - 1))
+    return csv_bytes(table)
+
+
+def link_note(example: own_data.OwnExample) -> str:
+    """What the page's link carries of ``example`` (a sentence for under the buttons)."""
+    size = len(own_data.link_text(example))
+    if size > own_data.LINK_LIMIT:
+        return (f"Too long for a link ({size:,} characters; the limit is "
+                f"{own_data.LINK_LIMIT:,}): the address bar keeps the cats. Save the file to "
+                "share this example.")
+    text = (f"The address bar carries this example ({size:,} of at most "
+            f"{own_data.LINK_LIMIT:,} characters): copy it to share the board.")
+    if example.has_pictures:
+        text += " Pictures do not travel in a link: save the file to share them."
+    return text

@@ -1,0 +1,2 @@
+"""Practice: the lesson, its link's codecs and its layout.
+"""
