@@ -55,8 +55,8 @@ NOT_A_CLAIM = {
     ("ui/upload/scores.py", "it cannot show that test ranks better than control"):
         "says one query cannot support the claim",
     ("ui/upload/compare.py", "ties"): "the count of queries scored alike (compare_systems)",
-    ("ui/rooms/questions.py", "Goes up ▲"): "a quiz answer: a metric's value goes up",
-    ("ui/rooms/questions.py", "Goes down ▼"): "a quiz answer: a metric's value goes down",
+    ("ui/rooms/kinds.py", "Goes up ▲"): "a quiz answer: a metric's value goes up",
+    ("ui/rooms/kinds.py", "Goes down ▼"): "a quiz answer: a metric's value goes down",
     ("ui/rooms/screen.py", "Two screens (best)"): "advice on a projector set-up",
     ("ui/rooms/questions.py", " — a tie."): "a quiz answer: one query's two values are equal",
     ("pages/libraries.py", "Pick two neighbours that tie"): "tied document scores in a run",
