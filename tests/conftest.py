@@ -12,6 +12,15 @@ if str(ROOT) not in sys.path:
 collect_ignore_glob = ["browser/apps/*.py"]
 
 
+def pytest_collection_modifyitems(config: pytest.Config, items: list[pytest.Item]) -> None:
+    """With pytest-xdist's ``--dist loadgroup`` (the README's command), the tests of one
+    session-wide service run on one worker: one Spark JVM, one shared rooms server."""
+    for item in items:
+        for fixture in ("spark", "rooms"):
+            if fixture in getattr(item, "fixturenames", ()):
+                item.add_marker(pytest.mark.xdist_group(fixture))
+
+
 @pytest.fixture(scope="session")
 def spark():
     """The one local Spark session of the test run (tests/spark_session.py)."""

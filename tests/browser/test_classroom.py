@@ -21,7 +21,7 @@ from playwright.sync_api import expect  # noqa: E402
 
 from benchmarks.bench_classroom import class_server, open_many, report, run_class  # noqa: E402
 
-pytestmark = pytest.mark.browser
+pytestmark = [pytest.mark.browser, pytest.mark.serial]   # measures CPU or loads the machine
 
 
 def test_eight_sessions_click_and_drag_at_once_on_one_process(browser):

@@ -15,7 +15,7 @@ import pytest
 from benchmarks.bench_interaction import server_cpu_seconds
 from tests.browser.helpers import board_card, wait_for_app_run
 
-pytestmark = pytest.mark.browser
+pytestmark = [pytest.mark.browser, pytest.mark.serial]   # measures CPU or loads the machine
 
 #: Bytes a badge click's rerun may send: the board's and the charts' data with their preview
 #: tables (~11 kB), the formula and Streamlit's own messages. With the components' code it was

@@ -21,6 +21,7 @@ from ui.rooms.store import RoomStore
 
 pytestmark = [
     pytest.mark.browser,
+    pytest.mark.serial,         # a flood of sessions: alone, after the parallel run
     pytest.mark.skipif(not (shutil.which("haproxy") or os.path.exists("/usr/sbin/haproxy"))
                        and os.environ.get("IRLAB_BROWSER_TESTS", "").lower() != "required",
                        reason="haproxy is not installed (apt-get install haproxy)"),
