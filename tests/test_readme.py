@@ -68,7 +68,8 @@ def test_the_test_command_is_where_ci_reads_it():
     program = re.search(r"awk '(.*?)' README\.md", script, re.S).group(1)
     command = subprocess.run(["awk", program, "README.md"], cwd=ROOT, capture_output=True,
                              text=True, check=True).stdout.strip()
-    assert command == "pip install -r requirements-dev.txt && python -m pytest"
+    assert command == ('pip install -r requirements-dev.txt && python -m pytest -n 2 --dist '
+                       'loadgroup --durations=15 -m "not serial" && python -m pytest -m serial')
 
 
 def test_the_checker_finds_a_broken_link_and_anchor(tmp_path):
