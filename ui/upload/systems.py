@@ -59,10 +59,10 @@ def systems_section(dataset: Dataset, evaluations: Mapping[str, irlib.Evaluation
         baseline = baseline_picker(names)
         test = st.segmented_control("Test", list(TESTS), format_func=TEST_LABELS.get,
                                     required=True, **fields.bind("test"),
-                                    help="The randomization test assumes nothing about the "
-                                         "shape of the per-query differences (exact up to 20 "
-                                         "queries that differ); the t-test assumes they are "
-                                         "roughly normal.")
+                                    help=f"The randomization test assumes nothing about the "
+                                         f"shape of the per-{dataset.unit} differences (exact up "
+                                         f"to 20 {dataset.units} that differ); the t-test "
+                                         "assumes they are roughly normal.")
         pairs = st.toggle("Compare every pair", **fields.bind("pairs"),
                           help="Also test every two systems against each other, not only "
                                "against the baseline (more comparisons: each needs a smaller p).")
