@@ -69,7 +69,7 @@ def test_the_test_command_is_where_ci_reads_it():
     command = subprocess.run(["awk", program, "README.md"], cwd=ROOT, capture_output=True,
                              text=True, check=True).stdout.strip()
     assert command == ('pip install -r requirements-dev.txt && python -m pytest -n 2 --dist '
-                       'loadgroup --durations=15 -m "not serial" && python -m pytest -m serial')
+                       'loadgroup -m "not browser" && python -m pytest --durations=20 -m browser')
 
 
 def test_the_checker_finds_a_broken_link_and_anchor(tmp_path):
