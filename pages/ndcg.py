@@ -38,8 +38,7 @@ with head[1].container(horizontal=True, horizontal_alignment="right", gap="small
     st.button("★ Ideal order", key=P + "ideal_order", on_click=nd.ideal_order,
               help="Highest grades first: NDCG = 1.")
 st.caption(
-    f"Not every hit is equally good. For **“{query.text}”** {SOURCES['video']} (with its "
-    f"companion, {SOURCES['article']}) grades the pictures "
+    f"Not every hit is equally good. For **“{query.text}”** the video grades the pictures "
     "0–4: **4** a white cat in a box, **3** another cat in a box, **2** a dog in a box, **1** "
     "an empty box or two cats, **0** the dog. **Drag** the pictures, **click a badge** to "
     "change a grade (keys **0–4** work too), and follow CG → DCG → IDCG → NDCG.")
@@ -165,7 +164,8 @@ else:
 with st.expander("Where the article's 0.41 comes from"):
     code = list(nd.ARTICLE_CODE_GRADES)
     st.markdown(
-        "The article's text works with the 0–4 grades above and gets NDCG@2 = 0.39. Its later "
+        f"The text of {SOURCES['article']} works with the 0–4 grades above and gets NDCG@2 = "
+        "0.39. Its later "
         f"**0.41** comes from its Python code, which uses the grades `{code}` instead:")
     for metric in ("DCG", "IDCG", "nDCG"):
         st.latex(irlib.explain(metric, code, 2).latex)
