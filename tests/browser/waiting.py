@@ -101,7 +101,8 @@ APP_IDLE = """() => {
 INITIAL_WAIT_MS = 210
 
 def wait_for_app_loaded(page: Page) -> None:
-    page.wait_for_selector("[data-testid='stAppViewContainer']", state="attached", timeout=30_000)
+    # 120 s: twenty new sessions at once on two processes (test_classroom.py) load slowly
+    page.wait_for_selector("[data-testid='stAppViewContainer']", state="attached", timeout=120_000)
     wait_for_app_run(page, initial_wait_ms=0)
 
 
