@@ -153,19 +153,6 @@ _NUMPY_TYPES = {"double": np.dtype(np.float64), "int64": np.dtype(np.int64),
                 "int32": np.dtype(np.int32)}
 
 
-def _first_fields(data: bytes) -> int:
-    """How many fields (split on spaces and tabs) the first line with any has, else 0."""
-    start = 0
-    while start <= len(data):
-        end = data.find(b"\n", start)
-        end = len(data) if end < 0 else end
-        count = sum(1 for field in data[start:end].replace(b"\t", b" ").split(b" ") if field)
-        if count:
-            return count
-        start = end + 1
-    return 0
-
-
 def _single_spaced(data: bytes) -> bytes:
     """The same lines with fields separated by exactly one space, no space at either end.
 
