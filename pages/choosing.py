@@ -44,11 +44,10 @@ scores = ch.score_all(by_ranking, k)
 at2, at5 = ch.score_all(by_ranking, 2, ["P"]), ch.score_all(by_ranking, 5, ["P"])
 # The winners right under K, above the boards: on a phone the boards are a screen tall, and
 # the table a learner watches while moving K would be a screen below the slider.
-numbers, insight = st.columns([3, 2])
+numbers, insight = st.columns([4, 3])
 numbers.table(ch.styled_table(ch.results_table(scores, by_ranking)))
 insight.info(ch.insight(scores, at2, at5, scores.values["AP"]), icon=":material/lightbulb:")
-insight.caption(claims.one_query_caption(k, len(ch.RANKINGS)) + " AP averages precision at "
-                "every relevant rank of the whole list: it has no K.")
+insight.caption(claims.one_query_caption(k, len(ch.RANKINGS)))
 
 tab_labels = [f"Ranking {n}" for n in by_ranking]
 items = ch.board_items()

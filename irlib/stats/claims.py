@@ -304,16 +304,13 @@ def one_query_caption(k: int, n_compared: int = 3) -> str:
     """The caption of a table that stars the highest score of each metric on one query.
 
     >>> print(one_query_caption(2))   # doctest: +NORMALIZE_WHITESPACE
-    ★ and a tinted cell: the highest score of each metric at K = 2 on this one query, shared
-    when rankings are within 0.0005 of it, none when all three score the same. One query and
-    no test: a higher score here says which order suits this query, not that a system is
-    better.
+    ★: the highest score of each metric at K = 2, shared within 0.0005, none when all three
+    tie. One query, no test: it says which order suits this query, not which system is better.
     """
     count = {2: "both", 3: "all three"}.get(n_compared, f"all {n_compared}")
-    return (f"{STAR} and a tinted cell: the highest score of each metric at K = {k} on this "
-            f"one query, shared when rankings are within {TIE_TOLERANCE:g} of it, none when "
-            f"{count} score the same. One query and no test: a higher score here says which "
-            "order suits this query, not that a system is better.")
+    return (f"{STAR}: the highest score of each metric at K = {k}, shared within "
+            f"{TIE_TOLERANCE:g}, none when {count} tie. One query, no test: it says which order "
+            "suits this query, not which system is better.")
 
 
 def _table_for_examples(frames, **options) -> ManyComparison:

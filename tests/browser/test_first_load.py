@@ -22,7 +22,7 @@ if os.environ.get("IRLAB_BROWSER_TESTS", "").lower() != "required":
 from tests.browser.helpers import readme_app, wait_until  # noqa: E402
 from ui.shared.course import sections  # noqa: E402
 
-pytestmark = pytest.mark.browser
+pytestmark = [pytest.mark.browser, pytest.mark.serial]   # times the first paint: alone
 
 ROOT = Path(__file__).resolve().parents[2]
 RAW = {"app"} | {path.stem.replace("_", " ") for path in (ROOT / "pages").glob("*.py")}   # mrr_map: "mrr map"

@@ -71,7 +71,7 @@ def test_moving_k_from_2_to_5_moves_the_precision_winner(choosing):
     assert highlighted(table["R@2"]) == ["Ranking 1"]
     assert table["P@2"]["Ranking 1"]["text"].endswith("1.00")
     info = page.get_by_test_id("stAlert").filter(has_text="At K = 2").first
-    assert "Ranking 1 wins both precision" in info.inner_text()
+    assert "Ranking 1 scores highest on both precision" in info.inner_text()
 
     set_k(page, 5)
     page.get_by_test_id("stTable").filter(has_text="P@5").wait_for()
@@ -82,6 +82,6 @@ def test_moving_k_from_2_to_5_moves_the_precision_winner(choosing):
     assert [table["AP"][f"Ranking {n}"]["text"].split()[-1] for n in (1, 2, 3)] == \
         ["0.83", "0.47", "0.48"]
     info = page.get_by_test_id("stAlert").filter(has_text="At K = 5").first
-    assert "Ranking 3 wins both precision" in info.inner_text()
+    assert "Ranking 3 scores highest on both precision" in info.inner_text()
     # the boards draw the new cut-off
     assert "top K = 5" in board(page).locator(".rb-cut").inner_text()

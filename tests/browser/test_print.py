@@ -81,7 +81,7 @@ LESSONS = {
     ]),
     "choosing": (2, 1, [
         ["Relevant at ranks", "★ 0.83 0.47 0.48"],                      # the table, last row
-        ["At K = 2, Ranking 1 wins", "does not depend on K at all"],     # the verdict
+        ["At K = 2, Ranking 1 scores highest", "does not depend on K at all"],     # the verdict
         ["Success@2 RR@2 P@2 R@2 F1@2 AP", "Ranking 1 Ranking 2 Ranking 3"],   # the chart
     ]),
 }
