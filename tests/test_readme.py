@@ -69,7 +69,9 @@ def test_the_test_command_is_where_ci_reads_it():
     command = subprocess.run(["awk", program, "README.md"], cwd=ROOT, capture_output=True,
                              text=True, check=True).stdout.strip()
     assert command == ('pip install -r requirements-dev.txt && python -m pytest -n 2 --dist '
-                       'loadgroup -m "not browser" && python -m pytest --durations=20 -m browser')
+                       'loadgroup -m "not browser" && python -m pytest -n 2 --dist loadgroup '
+                       '--durations=15 -m "browser and not serial" && python -m pytest '
+                       '--durations=5 -m "browser and serial"')
 
 
 def test_the_checker_finds_a_broken_link_and_anchor(tmp_path):

@@ -78,7 +78,8 @@ STYLE = """<style>
 .room-qr figcaption { font-size: .95rem; opacity: .8; }
 /* a laptop's 768 px: the code, the QR with its note beside it and the tally in one screen; one
    size whether a question is up or not (a latecomer scans it while one is) */
-@media (max-height: 800px) { .room-qr { width: min(180px, 100%); } }
+@media (max-height: 800px) { .room-qr { width: min(160px, 100%); }
+  .room-code { font-size: clamp(2.5rem, 4.2vw, 7.5rem); } }
 /* the question on the projector, and its preview on the teacher's page, in the same type */
 :is(.st-key-room_stage, .st-key-room_preview) h3 {
   font-size: clamp(1.6rem, 2.3vw, 2.6rem); line-height: 1.2; }
