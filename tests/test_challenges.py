@@ -11,8 +11,8 @@ from course.challenges import Board, InputError, challenges, judge, move
 from course.challenges._board import moves_between, number
 from course.challenges._recommenders import USERS, catalogue, move_film
 from irlib.measures.conventions import score_under
-from ui.shared.numbers import fmt
 from ui.lessons.practice.lesson import all_challenges, sources
+from ui.shared.numbers import fmt
 
 CHALLENGES = all_challenges()
 
@@ -80,6 +80,13 @@ FAILING = {
                                                lambda b: b.moved(b.order[0], 2)),
     # Cleo's second hit to rank 2: MAP@8 barely moves
     "light-user-lifts-map": lambda c: start_with(c, 0, lambda b: b.moved(b.order[2], 2)),
+    # Lesson 7. A to the top only: relevant at 1, 4, 5, RBP (p = 0.9) 0.239, under ranking 1's
+    "patience-decides": lambda c: start_with(c, 1, move("A", 1)),
+    # a 3 at the very top: P@5 rises, but so does ERR@5 (a 3 stops 7 users in 16 at rank 1)
+    "good-picture-in-the-way": lambda c: start_with(c, 0, move("dark-cat-box", 1),
+                                                    move("empty-box", 8)),
+    # A, B and C on top: NDCG@6 = 1, but rank 3 is read by enough users for 149,706 to see it
+    "unseen-gain": lambda c: start_with(c, 1, move("D", 6), move("E", 6)),
     # Bruno's hit out of his top 3: nine films, but HitRate@3 2 of 3
     "coverage-keeps-hits": lambda c: (c.answer[0],
                                       edit(c.answer[1], move_film("The Glass Stranger", 8)),
@@ -119,7 +126,38 @@ NUMBERS = {
         for lib in ("trec_eval", "apk", "torchmetrics")))],
     "k-decides": [("P@5", lambda r: irlib.precision_at_k(r[1], 5)),
                   ("P@2", lambda r: irlib.precision_at_k(r[1], 2))],
+    # Lesson 7: each measure's user by user_model (C/W/L), not the measures the rule calls
+    "patience-decides": [(f"RBP (p = {p})", lambda r, p=p: _rbp_of_user(r[1], p))
+                         for p in (0.9, 0.5)],
+    "good-picture-in-the-way": [("P@5 (grade ≥ 3)", lambda r: irlib.precision_at_k(r[0], 5,
+                                                                                    rel=3)),
+                                ("ERR@5", lambda r: _err_of_user(r[0], 5))],
 }
+
+
+def _rbp_of_user(grades, p: float) -> float:
+    """RBP as its user's expected gain, Σ W(i)·g(i) over the shown ranks."""
+    from irlib.measures.user_models import user_model
+    return user_model(grades, "RBP", p=p).expected_gain
+
+
+def _err_of_user(grades, k: int) -> float:
+    """ERR@K as Σ L(i)/i over its cascade user's stopping chances."""
+    from irlib.measures.user_models import user_model
+    m = user_model(grades, f"ERR(max_rel=4)@{k}")
+    return float(m.stopping @ (1 / m.ranks))
+
+
+def _clicks_and_users(boards) -> list[str]:
+    """Lesson 7's A/B test of rankings 1 and 3: each one's click-through as the sum of its
+    ranks' click chances (the cascade's clicks exclude one another), then irlib's users."""
+    from irlib.online import ab_users_needed, attractiveness, click_probabilities
+    ctr = [float(click_probabilities(attractiveness(b.ranked(), 1, 0.1), "cascade",
+                                     patience=0.9).sum()) for b in boards]
+    needed = ab_users_needed(*ctr)
+    return [(f"click-through {number(100 * ctr[1])} % for ranking 3 and "
+             f"{number(100 * ctr[0])} % for ranking 1"),
+            f"an A/B test needs {needed:,} users"]
 
 
 def evaluated(challenge, boards, measure: str) -> float:
@@ -150,12 +188,14 @@ def _coverage_text(c, boards) -> str:
     return f"Coverage@3 ({len(tops)} of {len(catalogue())} films) = {number(value)}"
 
 
-#: Lesson 7's numbers, from each user's whole held-out set by irlib.evaluate (not from the
+#: Lesson 8's numbers, from each user's whole held-out set by irlib.evaluate (not from the
 #: boards' grades and unlisted counts): the texts each verdict must hold.
 BOARD_NUMBERS = {
     "hit-blind-to-order": lambda c, b: [f"HitRate@3 = {number(evaluated(c, b, 'Success@3'))}",
                                         f"NDCG@3 = {number(evaluated(c, b, 'nDCG@3'))}"],
     "light-user-lifts-map": lambda c, b: [f"MAP@8 = {number(evaluated(c, b, 'AP@8'))}"],
+    "unseen-gain": lambda c, b: [f"NDCG@6 = {number(irlib.ndcg_at_k(b[1].ranked(), 6))}",
+                                 *_clicks_and_users(b)],
     "coverage-keeps-hits": lambda c, b: [_coverage_text(c, b),
                                          f"HitRate@3 = {number(evaluated(c, b, 'Success@3'))}"],
     # Lesson 8: the first rater is the start; kappa by scikit-learn, the mean grades by hand
@@ -177,7 +217,7 @@ def _sklearn_kappa(a, b) -> float:
 
 def test_the_course_has_challenges_across_its_lessons():
     assert len(CHALLENGES) >= 15
-    assert {c.lesson for c in CHALLENGES.values()} == {1, 2, 3, 4, 5, 8, 9}
+    assert {c.lesson for c in CHALLENGES.values()} == {1, 2, 3, 4, 5, 7, 8, 9}
     assert set(FAILING) == set(CHALLENGES) == set(NUMBERS) | set(BOARD_NUMBERS)
     lessons = [c.lesson for c in CHALLENGES.values()]
     assert lessons == sorted(lessons)
@@ -284,6 +324,15 @@ BOARD_HINTS = [
     ("mrr-one", lambda c: c.answer, "On your boards all three do."),
     ("k-decides", lambda c: c.start, "ranking 1 has 2 and 2, ranking 2 has 2 and 1"),
     ("k-decides", lambda c: c.answer, "ranking 1 has 2 and 2, ranking 2 has 3 and 1"),
+    ("patience-decides", lambda c: c.start,
+     ("On your boards, ranking 1: relevant at ranks 1, 2 and 6; ranking 3: relevant at "
+      "ranks 3, 4 and 5.")),
+    ("patience-decides", lambda c: c.answer, "ranking 3: relevant at ranks 1, 3 and 4."),
+    ("patience-decides", lambda c: start_with(c, 1, judge("A", 0), judge("B", 0),
+                                              judge("C", 0)), "ranking 3: nothing relevant."),
+    ("good-picture-in-the-way", lambda c: c.start, "the top five hold the grades 0, 4, 1, 3 and 4."),
+    ("good-picture-in-the-way", lambda c: c.answer,
+     "the top five hold the grades 0, 3, 4, 3 and 4."),
     ("hit-blind-to-order", lambda c: c.start,
      "On your board the top 3 holds 2, at ranks 1 and 2: keep one, as low as it can go."),
     ("hit-blind-to-order", lambda c: c.answer, "On your board the top 3 holds 1, at rank 3:"),
@@ -358,3 +407,44 @@ def test_sources_are_the_lessons_boards():
     assert s["white-cats"].top == 4
     assert list(s["ranking2"].order) == choosing.LECTURE_ORDERS[2]
     assert challenges(s).keys() == CHALLENGES.keys()
+
+
+@pytest.mark.parametrize("cid", ["patience-decides", "good-picture-in-the-way", "unseen-gain"])
+def test_lesson_7s_challenges_take_two_moves(cid):
+    """Lesson 7: two drags from the start solve each; the start does not (above)."""
+    c = CHALLENGES[cid]
+    assert c.lesson == 7
+    assert sum(map(moves_between, c.start, c.answer)) == 2
+    assert all(a.grades == s.grades for a, s in zip(c.answer, c.start))
+
+
+def test_lesson_7s_words_are_irlibs_numbers():
+    """The hints' and worked answers' numbers, from irlib: RBP's weights, ERR's satisfaction
+    chances, the cascade user's reach and the A/B test's users."""
+    from irlib.measures.user_models import user_model
+    from irlib.online import (
+        ab_users_needed,
+        any_click_probability,
+        attractiveness,
+        click_probabilities,
+    )
+
+    impatient = user_model([1] * 6, "RBP", p=0.5).weight
+    patient = user_model([1] * 6, "RBP", p=0.9).weight
+    assert impatient[:2].sum() == 0.75 and patient[5] > patient[0] / 2
+    assert "three quarters of the weight" in CHALLENGES["patience-decides"].answer_text
+    # ERR's user is satisfied by a 4 in 15 cases of 16 and by a 3 in 7
+    err_user = user_model([4, 3], "ERR(max_rel=4)")
+    assert (err_user.stopping[0], 1 - err_user.continuation[1]) == (15 / 16, 7 / 16)
+    assert "satisfies 7 in 16 where the 4 satisfied 15" in \
+        CHALLENGES["good-picture-in-the-way"].answer_text
+    # the cascade user with relevant results at ranks 1 and 2 rarely reads rank 3
+    c = CHALLENGES["unseen-gain"]
+    attract = attractiveness([1, 1, 0, 0, 0, 0], 1, 0.1)
+    reach3 = click_probabilities(attract, "cascade", patience=0.9)[2] / attract[2]
+    assert reach3 < 0.01 and "fewer than 1 user in 100 reads past rank 2" in c.hint
+    ctr = [any_click_probability(attractiveness(b.ranked(), 1, 0.1), "cascade", patience=0.9)
+           for b in c.answer]
+    assert abs(ctr[1] - ctr[0]) < 0.001 and "less than a tenth of a percentage point" in \
+        c.answer_text
+    assert ab_users_needed(*ctr) > 2_000_000 and "over two million users" in c.answer_text

@@ -200,10 +200,16 @@ def test_after_a_solve_the_way_on():
     c = CHALLENGES["order-matters"]
     learner_makes(at, c.id, c.answer)
     assert "Next lesson: 2. Many queries: MRR and MAP" in captions(at)
-    # the search lessons' last challenge: the next lesson, then Lesson 8's challenges
+    # the libraries' last challenge: the next lesson, then Lesson 7's challenges
     c = CHALLENGES["libraries-agree"]
     learner_makes(at, c.id, c.answer)
     assert "Next lesson: 6. Beyond accuracy" in captions(at)
+    assert at.button(key=PREFIX + "next").label == \
+        "Next challenge: " + CHALLENGES["patience-decides"].title
+    # the online lesson's last challenge: the next lesson, then Lesson 8's challenges
+    c = CHALLENGES["unseen-gain"]
+    learner_makes(at, c.id, c.answer)
+    assert "Next lesson: 8. Recommenders: the same metrics, new traps" in captions(at)
     assert at.button(key=PREFIX + "next").label == \
         "Next challenge: " + CHALLENGES["hit-blind-to-order"].title
     # the recommenders' last challenge: the next lesson, then Lesson 9's challenges
@@ -220,8 +226,8 @@ def test_after_a_solve_the_way_on():
         "Next challenge: " + CHALLENGES["recall-not-precision"].title   # wraps round
     summary = plain(" ".join(m.value for m in at.markdown))
     n = len(CHALLENGES)
-    assert (f"That was the last challenge. You have: ✓ **6 of {n} solved** · ◐ 0 answer seen · "
-            f"{n - 6} left.") in summary
+    assert (f"That was the last challenge. You have: ✓ **7 of {n} solved** · ◐ 0 answer seen · "
+            f"{n - 7} left.") in summary
 
 
 def test_the_hint_follows_the_board():
@@ -355,3 +361,24 @@ def test_a_recommender_answer_on_the_board_is_seen_not_solved():
     assert not ticked(at, c.id) and label(at, c.id).startswith("◐ ")
     assert "This board is the worked answer: it does not count" in captions(at)
     assert address(at).get("solved", "") == "" and address(at)["seen"] == c.id
+
+
+def test_an_online_challenge_is_solved_on_the_lectures_rankings():
+    """Lesson 7: rankings 1 and 3 on the board, ranking 1 kept; the learner's own two moves
+    reach the goal, with irlib's numbers in the check, and the link keeps both boards."""
+    c = CHALLENGES["patience-decides"]
+    at = run_page("practice", query={"challenge": link(c.id, c.start)})
+    assert at.selectbox(key=PREFIX + "pick").value == "7. Online · " + c.title
+    assert shown_boards(at) == [list(b.order) for b in c.start]
+    (why,) = verdicts(at)
+    assert why == c.check(c.start).why and "RBP (p = 0.9) = 0.22 for ranking 3" in why
+    # the learner's own order, not the worked answer's: A first, D to the bottom
+    r3 = c.start[1]
+    own = (c.start[0], r3.moved("A", 1).moved("D", 6))
+    assert own != c.answer and c.check(own).solved
+    learner_makes(at, c.id, own)
+    assert at.success and ticked(at, c.id)
+    assert "RBP (p = 0.5) = 0.688 for ranking 3 and 0.766 for ranking 1: lower as asked" in \
+        verdicts(at)[0]
+    again = reopen(at)
+    assert ticked(again, c.id) and shown_boards(again) == [list(b.order) for b in own]

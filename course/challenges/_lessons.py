@@ -4,18 +4,21 @@ Sources (the boards the lessons show; ``ui/lessons/practice/lesson.py`` builds t
 ``cats`` (lesson 1, "cat in a box", relevant / not), ``white-cats`` (lesson 3, grades 0-4),
 ``query1``-``query3`` (lesson 2, the article's three queries), ``ranking1``-``ranking3``
 (lesson 4, the lecture's three rankings of six documents A-F, relevant A, B and C). Lesson 5
-reuses ``cats`` with the libraries' conventions (irlib.measures.conventions). Lesson 8's challenges are
-on users' film lists (``films-<name>``, :mod:`course.challenges._recommenders`); Lesson
-8's make the learner a rater on ``cats`` and ``white-cats`` (:mod:`course.challenges._judgments`).
+reuses ``cats`` with the libraries' conventions (irlib.measures.conventions). Lesson 7's
+challenges put the lesson's users (RBP, ERR, cascade clicks) on ``ranking1``, ``ranking3`` and
+``white-cats`` (:mod:`course.challenges._online`). Lesson 8's challenges are on users' film
+lists (``films-<name>``, :mod:`course.challenges._recommenders`); Lesson 9's make the learner a
+rater on ``cats`` and ``white-cats`` (:mod:`course.challenges._judgments`).
 """
 from __future__ import annotations
 
-from irlib.measures.ap import average_precision, mean_average_precision
-from irlib.measures.binary import f1_at_k, precision_at_k, recall_at_k
 from course.challenges import Spec, judge, move
 from course.challenges._board import Condition, moves_between, number, regrades_between
 from course.challenges._judgments import SPECS as JUDGMENT_SPECS
+from course.challenges._online import SPECS as ONLINE_SPECS
 from course.challenges._recommenders import SPECS as RECOMMENDER_SPECS
+from irlib.measures.ap import average_precision, mean_average_precision
+from irlib.measures.binary import f1_at_k, precision_at_k, recall_at_k
 from irlib.measures.conventions import score_under
 from irlib.measures.dcg import ndcg_at_k
 from irlib.measures.rank import mean_reciprocal_rank, reciprocal_rank
@@ -356,6 +359,7 @@ SPECS = [
          ((move("dog", 8), move("empty-box", 8), move("two-cats", 8)),),
          "Put all four relevant cats in the top four: every library then divides by 4 and "
          "finds precision 1 at each of them.", k=4),
+    *ONLINE_SPECS,
     *RECOMMENDER_SPECS,
     *JUDGMENT_SPECS,
 ]

@@ -24,12 +24,12 @@ import streamlit as st
 from course.challenges import Board, Challenge, Result, challenges
 from course.challenges._recommenders import film_boards
 from ui.lessons import choosing
+from ui.lessons.practice.links import _is_cats, _is_films, at_codec, id_set, solved_codec
 from ui.shared import films
 from ui.shared import page_state as ps
 from ui.shared.board import ranking_board
 from ui.shared.catalog import board_items, load_catalog
 from ui.shared.course import LESSONS, page_link
-from ui.lessons.practice.links import _is_cats, _is_films, at_codec, id_set, solved_codec
 from ui.shared.texts import md_escape as md
 
 PREFIX = "pr_"
@@ -39,7 +39,7 @@ SOLVED_MARK, SEEN_MARK = "✓ ", "◐ "
 @functools.cache
 def sources() -> dict[str, Board]:
     """The lessons' starting boards by the names the challenges use (course.challenges); Lesson
-    7's users' film lists come from irlib (``films-<name>``)."""
+    8's users' film lists come from irlib (``films-<name>``)."""
     catalog = load_catalog()
 
     def query(qid: str, label: str) -> Board:
