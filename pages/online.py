@@ -142,7 +142,9 @@ with curve:
                                     {"ab": result.ab_needed,
                                      "interleaving": result.interleaving_needed}, height=300),
                     key=P + "power", config=plotly_config(displayModeBar=False))
-    st.caption("Each point: 400 simulated experiments of that many users; the share that "
+    st.caption(f"Each point: {ol.CURVE_EXPERIMENTS} simulated experiments of that many users "
+               f"(the sentences below: {result.ab_at_users.experiments:,} at each size they "
+               "name); the share that "
                "found the difference (p < 0.05, the right way round). Dotted: the users the "
                "formula asks for.")
 with st.container(border=True, key=P + "stakeholder"):

@@ -147,3 +147,25 @@ def test_plain_words_say_what_it_does_not_say():
                    plain_label="NDCG@10")
     assert "(gain g)" not in said.plain and "NDCG@10" in said.plain
     assert "likely real" in said.plain and "online" in said.plain
+
+
+def test_plain_words_blame_the_correction_only_where_it_took_the_finding_away():
+    """From the product manager's walk: "cannot tell the two systems apart once we count that 3
+    comparisons were made" read as if the correction had taken a finding away when the
+    uncorrected p (0.084) was above alpha too."""
+    from irlib.stats.compare_many import Finding
+    rng = np.random.default_rng(3)
+    a = _series(rng.uniform(0, 1, 30))
+    c = compare_systems(a, a + rng.normal(0.01, 0.2, 30))
+
+    def plain(p_raw: float, p_adjusted: float) -> str:
+        finding = Finding("NDCG@10", "test", "control", c.mean_b, c.mean_a, c.mean_delta, c.n,
+                          "randomization", p_raw, p_adjusted, "holm", 3, False, 0.05, False,
+                          False)
+        return verdict(c, "NDCG@10", "control", "test", finding=finding).plain
+
+    taken_away, never_there = plain(0.02, 0.06), plain(0.084, 0.25)
+    assert "on NDCG@10, these queries cannot tell the two systems apart" in taken_away
+    assert "once we count that 3 comparisons were made at once" in taken_away
+    assert "cannot tell the two systems apart." in never_there
+    assert "comparisons were made" not in never_there

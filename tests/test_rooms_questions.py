@@ -207,13 +207,15 @@ def test_every_answer_reads_in_a_sentence(seed):
 # --------------------------------------------------------------------------- recommenders
 
 #: irlib.evaluate's name of each recommender metric a prompt names.
-REC_NAMES = {"HitRate": "Success", "Recall": "R", "NDCG": "nDCG", "MRR": "RR"}
+REC_NAMES = {"HitRate": "Success", "Recall": "R", "NDCG": "nDCG", "MRR": "RR",
+             # one user's list (the "users" question): its hit and its RR
+             "Hit": "Success", "RR": "RR"}
 
 
 def rec_shown(question: dict) -> tuple[str, int]:
     """The metric (irlib's name) and K a recommender question's prompt names."""
     import re
-    name, k = re.search(r"(HitRate|Recall|NDCG|MRR)@(\d+)", question["prompt"]).groups()
+    name, k = re.search(r"\b(HitRate|Hit|Recall|NDCG|MRR|RR)@(\d+)", question["prompt"]).groups()
     return REC_NAMES[name], int(k)
 
 
@@ -303,7 +305,10 @@ def test_the_teachers_recommender_options_are_kept():
     for key in qs.REC_METRICS["users"]:
         for k in (1, 4, 8):
             question = qs.draw("users", k, {"rec_metric": key, "k": k, "negatives": 5})
-            assert question["k"] == k and qs.rec_metric_label(key, k) in question["prompt"]
+            # one user's list has an RR and a hit, not an MRR or a hit rate (Lesson 2)
+            shown = {"mrr": f"RR@{k}", "hit": f"Hit@{k}"}.get(key, qs.rec_metric_label(key, k))
+            assert question["k"] == k and f"higher {shown}," in question["prompt"]
+            assert "MRR" not in question["prompt"] + question["explanation"]
     for key in qs.REC_METRICS["sampled"]:
         for n in qs.NEGATIVES:
             question = qs.draw("sampled", n, {"rec_metric": key, "negatives": n, "k": 3})

@@ -192,10 +192,18 @@ def online_claims(r: OnlineComparison, name_a: str = "A", name_b: str = "B",
               f"tell them apart.")
     else:
         ab_side = name_b if r.traffic_ctr_b > r.traffic_ctr_a else name_a
-        ab = (f"Simulated users click through on {_percent(r.ctr_a)} of the searches shown "
-              f"{name_a} and {_percent(r.ctr_b)} of those shown {name_b}{share}; an A/B test "
-              f"on that rate needs {_users(r.ab_needed)} (both groups) to find the difference "
-              f"80 % of the time, in favour of {ab_side}." + _checked(r.ab_at_needed))
+        # with part of the traffic touched, the rates of the touched searches and of all
+        # searches are two scales: say which one the test needs users for
+        rates = (f"{_percent(r.ctr_a)} of the searches shown {name_a} and {_percent(r.ctr_b)} "
+                 f"of those shown {name_b}")
+        ab = ((f"Simulated users click through on {rates}; an A/B test on that rate"
+               if s.touched == 1 else
+               f"On the {_percent(s.touched)} of searches the change touches, simulated users "
+               f"click through on {rates}; over all searches that is "
+               f"{_percent(r.traffic_ctr_a)} against {_percent(r.traffic_ctr_b)}, and an A/B "
+               f"test on this overall rate")
+              + f" needs {_users(r.ab_needed)} (both groups) to find the difference 80 % of "
+              f"the time, in favour of {ab_side}." + _checked(r.ab_at_needed))
     method = METHOD_NAMES[s.method]
     if r.interleaving_needed is None:
         il = (f"Interleaved ({method}), the users' clicks favour {name_a} and {name_b} "
@@ -210,9 +218,9 @@ def online_claims(r: OnlineComparison, name_a: str = "A", name_b: str = "B",
     ab_u, il_u = r.ab_at_users, r.interleaving_at_users
     budget = (f"With {r.users:,} users, the A/B test finds the difference in "
               f"{_percent(ab_u.found)} of {ab_u.experiments:,} simulated experiments and "
-              f"points the wrong way in {_percent(ab_u.wrong_way)}; interleaving finds it in "
-              f"{_percent(il_u.found)} and points the wrong way in "
-              f"{_percent(il_u.wrong_way)}.")
+              f"points the wrong way in {_percent(ab_u.wrong_way)} (the worse ranking ahead, "
+              f"found or not); interleaving finds it in {_percent(il_u.found)} and points the "
+              f"wrong way in {_percent(il_u.wrong_way)}.")
     d = r.ndcg_difference
     if abs(d) < 1e-9:
         stakeholder = ("The two rankings have the same offline score here; in this simulation "
@@ -238,7 +246,8 @@ def online_claims(r: OnlineComparison, name_a: str = "A", name_b: str = "B",
                f", the other way: towards {online_side}")
             + f". An A/B test needs {_users(r.ab_needed)} to see it 80 % of the time; an "
             f"interleaving {_users(r.interleaving_needed)} ({fewer}). With {r.users:,} users "
-            f"the A/B test points the wrong way {_percent(ab_u.wrong_way)} of the time. One "
+            f"the A/B test puts the worse ranking ahead {_percent(ab_u.wrong_way)} of the "
+            f"time (significant or not). One "
             f"query, one user model: a reason to size an experiment, not a forecast.")
     return {"offline": _offline(r, name_a, name_b, measure), "ab": ab, "interleaving": il,
             "budget": budget, "stakeholder": stakeholder}
@@ -252,7 +261,7 @@ def position_bias_claim(order: Sequence, grades: Mapping, clicks: Sequence[float
     Examples
     --------
     >>> position_bias_claim(["x", "y"], {"x": 0, "y": 2}, [0.3, 0.1])
-    'x (grade 0) at rank 1 draws 30 % of the clicks, y (grade 2) at rank 2 only 10 %: read as judgments, clicks would rank them the other way round.'
+    'x (grade 0) at rank 1 is clicked on 30 % of searches, y (grade 2) at rank 2 on only 10 %: read as judgments, clicks would rank them the other way round.'
     >>> position_bias_claim(["y", "x"], {"x": 0, "y": 2}, [0.6, 0.1]) is None
     True
     """
@@ -266,9 +275,9 @@ def position_bias_claim(order: Sequence, grades: Mapping, clicks: Sequence[float
         return None
     i, j = best
     low, high = order[i], order[j]
-    return (f"{titles.get(low, low)} (grade {grades[low]}) at rank {i + 1} draws "
-            f"{_percent(clicks[i])} of the clicks, {titles.get(high, high)} (grade "
-            f"{grades[high]}) at rank {j + 1} only {_percent(clicks[j])}: read as judgments, "
+    return (f"{titles.get(low, low)} (grade {grades[low]}) at rank {i + 1} is clicked on "
+            f"{_percent(clicks[i])} of searches, {titles.get(high, high)} (grade "
+            f"{grades[high]}) at rank {j + 1} on only {_percent(clicks[j])}: read as judgments, "
             f"clicks would rank them the other way round.")
 
 

@@ -302,16 +302,20 @@ def _plain(c: Comparison, label: str, name_a: str, name_b: str,
                      if c.n < 2 else "No test can be read here, so this is no finding.")
     elif significant:
         lines.append("A difference this large would rarely come from the luck of which "
-                     f"{PLURALS[unit]} were picked, so it is likely real for {PLURALS[unit]} "
-                     "like these" + (f", even counting that {finding.family_size} "
+                     f"{PLURALS[unit]} were picked, so on {label} it is likely real for "
+                     f"{PLURALS[unit]} like these" + (f", even counting that {finding.family_size} "
                                      "comparisons were made at once." if finding is not None
                                      and finding.corrected else "."))
     else:
         lines.append("A difference like this could come from the luck of which "
-                     f"{PLURALS[unit]} were picked: these {PLURALS[unit]} cannot tell the two "
-                     "systems apart" + (f" once we count that {finding.family_size} comparisons "
-                                        "were made at once." if finding is not None
-                                        and finding.corrected else "."))
+                     f"{PLURALS[unit]} were picked: on {label}, these {PLURALS[unit]} cannot "
+                     "tell the two systems apart" + (
+                         # the correction is named only where it is what took the finding
+                         # away: the uncorrected p alone would have been below alpha
+                         f" once we count that {finding.family_size} comparisons were made at "
+                         "once." if finding is not None and finding.corrected
+                         and finding.p_value is not None and finding.p_value < finding.alpha
+                         else "."))
     lines.append("It does not say how people will respond to the change online, or how it "
                  f"does on kinds of {PLURALS[unit]} that are not in this test set.")
     return " ".join(lines)

@@ -136,13 +136,19 @@ def comparison(p: Pair, s: online.Setting, users: int) -> online.OnlineCompariso
                                  users=users)
 
 
+#: seeded experiments at each point of a power curve: fewer than behind the sentences, as the
+#: curve has a point per size
+CURVE_EXPERIMENTS = 400
+
+
 @st.cache_data(show_spinner=False, max_entries=64)
 def curves(rates: tuple[float, float, float, float], seed: int) -> dict[str, list]:
     """Power against users for both experiments: the share of seeded experiments that found
     the difference (A/B on click-through ``rates[:2]``, interleaving on votes ``rates[2:]``)."""
-    ab = online.power_curve("ab", CURVE_SIZES, rate_a=rates[0], rate_b=rates[1], seed=seed)
+    ab = online.power_curve("ab", CURVE_SIZES, rate_a=rates[0], rate_b=rates[1], seed=seed,
+                            experiments=CURVE_EXPERIMENTS)
     il = online.power_curve("interleaving", CURVE_SIZES, rate_a=rates[2], rate_b=rates[3],
-                            seed=seed + 1)
+                            seed=seed + 1, experiments=CURVE_EXPERIMENTS)
     return {"ab": ab, "interleaving": il}
 
 

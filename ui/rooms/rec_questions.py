@@ -76,7 +76,9 @@ def make_users(rng: random.Random, params: Mapping) -> dict:
         values = {"A": float(per_user[users[0]]), "B": float(per_user[users[1]])}
         if allow_tie or _winner(values) != SAME:
             break
-    shown = rec_metric_label(key, k)
+    # one user's list: a mean over users is that user's own score (MRR of one list is its
+    # RR, a hit rate a hit), named as Lesson 2 names it
+    shown = {"mrr": f"RR@{k}", "hit": f"Hit@{k}"}.get(key) or rec_metric_label(key, k)
     who = {name: names[u] for name, u in zip("AB", users)}
     counts = {name: len(held[u]) for name, u in zip("AB", users)}
     correct = _winner(values)

@@ -37,6 +37,7 @@ STYLE = """<style>
 .room-url > span { display: inline-block; max-width: 100%; overflow-wrap: anywhere; }
 .room-qr-row { display: flex; flex-wrap: wrap; align-items: center; gap: 0 1rem; }
 .room-local { flex: 1 1 9rem; margin: 0; font-size: .85rem; line-height: 1.3; opacity: .9; }
+.room-local code { white-space: nowrap; }   /* never "-" / "-server.address" */
 .room-strip { margin: .1rem 0 .5rem; }
 .room-strip .lbl { font-weight: 700; font-size: 1.1rem; }
 .room-cards { display: grid; gap: .3rem; }
