@@ -12,18 +12,18 @@ import streamlit as st
 
 from irlib.measures.dcg import GAIN_FORMULAS
 from irlib.measures.registry import MEASURES
-from ui.shared.numbers import fmt
+from ui.lessons.playground import example_editor as own_example
+from ui.lessons.playground import predict
 from ui.lessons.playground import session as pg
-from ui.lessons.playground import example_editor as own_example, predict
+from ui.lessons.playground.preview import PRECISION_RECALL, neighbour_preview
 from ui.shared.board import ranking_board
 from ui.shared.catalog import board_items, load_catalog
 from ui.shared.course import SOURCES, lesson_links
 from ui.shared.formula import show_explanation, show_pros_cons
 from ui.shared.layout import board_page
 from ui.shared.live_chart import live_charts
-from ui.lessons.playground.preview import PRECISION_RECALL, neighbour_preview
+from ui.shared.numbers import fmt
 from ui.shared.texts import METRIC_TEXT, md_escape
-
 
 P = pg.PREFIX
 st.session_state[P + "full_run"] = True     # the live part sends pictures and code this time

@@ -29,7 +29,7 @@ import streamlit as st
 
 from ui.shared import component_code
 
-__all__ = ["ranking_board", "MODES", "OUTCOMES"]
+__all__ = ["MODES", "OUTCOMES", "ranking_board"]
 
 MODES = ("binary", "graded")
 OUTCOMES = ("TP", "FP", "FN", "TN", "")

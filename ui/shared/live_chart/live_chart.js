@@ -426,8 +426,11 @@ function plotHeight(s, height) {
 // at least FIT_MIN; the lines under them too where the rest has room for both.
 const FIT_MIN = 150;
 const FIT_MARGIN = 10;
-const shortName = (trace) => (typeof trace.name === "string" && trace.name.endsWith("@K")
-  ? { ...trace, name: trace.name.slice(0, -2) } : trace);
+function shortName(trace) {
+  if (typeof trace.name !== "string") return trace;
+  const name = trace.name.replace(/@K$/, "").split(/: | \(/)[0];
+  return name === trace.name ? trace : { ...trace, name };
+}
 function fittedHeight(s, height) {
   const main = document.querySelector('[data-testid="stMain"]');
   const top = s.grid.getBoundingClientRect().top + (main ? main.scrollTop : 0);
@@ -459,7 +462,8 @@ function drawOne(Plotly, s, cell, chart) {
     moveOrAnimate(Plotly, cell, figure.data);
   } else {
     // the presenter view of an own example: charts as short as 150 px, whose legend keeps to
-    // one line at 20 px (the axis's title says "at K")
+    // one line at 20 px: its names without "@K" (the axis's title says "at K") and without
+    // what follows a colon or a bracket (the precision–recall chart's explanations)
     const data = present ? figure.data.map(shortName) : figure.data;
     Plotly.react(cell.plot, data, { ...themed(figure.layout, s.theme, cell.width, large), height },
                  CONFIG);
