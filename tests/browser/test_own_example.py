@@ -2,8 +2,10 @@
 and a phone, the link round trip, and refused files that leave the board as it was."""
 from __future__ import annotations
 
+import base64
 import contextlib
 import io
+import json
 import re
 import struct
 import zlib
@@ -140,6 +142,37 @@ def test_presenter_view_shows_an_own_example_whole_in_type_read_from_the_back(
     page = own({"ex": own_data.to_link(example), "order": "".join(example.ids),
                 "mode": "graded", "k": "2" if results == 3 else "5", "view": "present"},
                cards=results, width=width, height=height)
+    assert_presented_whole(page, results, width, height)
+
+
+@pytest.mark.parametrize("width, height", [(1920, 1080), (1366, 768)])
+def test_presenter_view_shows_twelve_results_with_pictures_whole(own, tmp_path, width, height):
+    """The same with a picture on each of 12 cards (a JSON file loaded in the presenter view):
+    two rows of pictures and titles, the tiles and the charts on one screen."""
+    page = own({**LINK, "view": "present", "k": "5"}, width=width, height=height)
+    results = []
+    for i, item in enumerate(PRESENT_ITEMS):
+        buffer = io.BytesIO()
+        Image.new("RGB", (400, 300), (40 + 15 * i, 30, 200 - 12 * i)).save(buffer, "PNG")
+        results.append({"title": item.title, "grade": item.grade, "picture":
+                        "data:image/png;base64," + base64.b64encode(buffer.getvalue()).decode()})
+    (tmp_path / "shoes.json").write_text(json.dumps(
+        {"format": own_data.FORMAT, "query": "red running shoes", "results": results}))
+    page.get_by_role("button", name="Own example").click()
+    wait_for_app_run(page)
+    page.get_by_test_id("stFileUploaderDropzoneInput").nth(1).set_input_files(
+        str(tmp_path / "shoes.json"))
+    wait_for_app_run(page)
+    board_card(page, rank=12).locator(".rb-img").wait_for()
+    page.keyboard.press("Escape")                   # the popover closed
+    expect(page.get_by_test_id("stPopoverBody")).to_be_hidden()
+    assert_presented_whole(page, 12, width, height)
+
+
+def assert_presented_whole(page, results: int, width: int, height: int) -> None:
+    """Every card, tile label and value and both plots inside the viewport (once the charts
+    have taken their height), the board's and the tiles' text at 20 px or more, no scroll."""
+    __tracebackhide__ = True
     expect(page.locator(".lc-root .js-plotly-plot")).to_have_count(2)
     wait_for_app_idle(page)
 
