@@ -188,7 +188,9 @@ def assert_presented_whole(page, results: int, width: int, height: int) -> None:
         assert not any(outside.values()), outside
         return parts
 
-    parts = wait_until(page, presented)
+    # the charts take the height the board above leaves them (live_chart.js: fittedHeight):
+    # on a loaded machine, a few layouts after the board is drawn
+    parts = wait_until(page, presented, timeout_ms=30_000)
     small = {name: sorted({(p["size"], p["text"]) for p in found if p["size"] < 20})[:3]
              for name, found in parts.items() if name not in ("cards", "plots")}
     assert not any(small.values()), small
