@@ -12,29 +12,32 @@ import streamlit as st
 
 from irlib.measures.dcg import GAIN_FORMULAS
 from irlib.measures.registry import MEASURES
-from ui.shared.numbers import fmt
+from ui.lessons.playground import example_editor as own_example
+from ui.lessons.playground import predict
 from ui.lessons.playground import session as pg
-from ui.lessons.playground import example_editor as own_example, predict
+from ui.lessons.playground.preview import PRECISION_RECALL, neighbour_preview
 from ui.shared.board import ranking_board
 from ui.shared.catalog import board_items, load_catalog
 from ui.shared.course import SOURCES, lesson_links
 from ui.shared.formula import show_explanation, show_pros_cons
 from ui.shared.layout import board_page
 from ui.shared.live_chart import live_charts
-from ui.lessons.playground.preview import PRECISION_RECALL, neighbour_preview
+from ui.shared.numbers import fmt
 from ui.shared.texts import METRIC_TEXT, md_escape
-
 
 P = pg.PREFIX
 st.session_state[P + "full_run"] = True     # the live part sends pictures and code this time
 pg.init()                   # first: a link's own example decides the board's fields
 S = pg.page_state()
 state = pg.current()
-# predicting adds a panel above the tiles: smaller cards keep the tiles in view (beside the
-# sidebar; the presenter view's cards stay large, to be read from the back of a room)
-size = "large" if state.present else "small" if S["predict"] else "normal"
 board_page(state.present, steady=not S["predict"])   # predicting: no preview
 example = pg.own_example()               # the lecturer's own example, or None: the cats
+# The presenter view: a lecturer's own example (3 to 12 results) keeps its type at 20 px or
+# more on a laptop's screen too, its cards and tiles more compact ("present": board.css).
+large = "present" if example is not None else "large"
+# predicting adds a panel above the tiles: smaller cards keep the tiles in view (beside the
+# sidebar; the presenter view's cards stay large, to be read from the back of a room)
+size = large if state.present else "small" if S["predict"] else "normal"
 if example is None:
     query = load_catalog().queries[pg.BINARY_QUERY if state.mode == "binary"
                                    else pg.GRADED_QUERY].text
@@ -154,7 +157,7 @@ def live_part(formula) -> None:
         choice=("Second chart", pg.url_state.CHARTS, state.chart), on_choose=pg.set_chart,
         note=pg.confusion_note(k, confusion.tp, confusion.fp, confusion.fn, confusion.tn),
         tiles=[(MEASURES[name].label_at(k), fmt(curves[name][k - 1])) for name in tiles],
-        footer="Click a point to set K.", size="large" if state.present else "normal",
+        footer="Click a point to set K.", size=large if state.present else "normal",
         preview=near and near.for_charts(P + "board"), send_code=full_run)
 
     with formula:

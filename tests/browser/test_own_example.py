@@ -2,8 +2,10 @@
 and a phone, the link round trip, and refused files that leave the board as it was."""
 from __future__ import annotations
 
+import base64
 import contextlib
 import io
+import json
 import re
 import struct
 import zlib
@@ -14,15 +16,15 @@ from PIL import Image
 from playwright.sync_api import TimeoutError as PlaywrightTimeoutError
 from playwright.sync_api import expect
 
-from tests.browser.helpers import (board_card, board_order, drag_card, touch_drag,
-                                   wait_for_app_run)
 import irlib
-from ui.shared.numbers import fmt
+from tests.browser.helpers import board_card, board_order, drag_card, touch_drag, wait_for_app_run
+from tests.browser.waiting import wait_for_app_idle, wait_until
 from ui.lessons.playground import example_data as own_data
+from ui.shared.numbers import fmt
 
 pytestmark = pytest.mark.browser
 
-PHONE = dict(width=390, height=844, is_mobile=True, has_touch=True, device_scale_factor=2)
+PHONE = {"width": 390, "height": 844, "is_mobile": True, "has_touch": True, "device_scale_factor": 2}
 LINK = {"ex": own_data.to_link(own_data.TEMPLATE), "order": "123456", "mode": "graded",
         "k": "3", "metric": "nDCG"}
 TITLES = [item.title for item in own_data.TEMPLATE.items]
@@ -47,9 +49,9 @@ def titles(page) -> list[str]:
 def own(start_app, open_page):
     app = start_app("app.py")
 
-    def _open(query: dict = LINK, **size):
+    def _open(query: dict = LINK, cards: int = len(own_data.TEMPLATE.items), **size):
         page = open_page(app.url + "/playground", query=urlencode(query), **size)
-        board_card(page, rank=len(own_data.TEMPLATE.items)).wait_for()
+        board_card(page, rank=cards).wait_for()
         return page
     return _open
 
@@ -93,6 +95,106 @@ def test_a_phone_drags_and_judges_a_text_card(own):
     assert tile(page, "NDCG@3") == ndcg_at_3([4, 4, 1, 0, 1, 3])
     box = board_card(page, rank=1).locator(".rb-title").bounding_box()
     assert box and box["height"] > 40                # the title fills the picture's place
+
+
+#: Twelve results of a product search, short and long titles (the longest wrap past two lines).
+PRESENT_ITEMS = [
+    *own_data.TEMPLATE.items,
+    own_data.OwnItem("Waterproof red hiking boots with Vibram sole, wide fit", 2),
+    own_data.OwnItem("Red sneakers", 2),
+    own_data.OwnItem("Running shorts, lightweight, red and black with reflective stripes", 0),
+    own_data.OwnItem("Carbon-plated racing flat for marathon runners, crimson red colourway, "
+                     "unisex sizing", 4),
+    own_data.OwnItem("Shoe laces", 0),
+    own_data.OwnItem("Red running shoe (refurbished), size 42, free returns within 30 days", 3),
+]
+
+#: Where each part the class reads is (viewport px) and its type's size: the cards, every
+#: tile's label and value, the charts' plots; the board's titles, grades and outcome tags.
+PRESENTED_JS = """() => {
+  const all = (sel) => {
+    const found = [...document.querySelectorAll(sel)];
+    for (const host of document.querySelectorAll('*'))
+      if (host.shadowRoot) found.push(...host.shadowRoot.querySelectorAll(sel));
+    return found.filter((e) => e.getClientRects().length);
+  };
+  const box = (e) => { const r = e.getBoundingClientRect();
+                       return [r.left, r.top, r.right, r.bottom]; };
+  const parts = {};
+  for (const [name, sel] of Object.entries({
+      cards: '.rb-card', labels: '.lc-tile-label', values: '.lc-tile-value',
+      plots: '.lc-root .js-plotly-plot', titles: '.rb-title', badges: '.rb-badge',
+      outcomes: '.rb-outcome'}))
+    parts[name] = all(sel).map((e) => ({text: e.textContent.trim().slice(0, 30), box: box(e),
+                                         size: parseFloat(getComputedStyle(e).fontSize)}));
+  return parts;
+}"""
+
+
+@pytest.mark.parametrize("width, height", [(1920, 1080), (1366, 768)])
+@pytest.mark.parametrize("results", [3, 8, 12])
+def test_presenter_view_shows_an_own_example_whole_in_type_read_from_the_back(
+        own, width, height, results):
+    """Issue 44: a lecturer's own example (3-12 text results) on a projector. Every card, every
+    tile's label and value and both charts' plots are on the screen at once, without
+    scrolling, and no title, grade, outcome tag or tile is under 20 px (a hall's back row)."""
+    example = own_data.OwnExample("red running shoes", tuple(PRESENT_ITEMS[:results]))
+    page = own({"ex": own_data.to_link(example), "order": "".join(example.ids),
+                "mode": "graded", "k": "2" if results == 3 else "5", "view": "present"},
+               cards=results, width=width, height=height)
+    assert_presented_whole(page, results, width, height)
+
+
+@pytest.mark.parametrize("width, height", [(1920, 1080), (1366, 768)])
+def test_presenter_view_shows_twelve_results_with_pictures_whole(own, tmp_path, width, height):
+    """The same with a picture on each of 12 cards (a JSON file loaded in the presenter view):
+    two rows of pictures and titles, the tiles and the charts on one screen."""
+    page = own({**LINK, "view": "present", "k": "5"}, width=width, height=height)
+    results = []
+    for i, item in enumerate(PRESENT_ITEMS):
+        buffer = io.BytesIO()
+        Image.new("RGB", (400, 300), (40 + 15 * i, 30, 200 - 12 * i)).save(buffer, "PNG")
+        results.append({"title": item.title, "grade": item.grade, "picture":
+                        "data:image/png;base64," + base64.b64encode(buffer.getvalue()).decode()})
+    (tmp_path / "shoes.json").write_text(json.dumps(
+        {"format": own_data.FORMAT, "query": "red running shoes", "results": results}))
+    page.get_by_role("button", name="Own example").click()
+    wait_for_app_run(page)
+    page.get_by_test_id("stFileUploaderDropzoneInput").nth(1).set_input_files(
+        str(tmp_path / "shoes.json"))
+    wait_for_app_run(page)
+    board_card(page, rank=12).locator(".rb-img").wait_for()
+    page.keyboard.press("Escape")                   # the popover closed
+    expect(page.get_by_test_id("stPopoverBody")).to_be_hidden()
+    assert_presented_whole(page, 12, width, height)
+
+
+def assert_presented_whole(page, results: int, width: int, height: int) -> None:
+    """Every card, tile label and value and both plots inside the viewport (once the charts
+    have taken their height), the board's and the tiles' text at 20 px or more, no scroll."""
+    __tracebackhide__ = True
+    expect(page.locator(".lc-root .js-plotly-plot")).to_have_count(2)
+    wait_for_app_idle(page)
+
+    def presented():
+        parts = page.evaluate(PRESENTED_JS)
+        assert [len(parts[name]) for name in ("cards", "labels", "values", "plots")] == [
+            results, 8, 8, 2], {name: len(found) for name, found in parts.items()}
+        outside = {name: [(p["text"], [round(n) for n in p["box"]]) for p in found
+                          if not (p["box"][0] >= 0 and p["box"][1] >= 0
+                                  and p["box"][2] <= width and p["box"][3] <= height)]
+                   for name, found in parts.items() if name in ("cards", "labels", "values",
+                                                               "plots")}
+        assert not any(outside.values()), outside
+        return parts
+
+    # the charts take the height the board above leaves them (live_chart.js: fittedHeight):
+    # on a loaded machine, a few layouts after the board is drawn
+    parts = wait_until(page, presented, timeout_ms=30_000)
+    small = {name: sorted({(p["size"], p["text"]) for p in found if p["size"] < 20})[:3]
+             for name, found in parts.items() if name not in ("cards", "plots")}
+    assert not any(small.values()), small
+    assert page.evaluate("() => document.querySelector('[data-testid=stMain]').scrollTop") == 0
 
 
 def _declared_png(width: int, height: int) -> bytes:

@@ -29,7 +29,7 @@ import streamlit as st
 
 from ui.shared import component_code
 
-__all__ = ["ranking_board", "MODES", "OUTCOMES"]
+__all__ = ["MODES", "OUTCOMES", "ranking_board"]
 
 MODES = ("binary", "graded")
 OUTCOMES = ("TP", "FP", "FN", "TN", "")
@@ -123,7 +123,9 @@ def ranking_board(
         Fixed pixel height (the board scrolls); default fits the content.
     size
         ``"normal"``, ``"small"`` for several boards on a page (smaller pictures), or
-        ``"large"`` for a projector (bigger pictures and text).
+        ``"large"`` for a projector (bigger pictures and text), or ``"present"``: ``"large"``
+        whose type stays at least 20 px on a laptop's screen too, the cards more compact (a
+        lecturer's own example of up to 12 results on the playground's presenter view).
     preview
         ``ui.lessons.playground.preview.Preview.for_board(key)`` (or ``board_json(key)``, the same encoded
         once per state): the outcome tags of every state one action

@@ -148,7 +148,10 @@ def live_charts(charts: Sequence[tuple[str, dict] | Chart] | component_code.Enco
     note, footer
         Caption lines above the tiles and below the charts; ``""`` for none.
     size
-        ``"normal"``, or ``"large"`` for a projector (bigger numbers and captions).
+        ``"normal"``, or ``"large"`` for a projector (bigger numbers and captions), or
+        ``"present"``: ``"large"`` with its type at least 20 px on a laptop's screen too, the
+        tiles in one row over the charts, and the charts as tall as the rest of the screen
+        allows (under a board of up to 12 results).
     choice, on_choose
         ``(label, {value: text}, chosen)``: a small switch at the end of the caption line
         (the playground: what its second chart shows), ``label`` for screen readers;
@@ -199,7 +202,7 @@ def live_charts(charts: Sequence[tuple[str, dict] | Chart] | component_code.Enco
               else _charts_data(charts),
               "src": plotly_url(), "themeKey": _theme_key(),
               "address": address, "note": note, "footer": footer,
-              "tileWidth": COMPACT_TILE_WIDTH * (1.5 if size == "large" else 1),
+              "tileWidth": COMPACT_TILE_WIDTH * (1.5 if size in ("large", "present") else 1),
               "size": size, "preview": preview,
               "choice": choice and {"label": choice[0], "value": choice[2], "options": [
                   {"value": value, "text": text} for value, text in options.items()]},

@@ -35,6 +35,17 @@ function setAttr(node, name, value) {
 function setText(node, text) {
   if (node.textContent !== text) node.textContent = text;
 }
+// An outcome tag: its code and its words in two spans (the same text), so a narrow card shows
+// the code alone (board.css: .rb-words).
+function setOutcome(node, oc) {
+  const text = OUTCOMES[oc] || "";
+  if (node.textContent === text) return;
+  const cut = text.indexOf(" · ");
+  if (cut < 0) { node.textContent = text; return; }
+  const words = el("span", "rb-words");
+  words.textContent = text.slice(cut);
+  node.replaceChildren(text.slice(0, cut), words);
+}
 function setHidden(node, hidden) {
   if (node.hidden !== hidden) node.hidden = hidden;
 }
@@ -154,7 +165,7 @@ function paintCard(s, id, i) {
   setAttr(p.picker, "aria-label", `Grade for ${item.title}`);
   for (const gb of p.picker.children) setAttr(gb, "aria-pressed", String(Number(gb.dataset.grade) === grade));
   setHidden(p.outcome, !OUTCOMES[oc]);
-  setText(p.outcome, OUTCOMES[oc] || "");
+  setOutcome(p.outcome, oc);
   setAttr(p.outcome, "class", `rb-outcome rb-o-${oc || "none"}`);
 }
 
@@ -207,7 +218,7 @@ function paintPlaces(s, order, tags) {
       setText(node.querySelector(".rb-rank"), String(i + 1));
       const outcome = node.querySelector(".rb-outcome");
       setHidden(outcome, !OUTCOMES[oc]);
-      setText(outcome, OUTCOMES[oc] || "");
+      setOutcome(outcome, oc);
       setAttr(outcome, "class", `rb-outcome rb-o-${oc || "none"}`);
       if (node.classList.contains("rb-below") !== below) node.classList.toggle("rb-below", below);
     }
@@ -544,7 +555,10 @@ function apply(s, data) {
   s.preview = data.preview || null;
   for (const id of s.order) if (!s.cards.has(id)) s.cards.set(id, makeCard(id));
   setAttr(s.root, "data-mode", s.mode);
-  for (const [name, on] of [["rb-fixed", Boolean(data.fixedHeight)], ["rb-large", data.size === "large"],
+  // "present": the presenter view of a lecturer's own example, "large" and more (board.css)
+  const large = data.size === "large" || data.size === "present";
+  for (const [name, on] of [["rb-fixed", Boolean(data.fixedHeight)], ["rb-large", large],
+                            ["rb-present", data.size === "present"],
                             ["rb-small", data.size === "small"]]) {
     if (s.root.classList.contains(name) !== on) s.root.classList.toggle(name, on);
   }

@@ -152,8 +152,16 @@ function setup(parentElement) {
   // quiet, but the presenter view's height follows the screen's.
   const onResize = () => s.cells.forEach((cell) => fit(s, cell));
   window.addEventListener("resize", onResize);
+  // The presenter view of an own example fits its charts to the screen's rest under the board
+  // (fittedHeight): the board, drawn by another component, may come or grow after them.
+  const page = document.querySelector('[data-testid="stMainBlockContainer"]');
+  const above = new ResizeObserver(() => {
+    if (s.root.classList.contains("lc-present")) onResize();
+  });
+  if (page) above.observe(page);
   s.destroy = () => {
     away.disconnect();
+    above.disconnect();
     window.removeEventListener("irlab-preview", onPreview);
     window.removeEventListener("resize", onResize);
     s.cells.forEach(dropCell);
@@ -199,7 +207,8 @@ function setText(node, text) {
 function drawText(s, shown) {
   const tiles = Array.isArray(s.data.tiles) ? s.data.tiles : [];
   const values = shown ? shown.tiles : tiles.map((t) => t.value);
-  toggleClass(s.root, "lc-large", s.data.size === "large");
+  toggleClass(s.root, "lc-large", s.data.size === "large" || s.data.size === "present");
+  toggleClass(s.root, "lc-present", s.data.size === "present");
   toggleClass(s.root, "lc-preview", Boolean(shown));
   s.note.hidden = !setText(s.note, shown ? shown.note : s.data.note);
   s.footer.hidden = !setText(s.footer, s.data.footer);
@@ -407,8 +416,30 @@ function moveOrAnimate(Plotly, cell, traces) {
 const SHORT_SCREEN = 900;
 const SHORT_SCREEN_PLOT = 232;
 function plotHeight(s, height) {
+  if (s.root.classList.contains("lc-present")) return fittedHeight(s, height);
   const short = s.root.classList.contains("lc-large") && window.innerHeight < SHORT_SCREEN;
   return short ? Math.min(height, SHORT_SCREEN_PLOT) : height;
+}
+
+// The presenter view of a lecturer's own example (size "present"): a board of 3 to 12 results
+// above, so the charts take the screen's rest under the tiles, at most the height asked for,
+// at least FIT_MIN; the lines under them too where the rest has room for both.
+const FIT_MIN = 150;
+const FIT_MARGIN = 10;
+function shortName(trace) {
+  if (typeof trace.name !== "string") return trace;
+  const name = trace.name.replace(/@K$/, "").split(/: | \(/)[0];
+  return name === trace.name ? trace : { ...trace, name };
+}
+function fittedHeight(s, height) {
+  const main = document.querySelector('[data-testid="stMain"]');
+  const top = s.grid.getBoundingClientRect().top + (main ? main.scrollTop : 0);
+  const lines = s.note.parentElement;
+  const below = lines && lines.offsetHeight ? lines.offsetHeight + 8 : 0;
+  const rest = window.innerHeight - top;
+  // the lines under the fold if both have no room: then not a sliver of them in view
+  const fits = rest - below - FIT_MARGIN >= FIT_MIN ? rest - below - FIT_MARGIN : rest - 2;
+  return Math.round(Math.max(FIT_MIN, Math.min(height, fits)));
 }
 
 function drawOne(Plotly, s, cell, chart) {
@@ -423,13 +454,18 @@ function drawOne(Plotly, s, cell, chart) {
   // all the rest (ui/shared/live_chart.py: figure_look). Then the axes, legend and labels stay: move
   // the points in place, or if that cannot be done, let plotly.js move them
   // (Plotly.animate with redraw: false, still cheaper than Plotly.react).
-  const large = s.data.size === "large";
-  const frame = [chart.look, cell.width, height, s.themeKey, large].join("|");
+  const large = s.data.size === "large" || s.data.size === "present";
+  const present = s.data.size === "present";
+  const frame = [chart.look, cell.width, height, s.themeKey, large, present].join("|");
   const same = cell.drawn && frame === cell.frame;
   if (same) {
     moveOrAnimate(Plotly, cell, figure.data);
   } else {
-    Plotly.react(cell.plot, figure.data, { ...themed(figure.layout, s.theme, cell.width, large), height },
+    // the presenter view of an own example: charts as short as 150 px, whose legend keeps to
+    // one line at 20 px: its names without "@K" (the axis's title says "at K") and without
+    // what follows a colon or a bracket (the precision–recall chart's explanations)
+    const data = present ? figure.data.map(shortName) : figure.data;
+    Plotly.react(cell.plot, data, { ...themed(figure.layout, s.theme, cell.width, large), height },
                  CONFIG);
   }
   cell.frame = frame;
