@@ -8,7 +8,7 @@ import pytest
 
 import irlib
 from course.challenges import Board, InputError, challenges, judge, move
-from course.challenges._board import moves_between, number
+from course.challenges._board import moves_between, number, number_pair
 from course.challenges._recommenders import USERS, catalogue, move_film
 from irlib.measures.conventions import score_under
 from ui.lessons.practice.lesson import all_challenges, sources
@@ -155,8 +155,8 @@ def _clicks_and_users(boards) -> list[str]:
     ctr = [float(click_probabilities(attractiveness(b.ranked(), 1, 0.1), "cascade",
                                      patience=0.9).sum()) for b in boards]
     needed = ab_users_needed(*ctr)
-    return [(f"click-through {number(100 * ctr[1])} % for ranking 3 and "
-             f"{number(100 * ctr[0])} % for ranking 1"),
+    three, one = number_pair(100 * ctr[1], 100 * ctr[0])     # read side by side, alike
+    return [f"click-through {three} % for ranking 3 and {one} % for ranking 1",
             f"an A/B test needs {needed:,} users"]
 
 

@@ -23,6 +23,20 @@ def number(x: float) -> str:
     return _fmt(x, DIGITS)
 
 
+def number_pair(a: float, b: float) -> tuple[str, str]:
+    """Two numbers read side by side, with as many decimals each (0.22 and 0.249 read as
+    0.220 and 0.249).
+
+    >>> number_pair(0.22, 0.249), number_pair(0.6, 0.4), number_pair(1, 0.5)
+    (('0.220', '0.249'), ('0.6', '0.4'), ('1.0', '0.5'))
+    """
+    texts = [number(a), number(b)]
+    decimals = max(len(t.partition(".")[2]) for t in texts)
+    if decimals == 0:
+        return texts[0], texts[1]
+    return tuple(f"{float(t):.{decimals}f}" for t in texts)
+
+
 @dataclass(frozen=True)
 class Board:
     """Items in rank order and a grade per item; ``top`` is the highest grade (1: binary).
@@ -157,7 +171,8 @@ class Condition:
         """
         word = {">": "higher", "<": "lower"}[op]
         ok = _OPS[op][1](value, other)
-        head = f"{name} = {number(value)} for {label} and {number(other)} for {other_label}"
+        shown, other_shown = number_pair(value, other)
+        head = f"{name} = {shown} for {label} and {other_shown} for {other_label}"
         return cls(ok, f"{head}: {word} as asked" if ok else f"{head}: not {word}")
 
     @classmethod

@@ -11,7 +11,8 @@ cascade users, noise 10 %, patience 90 %).
 from __future__ import annotations
 
 from course.challenges import Spec, move
-from course.challenges._board import Condition, moves_between, number, regrades_between
+from course.challenges._board import (Condition, moves_between, number, number_pair,
+                                      regrades_between)
 from irlib.measures.binary import precision_at_k
 from irlib.measures.dcg import ndcg_at_k
 from irlib.measures.user_models import err, rbp
@@ -112,8 +113,8 @@ def _ab_users(r1, r3) -> Condition:
     """Users an A/B test of the two rankings needs (irlib's closed form, 80 % power)."""
     ctr1, ctr3 = click_through(r1), click_through(r3)
     needed = ab_users_needed(ctr1, ctr3)
-    rates = (f"click-through {number(100 * ctr3)} % for ranking 3 and {number(100 * ctr1)} % "
-             "for ranking 1")
+    shown3, shown1 = number_pair(100 * ctr3, 100 * ctr1)
+    rates = f"click-through {shown3} % for ranking 3 and {shown1} % for ranking 1"
     if needed is None:
         return Condition(True, f"{rates}: no number of users in an A/B test tells them apart, "
                                "as asked")
