@@ -84,6 +84,12 @@ LESSONS = {
         ["At K = 2, Ranking 1 scores highest", "does not depend on K at all"],     # the verdict
         ["Success@2 RR@2 P@2 R@2 F1@2 AP", "Ranking 1 Ranking 2 Ranking 3"],   # the chart
     ]),
+    "online": (3, 3, [
+        ["Measure The user Score", "stops when satisfied"],        # the metrics' users, table
+        ["Click-through, A", "Click-through, B"],                  # the two rates
+        ["Experiment Users for 80 %", "A/B test", "Interleaving"],  # the experiments' table
+        ["For the product team", "a reason to size an experiment, not a forecast"],
+    ]),
 }
 #: Text only the app's sidebar or buttons hold (the playground's chart switch included).
 NOT_ON_PAPER = ["Join a class", "Run a class room", "Shuffle", "Swap the first two",
