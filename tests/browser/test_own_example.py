@@ -280,12 +280,13 @@ def test_quick_title_edits_rerun_nothing(own):
     editor.scroll_into_view_if_needed()
     page.evaluate(COUNT_RUNS_JS)
     new = [f"Edited title {i}" for i in range(1, 7)]
-    box = editor.bounding_box()
     for row, title in enumerate(new):
         # the grid is a canvas: a key it lets pass selects another cell, so each try checks
         # the cell it opened (as tests/browser/test_lesson_layout.py's open_cell_editor)
-        for _ in range(3):
-            # row 1's grade (35 px rows; left of it, the rows' selection boxes)
+        for _ in range(5):
+            # row 1's grade (35 px rows; left of it, the rows' selection boxes), measured at
+            # each try: the popover may still be moving into place at the first
+            box = editor.bounding_box()
             page.mouse.click(box["x"] + 80, box["y"] + 35 + 17)
             for key in ["ArrowDown"] * row + ["ArrowRight", "Enter"]:
                 page.keyboard.press(key)
