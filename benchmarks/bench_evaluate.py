@@ -8,8 +8,8 @@ Two comparisons, each timed in one process, warm, interleaved, median of ``--rep
    pytrec_eval (``parse_qrel`` / ``parse_run`` + evaluate) and ranx (``Qrels.from_file`` /
    ``Run.from_file`` + ``evaluate``), against the faster of the two.
 
-Prints seconds and irlib's ratios (target <= 0.30 for both), irlib's reading vs evaluating
-time, and checks that the means agree. Run: ``python benchmarks/bench_evaluate.py``.
+Prints seconds and irlib's ratios (targets <= 0.10 in memory, <= 0.30 from files), irlib's
+reading vs evaluating time, and checks that the means agree. Run: ``python benchmarks/bench_evaluate.py``.
 """
 from __future__ import annotations
 
@@ -22,13 +22,14 @@ from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
-import numpy as np  # noqa: E402
-import pytrec_eval  # noqa: E402
-import ranx  # noqa: E402
+import numpy as np
+import pytrec_eval
+import ranx
 
-import irlib  # noqa: E402
-from benchmarks._synthetic import make_data  # noqa: E402
-from irlib.io import read_qrels, read_run  # noqa: E402
+import irlib
+import irlib._codes
+from benchmarks._synthetic import make_data
+from irlib.io import read_qrels, read_run
 
 MEASURES = ["nDCG@10", "AP", "R@100", "RR@10"]
 # trec_eval has no RR@10; recip_rank is computed in the same pass, so the work is comparable
@@ -43,6 +44,14 @@ def to_dicts(qrels, run):
     for q, d, s in zip(run["query_id"], run["doc_id"], run["score"]):
         rd.setdefault(q, {})[d] = float(s)
     return qd, rd
+
+
+def cold_evaluate(qrels, run):
+    """``irlib.evaluate`` as on frames it has not seen: the id codes it remembers for the
+    frames' Arrow columns (:mod:`irlib._codes`; the same frames evaluated again reuse them)
+    forgotten first."""
+    irlib._codes._remembered.clear()
+    return irlib.evaluate(qrels, run, MEASURES)
 
 
 def write_trec(qrels, run, folder: Path) -> tuple[Path, Path]:
@@ -113,11 +122,12 @@ def main() -> None:
     evaluator = pytrec_eval.RelevanceEvaluator(qd, TREC_EVAL_MEASURES)
     print("1. in memory: irlib.evaluate(DataFrames) vs pytrec_eval evaluate(prebuilt dicts)")
     times = interleaved({"irlib.evaluate": lambda: irlib.evaluate(qrels, run, MEASURES),
+                         "irlib.evaluate, ids coded afresh": lambda: cold_evaluate(qrels, run),
                          "pytrec_eval evaluate": lambda: evaluator.evaluate(rd)}, args.repeat)
     report(times)
-    ratio = statistics.median(times["irlib.evaluate"]) / statistics.median(
-        times["pytrec_eval evaluate"])
-    print(f"  irlib / pytrec_eval = {ratio:.3f}  (target <= 0.30)")
+    for name in ("irlib.evaluate", "irlib.evaluate, ids coded afresh"):
+        ratio = statistics.median(times[name]) / statistics.median(times["pytrec_eval evaluate"])
+        print(f"  {name} / pytrec_eval = {ratio:.3f}  (target <= 0.10)")
 
     with tempfile.TemporaryDirectory() as folder:
         qrels_path, run_path = write_trec(qrels, run, Path(folder))

@@ -3,9 +3,10 @@
 Reading a run and evaluating it both encode its query ids (the reader to find repeated
 (query, document) pairs, :func:`irlib.evaluate` to group rows). Arrow text columns are
 immutable, so the codes of one stay valid as long as its buffers live: the last few
-encodings are kept, keyed by the buffers' addresses, while the pandas array that holds those
-buffers lives (a weak reference: an entry goes with its frame, so a session's upload is
-freed when the session ends, and the addresses cannot meanwhile be reused by other data).
+encodings are kept, keyed by the buffers' addresses, while the Arrow column that holds those
+buffers lives (a weak reference to the ``pyarrow.ChunkedArray``, which every pandas array and
+frame made from the column shares: an entry goes with the last frame, so a session's upload
+is freed when the session ends, and the addresses cannot meanwhile be reused by other data).
 (The readers only hash document ids: encoding millions of distinct ones costs more than
 hashing them.)
 
@@ -63,7 +64,9 @@ def factorize(ids: pd.Series, *, grouped: bool = False) -> tuple[np.ndarray, pd.
         codes.flags.writeable = False       # shared with later callers
         if key is not None:
             with _lock:
-                _remembered[key] = (weakref.ref(values, _forget(key)), codes, names)
+                # the Arrow column, not the pandas array around it: evaluate's frames
+                # wrap the caller's columns in new pandas arrays that share it
+                _remembered[key] = (weakref.ref(arrow, _forget(key)), codes, names)
                 while len(_remembered) > _KEEP:
                     _remembered.popitem(last=False)
         return codes, names

@@ -43,6 +43,21 @@ def test_evaluating_a_read_run_reuses_the_readers_query_codes(monkeypatch):
     pd.testing.assert_frame_equal(reused, fresh)
 
 
+def test_evaluating_the_same_frames_again_encodes_nothing(monkeypatch):
+    # evaluate wraps the caller's columns in new pandas arrays (its canonical frames): the
+    # codes must live with the Arrow column they share, not with the wrapper of one call
+    qrels_bytes, run_bytes = _files()
+    qrels, run = read_qrels(qrels_bytes), read_run(run_bytes)
+    first = irlib.evaluate(qrels, run, ["AP", "nDCG@10"]).per_query
+    encoded = []
+    real = irlib._codes._encode
+    monkeypatch.setattr(irlib._codes, "_encode", lambda arrow, grouped: encoded.append(
+        len(arrow)) or real(arrow, grouped))
+    again = irlib.evaluate(qrels, run, ["AP", "nDCG@10"]).per_query
+    assert len(run) not in encoded                     # neither the run's queries nor docs
+    pd.testing.assert_frame_equal(first, again)
+
+
 def test_a_changed_column_is_encoded_afresh():
     qrels_bytes, run_bytes = _files()
     qrels, run = read_qrels(qrels_bytes), read_run(run_bytes)

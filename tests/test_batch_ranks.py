@@ -8,7 +8,10 @@ import irlib
 from irlib.batch._judged import _place_among_hits_padded, _place_among_hits_sorted, match_judged
 
 
-def test_both_placements_agree_with_ties_and_signed_zeros():
+@pytest.mark.parametrize("piece_rows", [1 << 16, 997])     # one piece; 13, the last short
+def test_both_placements_agree_with_ties_and_signed_zeros(monkeypatch, piece_rows):
+    import irlib.batch._judged
+    monkeypatch.setattr(irlib.batch._judged, "_PIECE_ROWS", piece_rows)
     rng = np.random.default_rng(11)
     run_q = np.repeat(np.arange(300, dtype=np.int32), 40)
     score = rng.integers(-3, 4, len(run_q)) / 2.0            # many exact ties
@@ -24,6 +27,9 @@ def test_both_placements_agree_with_ties_and_signed_zeros():
     expected_below = [(hit_score[hit_q == q] < s).sum() for q, s in zip(run_q, score)]
     np.testing.assert_array_equal(below, expected_below)
     assert tied.any() and (~tied).any()
+    slot, tied_too = _place_among_hits_padded(run_q, score, hit_q, hit_score, width, slots=True)
+    np.testing.assert_array_equal(slot, 2 * below + tied + run_q * (2 * width + 1))
+    np.testing.assert_array_equal(tied_too, tied)
 
 
 def test_queries_with_many_judged_hits_match_trec_eval():

@@ -140,11 +140,14 @@ def _match_judged_at_once(run_q, run_d, judged_q, judged_d, n_queries: int, coun
     return -1, hit_rows.astype(np.int64), judgments
 
 
-def _place_among_hits_padded(run_q, score, hit_q, hit_score, width: int):
+def _place_among_hits_padded(run_q, score, hit_q, hit_score, width: int, slots=False):
     """Per row: how many hits of its query score lower, and whether one scores the same.
 
     The hits sit in a table with one row of ``width`` (a power of two, +inf padding) per
-    query; a branch-free binary search of ``log2(width)`` steps runs for all rows at once.
+    query; a branch-free binary search of ``log2(width)`` steps runs for the rows of one
+    piece at a time (its temporaries stay in the CPU's cache, as in :func:`match_judged`).
+    ``slots``: instead of the count ``below``, :func:`judged_ranks`' slot
+    ``2 * below + tied + query * (2 * width + 1)``, made in the same pass.
     """
     order = np.lexsort((hit_score, hit_q))
     first = np.concatenate([[0], np.cumsum(np.bincount(hit_q))])
@@ -152,16 +155,29 @@ def _place_among_hits_padded(run_q, score, hit_q, hit_score, width: int):
     table[hit_q[order], np.arange(len(order)) - first[hit_q[order]]] = hit_score[order]
     flat = table.ravel()
     index = np.int32 if flat.size < 2**31 else np.int64
-    row_start = run_q.astype(index) * index(width + 1)
-    cursor = row_start.copy()                    # row_start + hits below, as the search goes
-    step = width // 2
-    while step:
-        cursor += (flat[cursor + index(step - 1)] < score) * index(step)
-        step //= 2
-    cursor += flat[cursor] < score               # the search's last position
-    tied = flat[cursor] == score
-    cursor -= row_start
-    below = cursor.astype(np.int64)
+    below = np.empty(len(run_q), np.int64)
+    tied = np.empty(len(run_q), bool)
+    for a in range(0, len(run_q), _PIECE_ROWS):
+        b = a + _PIECE_ROWS
+        piece_score = score[a:b]
+        row_start = run_q[a:b].astype(index)
+        row_start *= index(width + 1)
+        cursor = row_start.copy()                # row_start + hits below, as the search goes
+        step = width // 2
+        while step:
+            cursor += (flat[cursor + index(step - 1)] < piece_score) * index(step)
+            step //= 2
+        cursor += flat[cursor] < piece_score     # the search's last position
+        np.equal(flat[cursor], piece_score, out=tied[a:b])
+        cursor -= row_start
+        if slots:
+            piece = cursor.astype(np.int64)
+            piece *= 2
+            piece += tied[a:b]
+            piece += run_q[a:b].astype(np.int64) * (2 * width + 1)
+            below[a:b] = piece
+        else:
+            below[a:b] = cursor
     return below, tied
 
 
@@ -200,11 +216,8 @@ def judged_ranks(run_q, score, run_d, doc_names, hits: np.ndarray) -> np.ndarray
     n_per_query = np.bincount(hit_q, minlength=n_queries)
     width = 1 << int(n_per_query.max()).bit_length()     # > every query's hits
     if width <= 64:
-        below, tied = _place_among_hits_padded(run_q, score, hit_q, score[hits], width)
-        slot = below
-        slot *= 2
-        slot += tied
-        slot += run_q.astype(np.int64) * (2 * width + 1)   # 2 * width + 1 per query
+        slot, tied = _place_among_hits_padded(run_q, score, hit_q, score[hits], width,
+                                              slots=True)   # 2 * width + 1 per query
         query_end = hit_q.astype(np.int64) * (2 * width + 1) + 2 * width
         n_slots = n_queries * (2 * width + 1)
     else:
@@ -275,6 +288,11 @@ def _ranks_of_sorted_run(run_q, score, run_d, doc_names, hits):
     comparisons to check the order, and work on the hits only. Codes are given in
     first-seen order, so "each query's rows together" is "codes never decrease".
     """
+    head_q, head_score = run_q[:_PIECE_ROWS], score[:_PIECE_ROWS]    # a quick no first
+    head_same = head_q[1:] == head_q[:-1]
+    if not ((head_same | (head_q[1:] > head_q[:-1])).all()
+            and (~head_same | (head_score[1:] <= head_score[:-1])).all()):
+        return None
     later = slice(1, None)
     same_query = run_q[later] == run_q[:-1]
     if not (same_query | (run_q[later] > run_q[:-1])).all() or \
