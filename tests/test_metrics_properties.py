@@ -52,7 +52,7 @@ def test_recall_is_non_decreasing_in_k(grades):
     assert all(a <= b for a, b in zip(recalls, recalls[1:]))
 
 
-@settings(max_examples=60)
+@settings(max_examples=60, deadline=None)   # exactness, not time: a loaded CI machine ran past 200 ms
 @given(grades_lists, st.integers(1, 3), gains, st.sampled_from(irlib.DENOMINATORS),
        st.sampled_from(irlib.IDEALS))
 def test_curves_equal_per_k_functions(grades, rel, gain, denominator, ideal):
