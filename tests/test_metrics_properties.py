@@ -52,7 +52,8 @@ def test_recall_is_non_decreasing_in_k(grades):
     assert all(a <= b for a, b in zip(recalls, recalls[1:]))
 
 
-@settings(max_examples=60, deadline=None)   # exactness, not time: a loaded CI machine ran past 200 ms
+# exactness, not time: no deadline (a loaded machine ran an example past hypothesis' 200 ms)
+@settings(max_examples=60, deadline=None)
 @given(grades_lists, st.integers(1, 3), gains, st.sampled_from(irlib.DENOMINATORS),
        st.sampled_from(irlib.IDEALS))
 def test_curves_equal_per_k_functions(grades, rel, gain, denominator, ideal):
