@@ -14,11 +14,17 @@ collect_ignore_glob = ["browser/apps/*.py"]
 
 def pytest_collection_modifyitems(config: pytest.Config, items: list[pytest.Item]) -> None:
     """With pytest-xdist's ``--dist loadgroup`` (the README's command), the tests of one
-    session-wide service run on one worker: one Spark JVM, one shared rooms server."""
+    session-wide service run on one worker: one Spark JVM, one shared rooms server; and the
+    modules that cross-check against ranx, whose numba kernels each worker would compile
+    again (15-22 s a kernel set on this machine)."""
     for item in items:
         for fixture in ("spark", "rooms"):
             if fixture in getattr(item, "fixturenames", ()):
                 item.add_marker(pytest.mark.xdist_group(fixture))
+        module = getattr(item, "module", None)
+        if module is not None and getattr(module, "ranx", None) is not None \
+                and not item.get_closest_marker("xdist_group"):
+            item.add_marker(pytest.mark.xdist_group("ranx"))
 
 
 @pytest.fixture(scope="session")
