@@ -6,7 +6,10 @@ boards the learner makes with :meth:`Challenge.check`, which says in one sentenc
 boards' numbers, why they do or do not solve it. A hint that speaks of a board is a function of
 the learner's boards (:meth:`Challenge.hint_for`), so it never describes a start the learner has
 left; the worked answer starts from the start. Nothing here draws anything; ``ui/lessons/practice/lesson.py``
-does. The challenges themselves are declared in :mod:`course.challenges._lessons`.
+does. The challenges themselves are declared in :mod:`course.challenges._lessons`; what a
+challenge is (:class:`Spec`, :class:`Challenge`, :class:`Result`, the edits :func:`move` and
+:func:`judge`) in :mod:`course.challenges._spec`, which the lesson modules import (not this
+package, which imports them).
 
 A challenge on a three-item board: put a relevant item first.
 
@@ -24,11 +27,12 @@ A challenge on a three-item board: put a relevant item first.
 """
 from __future__ import annotations
 
-from collections.abc import Callable, Mapping, Sequence
-from dataclasses import dataclass, field
+from collections.abc import Mapping, Sequence
 
-from irlib._common import InputError
 from course.challenges._board import Board, Condition, moves_between, regrades_between
+from course.challenges._lessons import SPECS
+from course.challenges._spec import Challenge, Result, Spec, judge, move
+from irlib._common import InputError
 
 __all__ = [
     "Board",
@@ -45,84 +49,10 @@ __all__ = [
 ]
 
 
-@dataclass(frozen=True)
-class Result:
-    """A check's verdict: ``solved`` and one sentence with the boards' numbers."""
-    solved: bool
-    why: str
-
-
-Rule = Callable[[Sequence[Board], Sequence[Board]], Sequence[Condition]]
-#: A hint: a sentence about the task, or one made from the boards (``(boards, start)``).
-Hint = str | Callable[[Sequence[Board], Sequence[Board]], str]
-Edit = Callable[[Board], Board]
-
-
-def move(item: str, rank: int) -> Edit:
-    """An edit for a worked answer: drag ``item`` to ``rank`` (1 = top)."""
-    return lambda board: board.moved(item, rank)
-
-
-def judge(item: str, grade: int) -> Edit:
-    """An edit for a worked answer: give ``item`` the grade ``grade``."""
-    return lambda board: board.judged(item, grade)
-
-
-@dataclass(frozen=True)
-class Spec:
-    """A challenge as declared: its boards are named sources, its answer edits them."""
-    id: str
-    lesson: int
-    title: str
-    task: str
-    hint: Hint
-    sources: tuple[str, ...]
-    rule: Rule
-    answer_edits: tuple[tuple[Edit, ...], ...]
-    answer_text: str
-    k: int | None = None              # the cut the boards draw (the task's K), if one
-
-
-@dataclass(frozen=True)
-class Challenge:
-    """A challenge on concrete boards (see :func:`build`)."""
-    id: str
-    lesson: int
-    title: str
-    task: str
-    hint: Hint
-    start: tuple[Board, ...]
-    answer: tuple[Board, ...]
-    answer_text: str
-    rule: Rule = field(repr=False)
-    k: int | None = None
-
-    def fits(self, boards: Sequence[Board]) -> bool:
-        """True when ``boards`` are this challenge's boards (same items, grades in range)."""
-        return len(boards) == len(self.start) and all(
-            sorted(b.order) == sorted(s.order) and b.top == s.top
-            and all(0 <= int(b.grades.get(i, 0)) <= s.top for i in b.order)
-            for b, s in zip(boards, self.start))
-
-    def hint_for(self, boards: Sequence[Board]) -> str:
-        """The hint for the learner's ``boards`` (the same sentence for a hint about the task)."""
-        return self.hint(tuple(boards), self.start) if callable(self.hint) else self.hint
-
-    def check(self, boards: Sequence[Board]) -> Result:
-        """Solved or not, and why, in one sentence with the numbers of ``boards``."""
-        if not self.fits(boards):
-            raise InputError(f"challenge {self.id!r}: the boards do not match its "
-                             f"{len(self.start)} starting board(s)")
-        conditions = list(self.rule(tuple(boards), self.start))
-        solved = all(c.ok for c in conditions)
-        return Result(solved, ("Solved: " if solved else "Not yet: ")
-                      + "; ".join(c.text for c in conditions) + ".")
-
-
 def build(sources: Mapping[str, Board], specs: Sequence[Spec] | None = None) -> list[Challenge]:
     """The challenges on the given starting boards (by source name), in lesson order."""
     if specs is None:
-        from course.challenges._lessons import SPECS as specs
+        specs = SPECS
     built = []
     for spec in specs:
         missing = [s for s in spec.sources if s not in sources]

@@ -6,9 +6,9 @@ irlib's metrics.
 """
 from __future__ import annotations
 
-from irlib.measures.binary import precision_at_k
-from course.challenges import Spec, judge
 from course.challenges._board import Condition, moves_between
+from course.challenges._spec import Spec, judge
+from irlib.measures.binary import precision_at_k
 from irlib.measures.dcg import ndcg_at_k
 from irlib.stats.raters import cohen_kappa, combine_ratings
 

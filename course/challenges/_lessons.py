@@ -12,11 +12,11 @@ rater on ``cats`` and ``white-cats`` (:mod:`course.challenges._judgments`).
 """
 from __future__ import annotations
 
-from course.challenges import Spec, judge, move
 from course.challenges._board import Condition, moves_between, number, regrades_between
 from course.challenges._judgments import SPECS as JUDGMENT_SPECS
 from course.challenges._online import SPECS as ONLINE_SPECS
 from course.challenges._recommenders import SPECS as RECOMMENDER_SPECS
+from course.challenges._spec import Spec, judge, move
 from irlib.measures.ap import average_precision, mean_average_precision
 from irlib.measures.binary import f1_at_k, precision_at_k, recall_at_k
 from irlib.measures.conventions import score_under

@@ -10,9 +10,8 @@ cascade users, noise 10 %, patience 90 %).
 """
 from __future__ import annotations
 
-from course.challenges import Spec, move
-from course.challenges._board import (Condition, moves_between, number, number_pair,
-                                      regrades_between)
+from course.challenges._board import Condition, moves_between, number_pair, regrades_between
+from course.challenges._spec import Spec, move
 from irlib.measures.binary import precision_at_k
 from irlib.measures.dcg import ndcg_at_k
 from irlib.measures.user_models import err, rbp

@@ -12,11 +12,11 @@ from __future__ import annotations
 
 import functools
 
+from course.challenges._board import Board, Condition, moves_between, number, regrades_between
+from course.challenges._spec import Spec
 from irlib._common import mean_over_queries
 from irlib.measures.ap import average_precision, mean_average_precision
 from irlib.measures.binary import success_at_k
-from course.challenges import Spec
-from course.challenges._board import Board, Condition, moves_between, number, regrades_between
 from irlib.measures.dcg import ndcg_at_k
 
 #: The films on a board: each user's top ``LIST_LENGTH``.
