@@ -79,7 +79,7 @@ async def flood(ws_url: str, code: str, *, seconds: float, connections: int, mos
                 guess_every: int = 2, headers=None) -> dict[str, int]:
     """``connections`` workers open new sessions one after another until ``seconds`` pass or
     ``most`` sessions were opened; every ``guess_every``-th session guesses a code instead."""
-    from ui.rooms.store import new_code
+    from ui.rooms.room import new_code
     outcomes: dict[str, int] = {}
     opened = 0
     deadline = time.monotonic() + seconds

@@ -3,7 +3,7 @@ teacher's page by itself. The join code and QR code, the question, the tally (co
 the right answer after the reveal; never the teacher's preview or the answer before the reveal.
 
 Its address (``?room=…&view=…``) comes from the teacher's page ("Projector screen"); ``view`` is
-:func:`ui.rooms.store.screen_token` of the teacher's key, which opens this screen and runs
+:func:`ui.rooms.room.screen_token` of the teacher's key, which opens this screen and runs
 nothing. The sidebar is hidden: this page is for the projector only."""
 
 from ui.shared.course import through_app_navigation

@@ -516,8 +516,8 @@ def test_the_projector_screen_shows_what_the_class_may_see(rooms_db):
     """Issue 35: the projector's own page, by the link the teacher's page gives: the question
     and the tally (with what it counts), no answer before the reveal, the answer after it; the
     teacher's key is not its token, and a wrong token is refused."""
+    from ui.rooms.room import screen_token
     from ui.rooms.screen import TALLY_NOTE
-    from ui.rooms.store import screen_token
     at, code, key = teacher_with_question("predict")
     token = screen_token(key)
     screen = run_page("screen", query={"room": code, "view": token})

@@ -16,9 +16,11 @@ from collections import Counter
 import pytest
 
 from tests.postgres_server import REQUIRED, postgres_server, unavailable_reason
+from ui.rooms import room
 from ui.rooms import store as rs
 from ui.rooms._db import connect
-from ui.rooms.store import ALPHABET, CODE_LENGTH, LIMITS, RoomError, RoomStore
+from ui.rooms.room import ALPHABET, CODE_LENGTH
+from ui.rooms.store import LIMITS, RoomError, RoomStore
 
 QUESTION = {"kind": "text", "prompt": "Which is larger?",
             "choices": [["c1", "P@1"], ["c2", "P@2"]], "correct": "c2", "explanation": ""}
@@ -257,7 +259,7 @@ def test_codes_use_an_unambiguous_alphabet_and_cannot_be_guessed():
     tries = most * (rs.LIFETIME_S / per)
     assert tries * 100 / space < 0.002
     # Codes come from secrets: every character turns up, none dominates, no repeats in 3,000.
-    codes = [rs.new_code() for _ in range(3000)]
+    codes = [room.new_code() for _ in range(3000)]
     assert len(set(codes)) == len(codes)
     counts = Counter("".join(codes))
     assert set(counts) == set(ALPHABET)
@@ -267,10 +269,10 @@ def test_codes_use_an_unambiguous_alphabet_and_cannot_be_guessed():
 
 def test_new_code_draws_from_secrets(monkeypatch):
     drawn = []
-    monkeypatch.setattr(rs.secrets, "choice", lambda seq: drawn.append(seq) or seq[0])
-    assert rs.new_code() == ALPHABET[0] * CODE_LENGTH
+    monkeypatch.setattr(room.secrets, "choice", lambda seq: drawn.append(seq) or seq[0])
+    assert room.new_code() == ALPHABET[0] * CODE_LENGTH
     assert drawn == [ALPHABET] * CODE_LENGTH
-    assert rs.secrets is secrets
+    assert room.secrets is secrets
 
 
 def test_codes_are_read_as_students_type_them(store):

@@ -22,7 +22,7 @@ from playwright.sync_api import Page, expect  # noqa: E402
 from tests.browser.helpers import (REPO_ROOT, expect_app_run, streamlit_app,  # noqa: E402
                                   wait_for_app_run)
 from tests.browser.waiting import wait_until  # noqa: E402
-from ui.rooms.store import ALPHABET  # noqa: E402
+from ui.rooms.room import ALPHABET  # noqa: E402
 
 pytestmark = pytest.mark.browser
 

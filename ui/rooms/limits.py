@@ -164,6 +164,16 @@ def scaled(limits: dict, per_address: float = 1.0) -> dict:
     return out
 
 
+def client_scopes(address: str | None) -> list[tuple[str, str]]:
+    """The scopes one client's action counts against: its address (:func:`address_key`) and
+    the server.
+
+    >>> client_scopes("203.0.113.7")
+    [('address', '203.0.113.7'), ('server', '')]
+    """
+    return [("address", address_key(address)), ("server", "")]
+
+
 class Refusal(NamedTuple):
     """A limit used up: how long until it frees, and the sentence that says which."""
     wait: int
@@ -214,3 +224,18 @@ class Counter:
             if (scope, action) in self.limits:
                 run("INSERT INTO hits (who, action, at) VALUES (?, ?, ?)",
                     (f"{scope}:{who}", action, now))
+
+    def guessing(self, run, client: list[tuple[str, str]]) -> Refusal | None:
+        """The refusal of a join or a teacher link from ``client`` (:func:`client_scopes`)
+        because of guesses, before any code is looked up: the address has used its own; or the
+        server has used its guesses *and* this address guessed wrong within them (an address
+        with no wrong code still joins: a flood of wrong codes from elsewhere refuses no one
+        else's students). Counts nothing."""
+        refusal = self.over(run, "guess", client[:1])
+        if refusal is not None:
+            return refusal
+        server = self.over(run, "guess", client[1:])
+        if server is not None and self.used(run, *client[0], "guess"):
+            return server._replace(why=server.why + " One of them came from your network "
+                                   "address, so no code is looked up from there until then.")
+        return None

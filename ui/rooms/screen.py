@@ -5,7 +5,7 @@ projector.
 
 The projector screen shows only what the class may see: never the teacher's preview, never the
 right answer before the reveal, never a name (the store gives counts only). Its link holds
-:func:`ui.rooms.store.screen_token` of the teacher's key, not the key: it runs nothing.
+:func:`ui.rooms.room.screen_token` of the teacher's key, not the key: it runs nothing.
 """
 from __future__ import annotations
 
@@ -16,7 +16,9 @@ import streamlit as st
 from ui.shared.charts import plotly_config
 from ui.rooms import shown, view
 from ui.rooms.qr import qr_png
-from ui.rooms.store import Posed, Room, RoomError, RoomStore, screen_token
+from ui.rooms.room import Posed, Room, screen_token
+from ui.rooms.room_error import RoomError
+from ui.rooms.store import RoomStore
 
 #: What the bars count, under the tally: the class reads it from the back of the hall.
 TALLY_NOTE = ("Each bar counts the phones that chose that answer. "

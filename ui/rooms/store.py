@@ -2,13 +2,15 @@
 
 Everything lives in a database so that every app process on the machine (``deploy/run_class.py``
 runs several) sees the same rooms: SQLite by default (``IRLAB_ROOMS_DB``, a file), PostgreSQL
-when ``IRLAB_ROOMS_URL`` names one. No Streamlit here: the pages call this module.
+when ``IRLAB_ROOMS_URL`` names one (:mod:`ui.rooms._db`: the tables and the two backends). No
+Streamlit here: the pages call this module. What a room is apart from the database (its code,
+its keys, :class:`~ui.rooms.room.Room` as the pages see it) is :mod:`ui.rooms.room`; how often
+anyone may act, :mod:`ui.rooms.limits`.
 
 Safety, each rule enforced here rather than by the pages:
 
-* a room code is :data:`CODE_LENGTH` characters from :data:`ALPHABET` (no 0/O, 1/I/L), drawn
-  with :mod:`secrets`: 31^6 ≈ 8.9·10^8 codes, so a guesser allowed :data:`LIMITS` joins a minute
-  needs years per open room;
+* a room code is six characters drawn with :mod:`secrets` (:mod:`ui.rooms.room`): 31^6 ≈
+  8.9·10^8 codes, so a guesser allowed :data:`LIMITS` joins a minute needs years per open room;
 * the teacher's controls need the room's secret (192 random bits), which only the teacher's
   link carries; the database keeps only its SHA-256, compared in constant time;
 * one answer per student per question is a UNIQUE constraint; the answer must be one of the
@@ -27,7 +29,6 @@ Safety, each rule enforced here rather than by the pages:
 """
 from __future__ import annotations
 
-import dataclasses
 import hashlib
 import hmac
 import json
@@ -39,88 +40,20 @@ from pathlib import Path
 
 from ui.rooms._db import Backend, connect
 from ui.rooms.limits import (LIMITS, MAX_MEMBERS, MAX_ROOMS, MAX_ROOMS_PER_ADDRESS, MAX_WAITING,
-                             PER_ADDRESS_IN_ROOM, Counter, address_cap, address_key,
-                             scaled)
+                             PER_ADDRESS_IN_ROOM, Counter, address_cap, client_scopes, scaled)
 from ui.rooms.payload import MAX_CHOICE, MAX_CHOICES, MAX_PROMPT, check_payload
+from ui.rooms.room import Posed, Room, digest, new_code, new_secret, normalise_code
 from ui.rooms.room_error import MESSAGES, RoomError
 
-__all__ = ["MAX_CHOICE", "MAX_CHOICES", "MAX_PROMPT", "MESSAGES", "LIMITS", "Room",
+__all__ = ["LIMITS", "MAX_CHOICE", "MAX_CHOICES", "MAX_PROMPT", "MESSAGES", "Room",
            "RoomError", "RoomStore", "check_payload", "new_code", "normalise_code"]
 
-#: Unambiguous on a projector and a phone keyboard: no 0/O, 1/I/L.
-ALPHABET = "23456789ABCDEFGHJKMNPQRSTUVWXYZ"
-CODE_LENGTH = 6
-SECRET_BYTES = 24                       # 192 bits
 LIFETIME_S = 4 * 3600                   # a lecture and then some
 #: ``members.admitted`` of a student the teacher turned away at the door (1: in, 0: waiting).
 TURNED_AWAY = -1
 TOMBSTONE_S = 24 * 3600                 # how long "this room has ended" can still be said
 DEFAULT_DB = Path(os.environ.get("XDG_DATA_HOME") or Path.home() / ".local" / "share") \
     / "irlab" / "rooms.sqlite3"
-
-
-@dataclasses.dataclass(frozen=True)
-class Posed:
-    """A question as posed in a room: its id, what it is (the payload) and whether revealed."""
-    id: int
-    payload: dict
-    revealed: bool
-
-    @property
-    def choices(self) -> list[tuple[str, str]]:
-        return [(key, label) for key, label in self.payload["choices"]]
-
-
-@dataclasses.dataclass(frozen=True)
-class Room:
-    """A room as a student or the teacher sees it: no secret, no answers, only counts."""
-    code: str
-    expires_at: float
-    members: int                       # students admitted
-    current: Posed | None
-    waiting: int = 0                   # students waiting for the teacher to let them in
-    class_size: int | None = None      # None: no limit but MAX_MEMBERS
-    locked: bool = False
-
-
-def new_code() -> str:
-    """A fresh room code: :data:`CODE_LENGTH` characters of :data:`ALPHABET` from ``secrets``.
-
-    >>> code = new_code()
-    >>> len(code) == CODE_LENGTH and set(code) <= set(ALPHABET)
-    True
-    """
-    return "".join(secrets.choice(ALPHABET) for _ in range(CODE_LENGTH))
-
-
-def normalise_code(text: str) -> str:
-    """What a student typed, as a code: upper case, spaces and dashes dropped.
-
-    >>> normalise_code(" ab3-k7q ")
-    'AB3K7Q'
-    >>> normalise_code("ab0k7q")
-    Traceback (most recent call last):
-    ...
-    ui.rooms.room_error.RoomError: A room code has 6 characters, letters and digits (no 0, 1, I, L or O). Check the code on the projector.
-    """
-    code = "".join(str(text or "").split()).replace("-", "").upper()
-    if len(code) != CODE_LENGTH or not set(code) <= set(ALPHABET):
-        raise RoomError("bad_code")
-    return code
-
-
-def _hash(secret: str) -> str:
-    return hashlib.sha256(secret.encode("utf-8")).hexdigest()
-
-
-def screen_token(secret: str) -> str:
-    """The projector link's token: the SHA-256 the store keeps of the teacher's key, so it
-    cannot be turned back into the key (it opens the projector screen only).
-
-    >>> screen_token("k") == _hash("k") and screen_token("k") != "k"
-    True
-    """
-    return _hash(secret)
 
 
 class RoomStore:
@@ -187,10 +120,6 @@ class RoomStore:
             self._pepper = rows[0][0]
         return hmac.new(self._pepper.encode(), client.encode(), hashlib.sha256).hexdigest()
 
-    @staticmethod
-    def _client(address: str) -> list[tuple[str, str]]:
-        return [("address", address_key(address)), ("server", "")]
-
     def _hours(self) -> str:
         return f"{self.lifetime_s / 3600:g}"
 
@@ -229,9 +158,9 @@ class RoomStore:
         keyed hash of the address, deleted with them). No server-wide rate: anonymous
         openings from a few addresses cannot lock the teachers out."""
         self.sweep()
-        client = self._client(address)
+        client = client_scopes(address)
         opener = self._opener(client[0][1])
-        secret = secrets.token_urlsafe(SECRET_BYTES)
+        secret = new_secret()
         while True:
             code = new_code()
             try:
@@ -252,7 +181,7 @@ class RoomStore:
                     self.counter.count(run, "open", client)
                     run("INSERT INTO rooms (code, secret_hash, created_at, expires_at, opener) "
                         "VALUES (?, ?, ?, ?, ?)",
-                        (code, _hash(secret), now, now + self.lifetime_s, opener))
+                        (code, digest(secret), now, now + self.lifetime_s, opener))
                 return code, secret
             except self.db.integrity_error:      # taken by an open room: draw again
                 continue
@@ -261,7 +190,7 @@ class RoomStore:
         """The room, if ``secret`` is its teacher's. Otherwise :class:`RoomError`
         ``forbidden``, the same whether the code is a live room, an ended one or none at all
         (no oracle), counted as a guess of ``address`` (``rate`` once its guesses are used)."""
-        return self._keyed(code, _hash(str(secret or "")) if secret else "", address)
+        return self._keyed(code, digest(str(secret or "")) if secret else "", address)
 
     def screen(self, code: str, token: str | None, address: str = "local") -> Room:
         """The room for its projector screen, if ``token`` is :func:`screen_token` of its
@@ -278,13 +207,13 @@ class RoomStore:
             code = ""
         rows = self.db.query("SELECT secret_hash, expires_at FROM rooms WHERE code = ?",
                              (code,)) if code else []
-        stored = rows[0][0] if rows else _hash(secrets.token_hex(16))   # compared all the same
+        stored = rows[0][0] if rows else digest(secrets.token_hex(16))   # compared all the same
         if hmac.compare_digest(stored, given_hash or "-") and given_hash \
                 and rows[0][1] > self.clock():
             return self.room(code)
-        client = self._client(address)
+        client = client_scopes(address)
         with self.db.transaction() as run:
-            refusal = self._guessing(run, client)
+            refusal = self.counter.guessing(run, client)
             if refusal is None:
                 self.counter.count(run, "guess", client)
         if refusal is not None:
@@ -399,7 +328,7 @@ class RoomStore:
         other join counts against the address and the server, and, when the code opens no
         room, as a guess of both; once either has used its guesses every join from there is
         refused before the code is looked up. See :mod:`ui.rooms.limits`."""
-        client = self._client(address)
+        client = client_scopes(address)
         try:
             code = normalise_code(code)
         except RoomError:
@@ -422,7 +351,7 @@ class RoomStore:
         live = bool(rooms) and rooms[0][0] > now
         if live and run("SELECT 1 FROM members WHERE room = ? AND voter = ?", (code, voter)):
             return ("again", None)
-        refusal = self._guessing(run, client) or self.counter.over(run, "join", client)
+        refusal = self.counter.guessing(run, client) or self.counter.over(run, "join", client)
         if refusal is not None:
             return ("rate", refusal)
         self.counter.count(run, "join", client)
@@ -435,7 +364,7 @@ class RoomStore:
             "FROM members WHERE room = ?", (code,))
         # the room knows a student's address only as a hash salted with its code (the
         # address itself is nowhere in it), deleted with the room
-        client_hash = _hash(f"{code}|{client[0][1]}")
+        client_hash = digest(f"{code}|{client[0][1]}")
         (same_client,), = run("SELECT COUNT(*) FROM members WHERE room = ? AND client = ?",
                               (code, client_hash))
         admit = (not locked and same_client < self.per_address_in_room
@@ -450,22 +379,8 @@ class RoomStore:
         """The limit that would refuse a join from ``address`` now (a
         :class:`~ui.rooms.limits.Refusal`), or None. Reads only and counts nothing: the join
         page asks it first, so a refused session costs one small read, not a page run."""
-        return self._guessing(self.db.query, self._client(address)) \
-            or self.counter.over(self.db.query, "join", self._client(address))
-
-    def _guessing(self, run, client):
-        """The refusal of a join or a teacher link from ``client`` because of guesses, before
-        any code is looked up: the address has used its own; or the server has used its
-        guesses *and* this address guessed wrong within them (an address with no wrong code
-        still joins: a flood of wrong codes from elsewhere refuses no one else's students)."""
-        refusal = self.counter.over(run, "guess", client[:1])
-        if refusal is not None:
-            return refusal
-        server = self.counter.over(run, "guess", client[1:])
-        if server is not None and self.counter.used(run, *client[0], "guess"):
-            return server._replace(why=server.why + " One of them came from your network "
-                                   "address, so no code is looked up from there until then.")
-        return None
+        return self.counter.guessing(self.db.query, client_scopes(address)) \
+            or self.counter.over(self.db.query, "join", client_scopes(address))
 
     def membership(self, code: str, voter: str) -> str | None:
         """``"in"`` (admitted), ``"waiting"`` (for the teacher), ``"turned_away"`` (by the
@@ -491,7 +406,7 @@ class RoomStore:
         if self.membership(code, voter) != "in":
             raise RoomError("not_admitted")
         # counted only now: answers from ids nobody let in use up no one's budget
-        self._limit("answer", [*self._client(address), ("room", code)])
+        self._limit("answer", [*client_scopes(address), ("room", code)])
         try:
             with self.db.transaction() as run:
                 run("INSERT INTO answers (question, voter, choice, answered_at) "

@@ -205,7 +205,7 @@ def why_waiting(room, per_address: int) -> str:
     """Why a student waits at the door, as the room is now: the lock, the class size the
     teacher set (with its number), else the rule on students from one address.
 
-    >>> from ui.rooms.store import Room
+    >>> from ui.rooms.room import Room
     >>> why_waiting(Room("K7Q2MX", 0, 5, None, class_size=5), 3)
     'Room K7Q2MX has its class size, 5, in already.'
     """
@@ -382,7 +382,8 @@ def tally_figure(question: Mapping, counts: Mapping[str, int], revealed: bool,
 def code_codec():
     """A room code in a link (``?room=`` / ``?code=``), checked like the store checks it."""
     from ui.shared import page_state as ps
-    from ui.rooms.store import RoomError, normalise_code
+    from ui.rooms.room import normalise_code
+    from ui.rooms.room_error import RoomError
 
     def parse(text: str) -> str:
         if not text:
@@ -401,7 +402,8 @@ def link_code_codec():
     (docs/rooms-security.md, "No oracle of live codes"), instead of the page showing another
     page for it."""
     from ui.shared import page_state as ps
-    from ui.rooms.store import RoomError, normalise_code
+    from ui.rooms.room import normalise_code
+    from ui.rooms.room_error import RoomError
 
     def parse(text: str) -> str:
         try:
