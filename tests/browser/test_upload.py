@@ -136,6 +136,25 @@ def test_a_shared_link_opens_at_the_top_unless_it_names_a_place(start_app, open_
     expect(named.get_by_role("heading", name="2. Scores")).to_be_in_viewport()
 
 
+def test_the_p_values_share_one_row_on_a_laptop(start_app, open_page):
+    """A lecturer's walk at 1366x768: with a corrected p (four runs), the randomization
+    test's uncorrected p sat alone on a row under the mean difference and the other two p
+    values. The mean difference joins the counts; the three p values share a row."""
+    app = start_app("app.py")
+    page = open_page(f"{app.url}/upload", query="samples=1&input=trec", width=1366, height=768)
+    tiles = page.get_by_test_id("stMetric")
+    labels = ("randomization test p, corrected", "paired t-test p (uncorrected)",
+              "randomization test p (uncorrected)")
+    found = [tiles.filter(has_text=re.compile("^" + re.escape(label))) for label in labels]
+    for tile in found:
+        expect(tile).to_have_count(1)
+    tops = [round(tile.bounding_box()["y"]) for tile in found]
+    assert len(set(tops)) == 1, dict(zip(labels, tops))
+    mean = tiles.filter(has_text=re.compile("^mean difference in"))
+    ties = tiles.filter(has_text=re.compile("^ties"))
+    assert round(mean.bounding_box()["y"]) == round(ties.bounding_box()["y"])
+
+
 @pytest.fixture
 def trec_samples(start_app, open_page) -> Page:
     """Lesson 9 at 1366x768 with the TREC samples (four runs) loaded."""
