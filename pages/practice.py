@@ -35,7 +35,8 @@ result = pr.check()                 # before the picker, so a new tick shows at 
 pr.picker()
 challenge, shown = pr.current()
 
-practice_layout.keep_check_in_view(several=len(shown) > 1)
+# compact over several boards, not on a projector (its type stays large)
+practice_layout.keep_check_in_view(several=len(shown) > 1 and not present)
 practice_layout.copy_in_view()
 with st.container(key=pr.PREFIX + "work"):
     with st.container(border=True, key=pr.PREFIX + "task"):

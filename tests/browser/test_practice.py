@@ -311,6 +311,18 @@ def test_practice_has_a_presenter_view_that_reads_from_the_back(app, open_page, 
         assert small_text(page) == []
 
 
+def test_the_presenter_views_goal_over_two_boards_keeps_its_large_type(app, open_page):
+    """The laptop's compact goal over several boards is not the projector's: in the presenter
+    view at 1920x1080 the task and its check read from the back of a hall (20 px or more)."""
+    table = all_challenges()
+    c = table["patience-decides"]
+    page = open_page(app.url + "/practice", width=1920, height=1080,
+                     query="view=present&challenge=" + at_codec(table).encode((c.id, c.start)))
+    board_card(page, rank=6, index=1).wait_for()
+    expect(page.get_by_test_id("stAlertContentInfo")).to_contain_text("Not yet: RBP")
+    assert small_text(page, ".st-key-pr_task") == []
+
+
 def test_on_a_phone_a_held_card_scrolls_the_page_above_the_check_strip(app, open_page):
     """Issue 35: the board scrolled the page only in the screen's bottom 90 px, most of them
     under the pinned check strip: a card held at 700 px for 5 s did not scroll. It scrolls
