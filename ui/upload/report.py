@@ -18,6 +18,7 @@ from __future__ import annotations
 
 import datetime as dt
 import html
+import math
 import platform
 from importlib import metadata
 from pathlib import Path
@@ -109,13 +110,15 @@ def _cell(value: object, spec: str | None) -> str:
     """A table cell: a number right-aligned, written with ``spec`` (a format spec) if given;
     a missing number as "–".
 
-    >>> _cell(1.0, ".4f"), _cell(-0.25, "+.4f"), _cell(float("nan"), ".4f"), _cell("q1", None)
-    ("<td class='num'>1.0000</td>", "<td class='num'>-0.2500</td>", "<td class='num'>–</td>", '<td>q1</td>')
+    >>> _cell(1.0, ".4f"), _cell(-0.25, "+.4f")
+    ("<td class='num'>1.0000</td>", "<td class='num'>-0.2500</td>")
+    >>> _cell(float("nan"), ".4f"), _cell("q1", None)
+    ("<td class='num'>–</td>", '<td>q1</td>')
     """
     if not isinstance(value, (int, float)):
         return f"<td>{_e(value)}</td>"
     if spec is not None:
-        value = "–" if value != value else format(value, spec)
+        value = "–" if math.isnan(value) else format(value, spec)
     return f"<td class='num'>{_e(value)}</td>"
 
 
