@@ -33,9 +33,10 @@ if not present:
                "numbers irlib computes.")
 result = pr.check()                 # before the picker, so a new tick shows at once
 pr.picker()
-challenge, _ = pr.current()
+challenge, shown = pr.current()
 
-practice_layout.keep_check_in_view()
+# compact over several boards, not on a projector (its type stays large)
+practice_layout.keep_check_in_view(several=len(shown) > 1 and not present)
 practice_layout.copy_in_view()
 with st.container(key=pr.PREFIX + "work"):
     with st.container(border=True, key=pr.PREFIX + "task"):

@@ -262,6 +262,14 @@ def test_the_reports_most_moved_table_says_how_many_it_holds(tmp_path):
     text = unescaped(report_html(dataset, settings, True, None, pair).decode())
     assert "<p>All 5 users, most moved first:</p>" in text
     assert "The ten" not in text
+    # a lecturer's walk: the scores column mixed "1.0" with "0.6309"; each number has four
+    # decimals now, the difference signed, as on the page (the frame keeps its numbers)
+    table = text.split("most moved first:</p>")[1].split("</table>")[0]
+    numbers = re.findall(r"<td class='num'>([^<]*)</td>", table)
+    assert len(numbers) == 5 * 3, numbers
+    assert all(re.fullmatch(r"[+-]?\d\.\d{4}", n) for n in numbers), numbers
+    assert {"1.0000", "0.6309", "+0.3691"} <= set(numbers), numbers
+    assert pair.frame["difference"].dtype.kind == "f"
 
 
 def test_the_verdict_is_the_systems_tables_test_and_the_catalogue_is_stated(shop):

@@ -9,10 +9,13 @@ import pytest
 from playwright.sync_api import expect
 
 from tests.browser.helpers import (
+    animation_frames,
+    board,
     board_card,
     board_order,
     drag_card,
     finger_on,
+    main_scroll_top,
     small_text,
     touch_drag,
     wait_for_app_loaded,
@@ -194,6 +197,54 @@ def test_on_a_phone_the_check_stays_in_view_and_hides_no_badge(app, open_page):
         assert card.locator(".rb-badge").evaluate(BADGE_SEEN_JS), f"rank {rank}'s badge is hidden"
 
 
+def _in_view_under_the_goal(page, width: int, height: int, boards: int) -> None:
+    """Every card of the ``boards`` boards is inside the viewport and below the pinned goal
+    (the task and its check), which is inside the viewport too."""
+    goal = page.locator(".st-key-pr_task").bounding_box()
+    cards = [c.bounding_box() for i in range(boards) for c in board(page, i).locator(".rb-card").all()]
+    assert goal["y"] >= 0 and goal["y"] + goal["height"] <= height, goal
+    outside = [c for c in cards if not (c["y"] >= 0 and c["y"] + c["height"] <= height + 1
+                                        and c["x"] >= 0 and c["x"] + c["width"] <= width)]
+    assert not outside, outside
+    covered = [c for c in cards if c["y"] < goal["y"] + goal["height"]]
+    assert not covered, (goal, covered)
+
+
+@pytest.mark.parametrize("width, height", [(1366, 768), (1920, 1080)])
+def test_a_two_board_challenge_fits_a_laptop_under_its_goal(app, open_page, width, height):
+    """A lecturer's walk at 1366x768: a two-board challenge opened with its second board at
+    the fold, and scrolled down the pinned goal (about 180 px tall) covered the first board's
+    cards. The goal is compact over several boards: both boards' cards are in view with it on
+    first load, and still under it at the foot of the page."""
+    table = all_challenges()
+    c = table["patience-decides"]
+    page = open_page(app.url + "/practice", width=width, height=height,
+                     query="challenge=" + at_codec(table).encode((c.id, c.start)))
+    board_card(page, rank=6, index=1).wait_for()
+    expect(page.get_by_test_id("stAlertContentInfo")).to_contain_text("Not yet: RBP")
+    _in_view_under_the_goal(page, width, height, boards=2)
+    page.evaluate("() => { const m = document.querySelector('[data-testid=stMain]');"
+                  " m.scrollTop = m.scrollHeight; }")
+    wait_until(page, lambda: main_scroll_top(page) > 0 or height >= 1080)
+    animation_frames(page)
+    _in_view_under_the_goal(page, width, height, boards=2)
+
+
+def test_a_three_board_challenge_shows_all_its_cards_under_its_goal(app, open_page):
+    """At 1366x768, scrolled to the third board's last card, all three boards' cards are in
+    view under the pinned goal (the goal was too tall: it covered the first board)."""
+    table = all_challenges()
+    c = table["p2-vs-ap"]
+    page = open_page(app.url + "/practice", width=1366, height=768,
+                     query="challenge=" + at_codec(table).encode((c.id, c.start)))
+    last = board_card(page, rank=6, index=2)
+    last.wait_for()
+    last.evaluate("(c) => c.scrollIntoView({block: 'end'})")
+    wait_until(page, lambda: main_scroll_top(page) > 0)
+    animation_frames(page)
+    _in_view_under_the_goal(page, 1366, 768, boards=3)
+
+
 def test_a_drag_on_a_users_film_list_solves_a_recommender_challenge(app, open_page):
     """Lesson 7's boards are a user's films (genre posters, ✓ for the ones watched after the
     cut); one drag of Vera's ✓ film to the top is checked by irlib at once."""
@@ -258,6 +309,18 @@ def test_practice_has_a_presenter_view_that_reads_from_the_back(app, open_page, 
     expect(board_card(page, rank=8)).to_be_in_viewport(ratio=1)     # board and check: one screen
     if width == 1920:
         assert small_text(page) == []
+
+
+def test_the_presenter_views_goal_over_two_boards_keeps_its_large_type(app, open_page):
+    """The laptop's compact goal over several boards is not the projector's: in the presenter
+    view at 1920x1080 the task and its check read from the back of a hall (20 px or more)."""
+    table = all_challenges()
+    c = table["patience-decides"]
+    page = open_page(app.url + "/practice", width=1920, height=1080,
+                     query="view=present&challenge=" + at_codec(table).encode((c.id, c.start)))
+    board_card(page, rank=6, index=1).wait_for()
+    expect(page.get_by_test_id("stAlertContentInfo")).to_contain_text("Not yet: RBP")
+    assert small_text(page, ".st-key-pr_task") == []
 
 
 def test_on_a_phone_a_held_card_scrolls_the_page_above_the_check_strip(app, open_page):

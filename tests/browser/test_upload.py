@@ -13,7 +13,13 @@ if os.environ.get("IRLAB_BROWSER_TESTS", "").lower() != "required":
 
 from playwright.sync_api import Page, expect  # noqa: E402
 
-from tests.browser.helpers import REPO_ROOT, expect_app_run, wait_for_app_run  # noqa: E402
+from tests.browser.helpers import (  # noqa: E402
+    REPO_ROOT,
+    assert_stays,
+    expect_app_run,
+    main_scroll_top,
+    wait_for_app_run,
+)
 
 pytestmark = pytest.mark.browser
 
@@ -112,6 +118,41 @@ def test_loading_the_samples_brings_the_scores_into_view_and_a_setting_does_not(
     expect(page.get_by_text("Combine the raters with the")).to_be_in_viewport()
     expect(title).to_be_in_viewport()
     assert page.evaluate(scrolled) == before
+
+
+def test_a_shared_link_opens_at_the_top_unless_it_names_a_place(start_app, open_page):
+    """A lecturer's walk: a shared link to the samples opened scrolled to "2. Scores" (the
+    link's samples loaded like a click on "Load the samples", which scrolls). It opens at the
+    page's title and the files; a link with #scores opens at the scores."""
+    app = start_app("app.py")
+    page = open_page(f"{app.url}/upload", query="samples=1&input=trec", width=1366, height=768)
+    expect(per_query_table(page)).to_have_count(1)              # the samples are scored
+    expect(page.get_by_text("In use: qrels.txt")).to_be_visible()
+    assert_stays(page, lambda: main_scroll_top(page), 0, "the link scrolled the page")
+    expect(page.get_by_role("heading", name="Your own judgments")).to_be_in_viewport()
+    expect(page.get_by_text("In use: qrels.txt")).to_be_in_viewport()
+
+    named = open_page(f"{app.url}/upload?samples=1&input=trec#scores", width=1366, height=768)
+    expect(named.get_by_role("heading", name="2. Scores")).to_be_in_viewport()
+
+
+def test_the_p_values_share_one_row_on_a_laptop(start_app, open_page):
+    """A lecturer's walk at 1366x768: with a corrected p (four runs), the randomization
+    test's uncorrected p sat alone on a row under the mean difference and the other two p
+    values. The mean difference joins the counts; the three p values share a row."""
+    app = start_app("app.py")
+    page = open_page(f"{app.url}/upload", query="samples=1&input=trec", width=1366, height=768)
+    tiles = page.get_by_test_id("stMetric")
+    labels = ("randomization test p, corrected", "paired t-test p (uncorrected)",
+              "randomization test p (uncorrected)")
+    found = [tiles.filter(has_text=re.compile("^" + re.escape(label))) for label in labels]
+    for tile in found:
+        expect(tile).to_have_count(1)
+    tops = [round(tile.bounding_box()["y"]) for tile in found]
+    assert len(set(tops)) == 1, dict(zip(labels, tops))
+    mean = tiles.filter(has_text=re.compile("^mean difference in"))
+    ties = tiles.filter(has_text=re.compile("^ties"))
+    assert round(mean.bounding_box()["y"]) == round(ties.bounding_box()["y"])
 
 
 @pytest.fixture

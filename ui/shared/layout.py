@@ -23,9 +23,11 @@ PRESENT_CSS = """<style>
 @media (min-width: 640px) {
   [data-testid="stMainBlockContainer"] { padding: 3.75rem 2.5rem 4rem; max-width: none; }
 }
-/* a laptop's screen on the projector: the board's text keeps its size, the gaps give */
+/* a laptop's screen on the projector: the board's text keeps its size, the gaps give (half a
+   rem: a lecturer's own example of 9-12 results keeps the line under its charts on a 768 px
+   screen, tests/browser/test_own_example.py) */
 @media (min-width: 640px) and (max-height: 900px) {
-  [data-testid="stMainBlockContainer"] [data-testid="stVerticalBlock"] { gap: 0.75rem; }
+  [data-testid="stMainBlockContainer"] [data-testid="stVerticalBlock"] { gap: 0.5rem; }
 }
 [data-testid="stMainBlockContainer"] h1 { font-size: 1.75rem; padding: 0.25rem 0; }
 /* a projector's width: nothing the class reads under 20 px from the back of a 200-seat hall

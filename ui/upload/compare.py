@@ -184,13 +184,16 @@ def _cards(comparison: Comparison, label: str, name_a: str, name_b: str,
     uncorrected = " (uncorrected)" if finding is not None and finding.corrected else ""
     caveat = t_test_caveat(comparison, dataset.unit)
     tag = sample_tag(dataset)
+    # Two rows: what changed (the counts and the mean difference), then whether it could be
+    # chance (the p values, two or three). With the mean in the p values' row, a corrected p
+    # made four tiles there: on a 1366 px laptop the randomization test's p wrapped to a row
+    # of its own.
     with st.container(horizontal=True, gap="small"):
         st.metric(f"{name_b} better", f"{comparison.wins} of {n}", border=True,
                   width="stretch")
         st.metric(f"{name_b} worse", f"{comparison.losses} of {n}", border=True,
                   width="stretch")
         st.metric("ties", f"{comparison.ties} of {n}", border=True, width="stretch")
-    with st.container(horizontal=True, gap="small"):
         # the t-interval is never corrected: say so when a corrected p sits beside it
         ci = (None if comparison.ci_low is None else
               f"{claims.interval_label(comparison.confidence, bool(uncorrected))} "
@@ -200,6 +203,7 @@ def _cards(comparison: Comparison, label: str, name_a: str, name_b: str,
                   delta=ci, delta_color="off", delta_arrow="off", border=True, width="stretch",
                   help=f"Mean of {name_b} − {name_a} over the {dataset.units}, with a t-based "
                        "95% confidence interval: if it excludes 0, the t-test's p is below 0.05.")
+    with st.container(horizontal=True, gap="small"):
         if finding is not None and finding.corrected:
             st.metric(f"{TESTS[finding.test]} p, corrected", format_p(finding.p_adjusted),
                       border=True, width="stretch",

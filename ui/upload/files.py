@@ -228,12 +228,19 @@ def _clear(kind: str) -> None:
                 kept.pop(position, None)
 
 
-def load_samples(kind: str) -> None:
-    """Callback of the 'Load the samples' buttons: the kind's sample files, nothing else."""
+def load_samples(kind: str, *, bring_scores_into_view: bool = True) -> None:
+    """Callback of the 'Load the samples' buttons: the kind's sample files, nothing else.
+
+    ``bring_scores_into_view=False``: a link that carries the samples loads them on its first
+    run, and no action of the reader's did; the page opens at its top, with its title and the
+    files, not scrolled to "2. Scores" (:func:`new_data_token`, ui/shared/scroll.py)."""
+    token = new_data_token()
     _clear(kind)
     for position, file_name in SAMPLE_FILES[kind].items():
         ingest(position, file_name, (SAMPLES_DIR / file_name).read_bytes(), sample=True)
     _bump_uploaders()
+    if not bring_scores_into_view:
+        st.session_state["upload_new_data"] = token
 
 
 def _remove(position: str) -> None:

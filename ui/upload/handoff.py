@@ -43,7 +43,7 @@ def link_without_data_note() -> None:
     ss = st.session_state
     kind = page_state().get("input")
     if ss.pop("upload_link_samples", False) and not ss.get("upload_files"):
-        load_samples(kind)
+        load_samples(kind, bring_scores_into_view=False)    # a link opens at the top
         return
     if ss.get("upload_from_link") and not ss.get("upload_files"):
         st.info(f"This link carries the settings ({_carried(kind)}), not the data: the files "

@@ -18,6 +18,7 @@ from __future__ import annotations
 
 import datetime as dt
 import html
+import math
 import platform
 from importlib import metadata
 from pathlib import Path
@@ -33,7 +34,8 @@ from ui.shared.charts import plotly_config
 from ui.upload.figures import deltas_figure
 from ui.upload.measures import mean_label
 from ui.upload.model import BeyondSummary, Dataset, Settings, file_safe, size_text
-from ui.upload.tables import BEYOND_EXPLAINED, RECSYS_NAMES, pairwise_frame, systems_frame
+from ui.upload.tables import (BEYOND_EXPLAINED, RECSYS_NAMES, pairwise_frame, score_columns,
+                               systems_frame)
 
 ROOT = Path(__file__).resolve().parents[2]
 PLOTLY_JS = ROOT / "static" / "vendor" / "plotly" / "plotly-basic.min.js"
@@ -104,12 +106,41 @@ def _e(text: object) -> str:
     return html.escape(str(text))
 
 
-def _table(frame: pd.DataFrame) -> str:
+def _cell(value: object, spec: str | None) -> str:
+    """A table cell: a number right-aligned, written with ``spec`` (a format spec) if given;
+    a missing number as "–".
+
+    >>> _cell(1.0, ".4f"), _cell(-0.25, "+.4f")
+    ("<td class='num'>1.0000</td>", "<td class='num'>-0.2500</td>")
+    >>> _cell(float("nan"), ".4f"), _cell("q1", None)
+    ("<td class='num'>–</td>", '<td>q1</td>')
+    """
+    if not isinstance(value, (int, float)):
+        return f"<td>{_e(value)}</td>"
+    if spec is not None:
+        value = "–" if math.isnan(value) else format(value, spec)
+    return f"<td class='num'>{_e(value)}</td>"
+
+
+def _table(frame: pd.DataFrame, formats: dict[str, str] | None = None) -> str:
+    """``formats``: column -> format spec, for a column of numbers written alike (the frame
+    keeps its numbers)."""
+    specs = [(formats or {}).get(c) for c in frame.columns]
     head = "".join(f"<th>{_e(c)}</th>" for c in frame.columns)
-    rows = "".join("<tr>" + "".join(
-        f"<td class='num'>{_e(v)}</td>" if isinstance(v, (int, float)) else f"<td>{_e(v)}</td>"
-        for v in row) + "</tr>" for row in frame.itertuples(index=False))
+    rows = "".join("<tr>" + "".join(_cell(v, spec) for v, spec in zip(row, specs)) + "</tr>"
+                   for row in frame.itertuples(index=False))
     return f"<table><thead><tr>{head}</tr></thead><tbody>{rows}</tbody></table>"
+
+
+def _moved_formats(names: tuple[str, str]) -> dict[str, str]:
+    """The most-moved table's numbers as the page's comparison table shows them
+    (ui/upload/compare.py): scores with four decimals, the difference signed. ``str`` wrote
+    an exact score as "1.0" beside "0.8346".
+
+    >>> _moved_formats(("control", "test"))
+    {'A: control': '.4f', 'B: test': '.4f', 'difference': '+.4f'}
+    """
+    return {**dict.fromkeys(score_columns(names), ".4f"), "difference": "+.4f"}
 
 
 def _most_moved(shown: int, total: int, dataset: Dataset) -> str:
@@ -244,7 +275,7 @@ def report_html(dataset: Dataset, settings: Settings, include_missing: bool,
         top = pair.frame.reindex(pair.frame["difference"].abs().sort_values(
             ascending=False).index).head(10).rename(columns={"query_id": f"{unit}_id"})
         parts.append(f"<section class='lead'><p>{_most_moved(len(top), len(pair.frame), dataset)}"
-                     f":</p>{_table(top.round(4))}</section>")
+                     f":</p>{_table(top, _moved_formats(pair.names))}</section>")
     parts.append("<h2>The measures</h2><ul>" + "".join(
         f"<li><strong>{_e(settings.label(key))}</strong>: {_e(_description(key, settings))}"
         f"</li>" for key in settings.measures) + "</ul>")

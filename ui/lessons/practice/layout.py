@@ -29,11 +29,31 @@ _STRIP_CSS = """<style>
 }}</style>"""
 
 
-def keep_check_in_view() -> None:
+#: A laptop's pinned task over several boards (a 1366x768 screen): the task box was 150-180 px
+#: tall, and with two boards scrolled into view it covered the first board's cards. Smaller
+#: type and padding in the pinned box, each board's label close over its board: the pinned
+#: goal and two boards' cards fit under the header bar together (three on a 768 px screen
+#: when scrolled to the last board).
+_COMPACT_CSS = """<style>
+@media (min-width: 640px) and (min-height: 600px) {{
+  .st-key-{task} {{ padding: 0.5rem 0.75rem; gap: 0.375rem; }}
+  .st-key-{task} p {{ font-size: 0.875rem; line-height: 1.45; }}
+  .st-key-{check} [data-testid="stAlert"] > div {{ padding: 0.375rem 0.75rem; }}
+  .st-key-{work} {{ gap: 0.75rem; }}
+  [class*="st-key-{one}"] [data-testid="stMarkdownContainer"] {{ margin-bottom: 0; }}
+  [class*="st-key-{one}"] p {{ font-size: 0.875rem; line-height: 1.3; margin: 0; }}
+}}</style>"""
+
+
+def keep_check_in_view(several: bool = False) -> None:
     """The check in view while the learner works on any board: on a laptop the task and its
-    check stay at the top (a challenge with three boards is taller than the screen); on a
-    phone the check is a strip at the bottom of the screen (:data:`_STRIP_CSS`)."""
+    check stay at the top (a challenge with three boards is taller than the screen), compact
+    over ``several`` boards (:data:`_COMPACT_CSS`); on a phone the check is a strip at the
+    bottom of the screen (:data:`_STRIP_CSS`)."""
     keep_in_view(f"{PREFIX}task")
+    if several:
+        st.html(_COMPACT_CSS.format(task=f"{PREFIX}task", check=f"{PREFIX}check",
+                                    work=f"{PREFIX}work", one=f"{PREFIX}one_board_"))
     # the app's background, as keep_in_view has it (no CSS variable holds it)
     ground = "#171614" if getattr(st.context.theme, "type", "light") == "dark" else "#ffffff"
     st.html(_STRIP_CSS.format(task=f"{PREFIX}task", check=f"{PREFIX}check",

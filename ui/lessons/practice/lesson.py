@@ -269,13 +269,15 @@ def boards(present: bool = False) -> None:
     challenge, shown = current()
     small = len(shown) > 1
     for n, board in enumerate(shown):
-        if board.label:
-            st.markdown(f"**{md(board.label)}**")
-        ranking_board(items_of(board), list(board.order), dict(board.grades),
-                      mode="binary" if board.top == 1 else "graded",
-                      key=f"{PREFIX}board_{challenge.id}_{n}", k=challenge.k,
-                      size=("normal" if small else "large") if present
-                      else "small" if small else "normal", on_change=_saver(n))
+        # each board with its label, close over it (ui/lessons/practice/layout.py)
+        with st.container(key=f"{PREFIX}one_board_{n}", gap="xxsmall"):
+            if board.label:
+                st.markdown(f"**{md(board.label)}**")
+            ranking_board(items_of(board), list(board.order), dict(board.grades),
+                          mode="binary" if board.top == 1 else "graded",
+                          key=f"{PREFIX}board_{challenge.id}_{n}", k=challenge.k,
+                          size=("normal" if small else "large") if present
+                          else "small" if small else "normal", on_change=_saver(n))
 
 
 def verdict(result: Result) -> None:

@@ -425,7 +425,7 @@ function plotHeight(s, height) {
 // above, so the charts take the screen's rest under the tiles, at most the height asked for,
 // at least FIT_MIN; the lines under them too where the rest has room for both.
 const FIT_MIN = 150;
-const FIT_MARGIN = 10;
+const FIT_MARGIN = 4;
 function shortName(trace) {
   if (typeof trace.name !== "string") return trace;
   const name = trace.name.replace(/@K$/, "").split(/: | \(/)[0];
