@@ -32,7 +32,14 @@ if os.environ.get("IRLAB_BROWSER_TESTS", "").lower() != "required":
 
 from playwright.sync_api import Page, expect  # noqa: E402
 
-from tests.browser.helpers import expect_app_run, wait_for_app_idle, wait_for_assets  # noqa: E402
+from tests.browser.helpers import (  # noqa: E402
+    NET_SPY,
+    TIMEOUT_MS,
+    expect_app_run,
+    wait_for_app_idle,
+    wait_for_app_loaded,
+    wait_for_assets,
+)
 from tests.browser.test_accessibility import serious_violations  # noqa: E402
 from tests.browser.test_offline import foreign  # noqa: E402
 from ui.shared.course import LESSONS  # noqa: E402
@@ -55,6 +62,7 @@ def open_and_settle(page: Page, url: str, path: str) -> None:
     """The page's run ended and drawn, its components drawn too (the board, the live charts
     draw after the run ends), its fonts and pictures loaded (late requests)."""
     page.goto(url)
+    wait_for_app_loaded(page)
     expect(page.locator(DONE)).to_be_attached(timeout=30_000)
     wait_for_app_idle(page)
     page.locator("[data-testid='stMainBlockContainer']").wait_for()
@@ -74,12 +82,24 @@ def test_the_checks_see_the_sending_controls():
 
 
 @pytest.mark.parametrize("scheme", ["light", "dark"])
-def test_every_page_is_accessible_and_sends_nothing_elsewhere(scheme, readme_server, open_page):
+def test_every_page_is_accessible_and_sends_nothing_elsewhere(scheme, readme_server, browser):
     app = readme_server
-    page = open_page(app.url, color_scheme=scheme, width=1366, height=768)
+    # open_app's context and page, listened to before their first request: the walk's first
+    # page (Home) is loaded once, and its first load is in the requests too
+    context = browser.new_context(viewport={"width": 1366, "height": 768}, color_scheme=scheme)
+    try:
+        walk(app, context, scheme)
+    finally:
+        context.close()
+
+
+def walk(app, context, scheme: str) -> None:
+    context.add_init_script(NET_SPY)
     visiting = ["home"]
     requested: list[tuple[str, str]] = []           # (page, URL), every request of the walk
-    page.on("request", lambda request: requested.append((visiting[0], request.url)))
+    context.on("request", lambda request: requested.append((visiting[0], request.url)))
+    page = context.new_page()
+    page.set_default_timeout(TIMEOUT_MS)
     violations, toolbars = {}, {}
     for path in [""] + [lesson.url_path for lesson in LESSONS]:
         name = visiting[0] = path or "home"
