@@ -106,6 +106,17 @@ def open_page(browser):
 
 
 @pytest.fixture(scope="session")
+def readme_server():
+    """The app started exactly as the README says (``helpers.readme_app``), shared by the
+    tests that check what a class gets from that command (test_every_page.py,
+    test_offline.py); each test still opens its own sessions."""
+    from tests.browser.helpers import readme_app
+
+    with readme_app() as app:
+        yield app
+
+
+@pytest.fixture(scope="session")
 def rooms(tmp_path_factory):
     """The app with its own rooms database, shared by the class-room tests (test_rooms.py,
     test_room_screen.py): (base URL, database path)."""

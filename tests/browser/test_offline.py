@@ -4,7 +4,11 @@ must do it): the browser asks nothing of any host but the app's own (no usage st
 CDN for scripts, fonts, pictures or the favicon), the playground's vendored plotly.js really
 comes from /app/static/, and students see no Deploy button. The server itself contacts no
 one either: every address it connects to, recorded with strace from its start through a
-session's first run, is a loopback one."""
+session's first run, is a loopback one.
+
+The browser's side on every page (no request to another host, the vendored plotly.js) is
+checked in the walk over every page, tests/browser/test_every_page.py, on the same server
+(the ``readme_server`` fixture, tests/browser/conftest.py)."""
 
 from __future__ import annotations
 
@@ -25,8 +29,7 @@ if os.environ.get("IRLAB_BROWSER_TESTS", "").lower() != "required":
 
 from playwright.sync_api import expect  # noqa: E402
 
-from tests.browser.helpers import readme_app, wait_for_app_idle, wait_for_assets  # noqa: E402
-from ui.shared.course import LESSONS  # noqa: E402
+from tests.browser.helpers import readme_app, wait_for_app_idle  # noqa: E402
 
 pytestmark = pytest.mark.browser
 
@@ -39,26 +42,6 @@ def foreign(urls: list[str], own_url: str) -> list[str]:
             if urlparse(url).scheme in ("http", "https") and urlparse(url).netloc != own_host]
 
 
-@pytest.fixture(scope="module")
-def readme_server():
-    with readme_app() as app:
-        yield app
-
-
-def test_no_page_asks_another_host(readme_server, open_page):
-    app = readme_server
-    page = open_page(app.url)
-    requested: list[str] = []
-    page.on("request", lambda request: requested.append(request.url))
-    for path in [""] + [lesson.url_path for lesson in LESSONS]:
-        page.goto(f"{app.url}/{path}")
-        expect(page.locator(DONE)).to_be_attached(timeout=30_000)
-        wait_for_app_idle(page)                     # the page's run drawn, its components too
-        wait_for_assets(page)                       # late requests: fonts, pictures
-    assert foreign(requested, app.url) == []
-    assert any("/app/static/vendor/plotly/plotly-basic.min.js" in url for url in requested)
-
-
 def test_students_see_no_deploy_button(readme_server, open_page):
     page = open_page(readme_server.url)
     expect(page.get_by_test_id("stToolbar")).to_be_attached()
@@ -67,7 +50,8 @@ def test_students_see_no_deploy_button(readme_server, open_page):
 
 def test_the_check_sees_usage_statistics_when_they_are_on(open_page):
     """Without the project's settings a page on 127.0.0.1 sends usage statistics to a
-    third-party host and shows Deploy: what the two tests above would catch."""
+    third-party host and shows Deploy: what the test above and the walk over every page
+    (test_every_page.py) would catch."""
     with readme_app(extra_args=["--browser.gatherUsageStats", "true",
                                 "--client.toolbarMode", "auto"]) as app:
         page = open_page(app.url)
