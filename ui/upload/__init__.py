@@ -25,8 +25,6 @@ from ui.upload.files import (
                              new_data_token,
                              parsed_files,
                              process_injected,
-                             rename_systems,
-                             system_names,
                              unmatched,
 )
 from ui.upload.handoff import link_without_data_note, report_section, settings_link
@@ -40,6 +38,7 @@ from ui.upload.model import (
                              score,
                              system_name,
 )
+from ui.upload.names import rename_systems, system_names
 from ui.upload.query import query_view
 from ui.upload.scores import control_test_note, data_notes, table_section
 from ui.upload.settings import (
