@@ -267,11 +267,10 @@ def _doc_texts(doc_names, codes: np.ndarray) -> np.ndarray:
     """The documents of ``codes`` as an array of Python strings (``doc_names``: a pandas
     Index or an Arrow array)."""
     if hasattr(doc_names, "to_pylist"):                       # Arrow, without pandas
-        import pyarrow as pa
+        from irlib._arrow import call_function, int64_array    # not pyarrow.compute
 
-        codes = np.ascontiguousarray(codes, dtype=np.int64)
-        indices = pa.Array.from_buffers(pa.int64(), len(codes), [None, pa.py_buffer(codes)])
-        return np.array(doc_names.take(indices).to_pylist(), dtype=object)
+        taken = call_function("take", [doc_names, int64_array(codes)])
+        return np.array(taken.to_pylist(), dtype=object)
     taken = doc_names.take(codes)
     return np.asarray(taken.astype(str), dtype=object)
 
