@@ -37,15 +37,30 @@ class _Regions:
         bits = np.ceil(np.log2(np.maximum(2 * counts, 2))).astype(np.uint32)
         sizes = np.left_shift(1, bits.astype(np.int64))
         self.size = int(sizes.sum())
+        self.bits = int(bits.max(initial=1))
+        if len(bits) << self.bits <= self.size + self.size // 4:
+            # one size for every region (as when every query has about as many rows): a
+            # row's region is its query shifted, no table of bases and shifts to read
+            # (matching 7,000,000 rows: 0.08 s against 0.10 s)
+            self.size = len(bits) << self.bits
+            return
+        self.bits = 0
         index = np.int32 if self.size < 2**31 else np.int64
         self.base = np.concatenate([[0], np.cumsum(sizes)[:-1]]).astype(index)
         self.shift = (32 - bits).astype(np.uint32)
 
     def home(self, q, d, multiplier: int) -> np.ndarray:
-        high = d.astype(np.uint32, copy=False) * np.uint32(multiplier)
-        high >>= self.shift[q]
-        slot = self.base[q]
-        slot += high.astype(slot.dtype, copy=False)
+        # views and ``take``, not copies and fancy indexing: this runs on every run row
+        # of every round. Codes are >= 0, so int32 codes read as uint32 are the same.
+        d = d.view(np.uint32) if d.dtype == np.int32 else d.astype(np.uint32)
+        high = d * np.uint32(multiplier)
+        if self.bits:
+            high >>= np.uint32(32 - self.bits)
+            slot = np.left_shift(q, self.bits, dtype=np.intp)
+        else:
+            high >>= self.shift.take(q)
+            slot = self.base.take(q)
+        slot += high.view(np.int32)          # < 2**31: shifted right by at least 1
         return slot
 
 
@@ -108,22 +123,22 @@ def _match_judged_at_once(run_q, run_d, judged_q, judged_d, n_queries: int, coun
         table = np.empty(regions.size, np.int32)   # only slots written to are read
         positions = np.arange(len(rows), dtype=np.int32)
         table[slot] = positions
-        winner = table[slot]
+        winner = table.take(slot)
         lost = winner != positions
         losers = np.flatnonzero(lost)
-        same = d[winner[losers]] == d[losers]
+        same = d.take(winner.take(losers)) == d.take(losers)
         if same.any():
             return int(rows[losers[np.flatnonzero(same)[0]]]), None, None
         if pending.size:
             probe = regions.home(judged_q[pending], judged_d[pending], multiplier)
-            candidate = table[probe]
+            candidate = table.take(probe)
             valid = (candidate >= 0) & (candidate < len(rows))
             valid[valid] = slot[candidate[valid]] == probe[valid]   # written, not garbage
             valid[valid] = d[candidate[valid]] == judged_d[pending[valid]]
             found_rows.append(rows[candidate[valid]])
             found_judgments.append(pending[valid])
             pending = pending[~valid]
-        rows, q, d = rows[losers], q[losers], d[losers]
+        rows, q, d = rows.take(losers), q.take(losers), d.take(losers)
         multiplier = _next_multiplier(multiplier)
     else:                                    # never in practice: pandas does the rest
         import pandas as pd
@@ -157,27 +172,30 @@ def _place_among_hits_padded(run_q, score, hit_q, hit_score, width: int, slots=F
     index = np.int32 if flat.size < 2**31 else np.int64
     below = np.empty(len(run_q), np.int64)
     tied = np.empty(len(run_q), bool)
+    # ``take`` on views shifted by each step, not ``flat[cursor + step - 1]``: one pass
+    # less per step, and ``take`` gathers faster than fancy indexing (0.10 s against
+    # 0.13 s on 7,000,000 rows)
+    steps = []
+    step = width // 2
+    while step:
+        steps.append((flat[step - 1:], index(step)))
+        step //= 2
+    row_width = index(width + 1)
     for a in range(0, len(run_q), _PIECE_ROWS):
         b = a + _PIECE_ROWS
-        piece_score = score[a:b]
-        row_start = run_q[a:b].astype(index)
-        row_start *= index(width + 1)
-        cursor = row_start.copy()                # row_start + hits below, as the search goes
-        step = width // 2
-        while step:
-            cursor += (flat[cursor + index(step - 1)] < piece_score) * index(step)
-            step //= 2
-        cursor += flat[cursor] < piece_score     # the search's last position
-        np.equal(flat[cursor], piece_score, out=tied[a:b])
-        cursor -= row_start
-        if slots:
-            piece = cursor.astype(np.int64)
-            piece *= 2
+        piece_score, piece_q = score[a:b], run_q[a:b]
+        cursor = piece_q * row_width             # the row's start + hits below, as it goes
+        for shifted, step in steps:
+            cursor += (shifted.take(cursor) < piece_score).view(np.uint8) * step
+        cursor += flat.take(cursor) < piece_score   # the search's last position
+        np.equal(flat.take(cursor), piece_score, out=tied[a:b])
+        if slots:       # 2 * (cursor - q * (width + 1)) + tied + q * (2 * width + 1)
+            piece = below[a:b]
+            np.multiply(cursor, 2, out=piece)
             piece += tied[a:b]
-            piece += run_q[a:b].astype(np.int64) * (2 * width + 1)
-            below[a:b] = piece
+            piece -= piece_q
         else:
-            below[a:b] = cursor
+            np.subtract(cursor, piece_q * row_width, out=below[a:b])
     return below, tied
 
 
@@ -267,11 +285,10 @@ def _doc_texts(doc_names, codes: np.ndarray) -> np.ndarray:
     """The documents of ``codes`` as an array of Python strings (``doc_names``: a pandas
     Index or an Arrow array)."""
     if hasattr(doc_names, "to_pylist"):                       # Arrow, without pandas
-        import pyarrow as pa
+        from irlib._arrow import call_function, int64_array    # not pyarrow.compute
 
-        codes = np.ascontiguousarray(codes, dtype=np.int64)
-        indices = pa.Array.from_buffers(pa.int64(), len(codes), [None, pa.py_buffer(codes)])
-        return np.array(doc_names.take(indices).to_pylist(), dtype=object)
+        taken = call_function("take", [doc_names, int64_array(codes)])
+        return np.array(taken.to_pylist(), dtype=object)
     taken = doc_names.take(codes)
     return np.asarray(taken.astype(str), dtype=object)
 

@@ -15,8 +15,8 @@ from dataclasses import dataclass
 
 import numpy as np
 import pyarrow as pa
-import pyarrow.compute as pa_compute
 
+from irlib._arrow import CastOptions, SetLookupOptions, booleans, call_function, int64_array
 from irlib.batch._judged import match_judged
 from irlib.batch.core import score_coded, summary_value
 from irlib.io.trec_columns import (QRELS_LAYOUTS, RUN_LAST_READ, RUN_LAYOUTS, load_trec,
@@ -40,19 +40,36 @@ class Scores:
             len(self.query_ids) - len(self.missing_queries)
 
 
-def _encode(column: pa.ChunkedArray) -> tuple[np.ndarray, pa.Array]:
-    """Codes (first-seen order) and the distinct values."""
-    encoded = column.combine_chunks().dictionary_encode()
+def _encode(column: pa.ChunkedArray | pa.Array, *,
+            grouped: bool = False) -> tuple[np.ndarray, pa.Array]:
+    """Codes (first-seen order) and the distinct values.
+
+    ``grouped``: the values usually come in runs (a run file lists each query's rows
+    together); then only the first value of each run is hashed, the same codes.
+    """
+    whole = column.combine_chunks() if isinstance(column, pa.ChunkedArray) else column
+    if grouped and len(whole) > 1:
+        change = np.empty(len(whole), bool)
+        change[0] = True
+        change[1:] = booleans(call_function("not_equal", [whole[1:], whole[:-1]]))
+        starts = np.flatnonzero(change)
+        if len(starts) * 8 < len(whole):
+            codes, names = _encode(call_function("take", [whole, int64_array(starts)]))
+            return np.repeat(codes, np.diff(np.append(starts, len(whole)))), names
+    encoded = call_function("dictionary_encode", [whole])
     return numpy_of(encoded.indices).astype(np.int32, copy=False), encoded.dictionary
 
 
 def _positions(names: pa.Array, wanted: pa.Array) -> np.ndarray:
     """Where each of ``wanted`` (distinct) is among ``names`` (distinct); -1: absent."""
-    at = pa_compute.index_in(names, value_set=wanted)
+    if wanted.type != names.type:
+        wanted = call_function("cast", [wanted], CastOptions.safe(names.type))
+    at = call_function("index_in", [names], SetLookupOptions(wanted))
     found = np.flatnonzero(valid_of(at))
     out = np.full(len(wanted), -1, np.int64)
-    if found.size:
-        out[numpy_of(at.filter(at.is_valid())).astype(np.int64)] = found
+    if found.size:      # the values under nulls are never read
+        values = np.frombuffer(at.buffers()[1], np.int32, count=at.offset + len(at))
+        out[values[at.offset:][found].astype(np.int64)] = found
     return out
 
 
@@ -86,10 +103,10 @@ def evaluate_files(qrels_src, run_src, measures, *, complete: bool = False,
     qrels_doc_codes, qrels_doc_names = _encode(qrels_doc)
     if match_judged(qrels_q, qrels_doc_codes, qrels_q[:0], qrels_q[:0], len(q_ids))[0] >= 0:
         return None
-    run_codes, run_q_names = _encode(run_qid)
+    run_codes, run_q_names = _encode(run_qid, grouped=True)
     run_to_qrels = np.array([place.get(q, -1) for q in run_q_names.to_pylist()], np.int64)
     run_d, doc_names = _encode(run_doc)
-    qrels_d = _positions(doc_names, qrels_doc_names.cast(doc_names.type))[qrels_doc_codes]
+    qrels_d = _positions(doc_names, qrels_doc_names)[qrels_doc_codes]
     duplicate, values, retrieved = score_coded(
         measures, grades=grades, qrels_q=qrels_q, n_queries=len(q_ids), qrels_d=qrels_d,
         run_q=run_codes, run_to_qrels=run_to_qrels, score=score, run_d=run_d,

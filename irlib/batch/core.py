@@ -42,6 +42,17 @@ def segment_rank(q, n_queries, key):
     return pos
 
 
+def _rows_per_query(run_q: np.ndarray, n_run_queries: int) -> np.ndarray:
+    """How many rows each run query has. A run that lists each query's rows together (as
+    files do; codes in first-seen order then never decrease) is counted by a search:
+    ``bincount`` first copies every code to 64 bits (20 ms against 4 on 7,000,000 rows;
+    so would ``searchsorted`` for values of another type than the codes')."""
+    if len(run_q) > 1 and (run_q[1:] >= run_q[:-1]).all():
+        bounds = np.arange(n_run_queries + 1, dtype=run_q.dtype)
+        return np.diff(np.searchsorted(run_q, bounds)).astype(np.int64)
+    return np.bincount(run_q, minlength=n_run_queries)
+
+
 def score_coded(measures: Sequence[Measure], *, grades, qrels_q, n_queries: int, qrels_d,
                 run_q, run_to_qrels, score, run_d, doc_names, depth: int | None = None,
                 judged_only: bool = False):
@@ -64,7 +75,7 @@ def score_coded(measures: Sequence[Measure], *, grades, qrels_q, n_queries: int,
     run_of_query = np.full(n_queries, -1, np.int64)       # each qrels query's run query
     run_of_query[run_to_qrels[answered]] = np.flatnonzero(answered)
     qrels_to_run = run_of_query[qrels_q]
-    rows_per_query = np.bincount(run_q, minlength=n_run_queries)
+    rows_per_query = _rows_per_query(run_q, n_run_queries)
     duplicate, hit_rows, judged_row = match_judged(
         run_q, run_d, qrels_to_run, np.where(qrels_to_run >= 0, qrels_d, -1),
         n_run_queries, rows_per_query)

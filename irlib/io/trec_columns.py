@@ -28,6 +28,24 @@ RUN_LAST_READ = 6
 
 _PLAIN_CHUNK = 1 << 20
 _NOT_PLAIN = (b"\r", b"#", b"\t", b"\x00", b"  ", b"\n ", b" \n")
+_SPACE, _NEWLINE = ord(" "), ord("\n")
+
+
+def _has_blank_field(chunk: bytes) -> bool:
+    """Whether ``chunk`` holds two spaces in a row or a space next to a newline.
+
+    Python's search for a two-byte string runs at about 1 GB/s (the file's check took
+    0.1 s of the command line's 0.6 s of CPU on a 700,000-line run); NumPy finds any
+    space or newline next to another in a 1 MiB chunk ten times faster. That also
+    flags blank lines (two newlines), which are allowed: only then are the three
+    patterns searched for exactly.
+    """
+    a = np.frombuffer(chunk, np.uint8)
+    blank = a == _SPACE
+    blank |= a == _NEWLINE
+    if not (blank[1:] & blank[:-1]).any():
+        return False
+    return any(bad in chunk for bad in _NOT_PLAIN[4:])
 
 
 def plain_file_columns(path, layouts: dict, value: str, *, last_read: int | None = None,
@@ -51,7 +69,8 @@ def plain_file_columns(path, layouts: dict, value: str, *, last_read: int | None
                 return None
             last, chunk, tail = b"", head, b""
             while chunk:
-                if not chunk.isascii() or any(bad in chunk for bad in _NOT_PLAIN) \
+                if not chunk.isascii() or any(bad in chunk for bad in _NOT_PLAIN[:4]) \
+                        or _has_blank_field(chunk) \
                         or any(bad in last[-1:] + chunk[:1] for bad in _NOT_PLAIN[4:]):
                     return None
                 following = fh.read(_PLAIN_CHUNK)
@@ -149,10 +168,6 @@ def _checked_columns(table: pa.Table, value: str):
     return queries, docs, nums
 
 
-_NUMPY_TYPES = {"double": np.dtype(np.float64), "int64": np.dtype(np.int64),
-                "int32": np.dtype(np.int32)}
-
-
 def _single_spaced(data: bytes) -> bytes:
     """The same lines with fields separated by exactly one space, no space at either end.
 
@@ -166,10 +181,6 @@ def _single_spaced(data: bytes) -> bytes:
     if b" \n" in data:
         data = data.replace(b" \n", b"\n")
     return data.strip(b" ")
-
-
-_NUMPY_TYPES = {"double": np.dtype(np.float64), "int64": np.dtype(np.int64),
-                "int32": np.dtype(np.int32)}
 
 
 def numpy_of(column) -> np.ndarray:
