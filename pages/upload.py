@@ -31,6 +31,7 @@ st.markdown(
 )
 ui.init_state()
 ui.link_without_data_note()
+jump = st.empty()          # links to the sections below, once files are in use
 
 st.subheader("1. Load your data")
 kind = ui.input_kind_picker()
@@ -59,13 +60,14 @@ if dataset is None:
     st.stop()
 ui.rename_systems(kind, files, names)
 
-st.subheader("2. Scores", anchor="scores")
+st.subheader(ui.section_heading("scores", dataset.unit), anchor="scores")
 scroll_to_anchor("scores", ui.new_data_token(), key="upload_scroll")   # after a load
 settings = ui.self_judged_guard(dataset, ui.settings_row(dataset))
 if settings is None:          # every measure asked for would be inflated: nothing to show
     lesson_links("pages/upload.py")
     ui.page_state().keep_address()
     st.stop()
+ui.section_links(jump, dataset.unit)
 n_rows = sum(len(run) for run in dataset.runs.values())
 with st.spinner(f"Scoring {n_rows:,} results…", show_time=True):
     evaluations = ui.cached_score(dataset.key, settings.names + tuple(
@@ -82,7 +84,7 @@ if dataset.kind == "recsys":
     st.markdown("**Beyond accuracy**: what the lists hold")
     beyond = ui.beyond_section(dataset, settings, baseline, result)
 
-st.subheader(f"3. {dataset.unit.capitalize()} by {dataset.unit}")
+st.subheader(ui.section_heading("by-unit", dataset.unit), anchor="by-unit")
 system = systems[0]
 if len(systems) > 1:
     ui.position("system", systems)       # a valid one, before its picker
@@ -94,11 +96,11 @@ table = ui.cached_table(dataset.key, settings, system, include_missing, dataset,
 ui.table_section(dataset, table, evaluations[system], settings, system, include_missing)
 ui.control_test_note(table, settings)
 
-st.subheader(f"4. One {dataset.unit} up close")
+st.subheader(ui.section_heading("up-close", dataset.unit), anchor="up-close")
 ui.query_view(dataset, table, settings, system)
 
 pair = None
-st.subheader("5. Does it beat the baseline?")
+st.subheader(ui.section_heading("baseline", dataset.unit), anchor="baseline")
 if len(systems) < 2:
     st.caption("Load a second run (or results table) to compare two systems query by query, "
                "with a randomization test and a paired t-test. The TREC samples hold a "
@@ -106,7 +108,7 @@ if len(systems) < 2:
 else:
     pair = ui.comparison_section(dataset, evaluations, settings, include_missing, result)
 
-st.subheader("6. Hand it on")
+st.subheader(ui.section_heading("hand-on", dataset.unit), anchor="hand-on")
 ui.report_section(dataset, settings, include_missing, result, pair, beyond)
 ui.settings_link(ui.page_state().address())
 

@@ -178,5 +178,5 @@ def test_trap_4_many_users_averages_move_with_the_cap_and_the_metric():
 def test_the_lesson_ends_with_previous_and_next():
     at = run()
     captions = [c.value for c in at.caption]
-    assert "Previous: 7. Metrics as users: clicks, A/B tests, interleaving" in captions
+    assert "Previous: 7. From metrics to clicks" in captions
     assert "Next: 9. Where judgments come from" in captions

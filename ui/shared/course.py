@@ -34,11 +34,11 @@ LESSONS = [
            "libraries"),
     Lesson("pages/beyond.py", "6. Beyond accuracy", ":material/speed:",
            "Accuracy is one axis: find the systems on the cost/quality Pareto frontier.", "beyond"),
-    Lesson("pages/online.py", "7. Metrics as users: clicks, A/B tests, interleaving",
+    Lesson("pages/online.py", "7. From metrics to clicks",
            ":material/ads_click:",
            "The user behind each metric, the clicks they make, and how many users an A/B test "
            "or an interleaving needs to see an offline difference.", "online", "Online"),
-    Lesson("pages/recommenders.py", "8. Recommenders: the same metrics, new traps",
+    Lesson("pages/recommenders.py", "8. Recommenders: new traps",
            ":material/movie:",
            "Users as queries, later views as judgments: the split, sampled metrics, "
            "popularity and averaging over users.", "recommenders", "Recommenders"),

@@ -27,7 +27,13 @@ from ui.upload.files import (
                              process_injected,
                              unmatched,
 )
-from ui.upload.handoff import link_without_data_note, report_section, settings_link
+from ui.upload.handoff import (
+                             link_without_data_note,
+                             report_section,
+                             section_heading,
+                             section_links,
+                             settings_link,
+)
 from ui.upload.model import (
                              SLOT_BY_ID,
                              Settings,
@@ -58,7 +64,7 @@ __all__ = [
     "control_test_note", "data_notes", "data_section", "dataset_key", "error_message",
     "init_state", "input_kind_picker", "link_without_data_note", "new_data_token",
     "page_state", "parsed_files", "per_query_table", "position", "process_injected",
-    "query_view", "read_upload", "rename_systems", "report_section", "score", "Settings",
+    "query_view", "read_upload", "rename_systems", "report_section", "score", "section_heading", "section_links", "Settings",
     "settings_link", "settings_row", "SLOT_BY_ID", "system_name", "system_names",
     "systems_section", "table_section", "unmatched",
 ]

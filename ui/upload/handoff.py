@@ -85,3 +85,24 @@ def report_section(dataset: Dataset, settings: Settings, include_missing: bool,
                                 "measures, the settings and where the numbers come from.")
         st.caption("For a product team: it holds everything on this page they need, the data "
                    "files' fingerprints (SHA-256) included. Print it from the browser for a PDF.")
+
+
+#: The page's sections after the files: (anchor, heading). ``{Unit}``/``{unit}``: "Query",
+#: "query" or "User", "user". pages/upload.py draws each heading with its anchor, and the
+#: row of links under the page's introduction points at them.
+SECTIONS = (("scores", "2. Scores"), ("by-unit", "3. {Unit} by {unit}"),
+            ("up-close", "4. One {unit} up close"), ("baseline", "5. Does it beat the baseline?"),
+            ("hand-on", "6. Hand it on"))
+
+
+def section_heading(anchor: str, unit: str) -> str:
+    """The heading of the section ``anchor`` for ``unit`` ("query" or "user")."""
+    return dict(SECTIONS)[anchor].format(Unit=unit.capitalize(), unit=unit)
+
+
+def section_links(where, unit: str) -> None:
+    """Links to the sections, drawn in ``where`` (a placeholder near the top): with files in
+    use, a reader opening a shared link sees where the scores and the verdict are, five
+    screens down a laptop, without scrolling to find them (a product manager's walk)."""
+    links = " · ".join(f"[{section_heading(a, unit)}](#{a})" for a, _ in SECTIONS)
+    where.markdown(f"**On this page:** {links}")
