@@ -50,7 +50,7 @@ NOT_A_CLAIM = {
     ("pages/choosing.py", "Which ranking is best?"): "the lesson's question, answered per "
                                                      "metric by the claims layer below it",
     ("pages/upload.py", "says whether a difference could be chance"): "what the page tests",
-    ("pages/upload.py", "Does it beat the baseline?"): "a section's question, answered by "
+    ("ui/upload/handoff.py", "Does it beat the baseline?"): "a section's question, answered by "
                                                        "the tested verdict",
     ("ui/upload/scores.py", "it cannot show that test ranks better than control"):
         "says one query cannot support the claim",
