@@ -634,3 +634,21 @@ def test_three_identical_gains_say_the_t_test_is_not_meaningful():
     assert metric(at, "randomization test p") == "0.25"
     captions = " ".join(c.value for c in at.caption)
     assert "2/2^3 = 0.25" in captions and "no spread" in captions
+
+
+def test_a_paired_difference_over_fewer_queries_than_the_table_says_so():
+    """Issue 42's leftover: the mean-difference tile pairs only the queries both runs answer,
+    while the systems table's means are each over their own run's; the tile carries † and a
+    caption says how many queries are out, as the table's † does (trec_eval's default: a
+    query a run does not answer is not averaged in)."""
+    at = _trec(b"".join(f"q{i} Q0 a 1 2 B\nq{i} Q0 b 2 1 B\n".encode() for i in (1, 2)))
+    assert not errors(at)
+    assert [m.label for m in at.metric if m.label.startswith("mean difference")] == \
+        ["mean difference in AP †"]
+    note = [c.value for c in at.caption if c.value.startswith("† Over the 2 queries")]
+    assert note and "1 query that only one of them answers is left out" in note[0]
+    # with every run answering every query there is nothing to mark
+    at = _trec(B_BETTER)
+    assert [m.label for m in at.metric if m.label.startswith("mean difference")] == \
+        ["mean difference in AP"]
+    assert not [c for c in at.caption if c.value.startswith("†")]

@@ -54,7 +54,7 @@ from irlib.stats.ties import TIE_TOLERANCE, leaders
 from irlib.stats.verdict import Verdict, single_finding, verdict
 
 __all__ = ["BEST_COLUMN", "DAGGER", "DOWN", "STAR", "TIE_TOLERANCE", "UP", "Finding", "Verdict",
-           "chance_floor_words", "finding_word", "finding_words", "headline", "highest_on_one",
+           "chance_floor_words", "common_units_note", "finding_word", "finding_words", "headline", "highest_on_one",
            "interval_label", "is_quality_measure", "leaders", "leaders_named", "legend", "mark",
            "one_query_caption", "pair_cell", "pair_grid_caption", "report_question",
            "single_finding", "star", "table_cell", "verdict"]
@@ -153,6 +153,21 @@ def legend(result: ManyComparison) -> str:
                 "the mark compares only the queries both answer."
                 if "same_queries" in result.tests and not result.tests["same_queries"].all()
                 else ""))
+
+
+def common_units_note(n: int, left_out: int, unit: str, units: str) -> str:
+    """Why a paired mean difference is not the difference of the systems table's two means,
+    for the mark :data:`DAGGER` beside it: the tests pair only the ``n`` queries (users) both
+    systems answer, while each table mean is over its own system's.
+
+    >>> common_units_note(23, 1, "query", "queries")[:72]
+    '† Over the 23 queries both systems answer, as the tests are: 1 query tha'
+    """
+    left = f"{left_out} {unit if left_out == 1 else units}"
+    return (f"{DAGGER} Over the {n} {units} both systems answer, as the tests are: {left} "
+            f"that only one of them answers {'is' if left_out == 1 else 'are'} left out. The "
+            f"systems table's means are each over its own system's {units}, so their "
+            "difference need not be this one.")
 
 
 def pair_grid_caption(result: ManyComparison) -> str:

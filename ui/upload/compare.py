@@ -50,6 +50,7 @@ class Pair:
     comparison: Comparison
     verdict: Verdict
     frame: pd.DataFrame
+    left_out: int = 0       # queries one of the two has no ranking for (out of the tests)
 
 
 def pick_versus(names: list[str], baseline: str) -> str:
@@ -78,8 +79,12 @@ def build_pair(dataset: Dataset, evaluations: Mapping[str, irlib.Evaluation], se
     measure = settings.name(settings.by)
     a = evaluations[name_a].per_query[measure]
     b = evaluations[name_b].per_query[measure]
+    left_out = 0
     if not include_missing:
         gone = set(evaluations[name_a].missing_queries) | set(evaluations[name_b].missing_queries)
+        # one system's gap only: a query both miss is out of both table means too
+        left_out = len(set(evaluations[name_a].missing_queries)
+                       ^ set(evaluations[name_b].missing_queries))
         a, b = a.drop(index=list(gone & set(a.index))), b.drop(index=list(gone & set(b.index)))
     comparison = cached_compare((dataset.key, measure, names, include_missing), a, b)
     plain = measure_label(settings.by, settings.k, recsys=settings.recsys)   # no gain/threshold
@@ -90,7 +95,7 @@ def build_pair(dataset: Dataset, evaluations: Mapping[str, irlib.Evaluation], se
         said = Verdict(said.sentence.removesuffix(".") + f" ({SAMPLE_TAG}).", said.disagreement,
                        f"These are {SAMPLE_TAG}. " + said.plain, said.significant, said.finding)
     return Pair(names, label, comparison, said,
-                comparison_frame(comparison, names, dataset.query_text))
+                comparison_frame(comparison, names, dataset.query_text), left_out)
 
 
 def comparison_section(dataset: Dataset, evaluations: Mapping[str, irlib.Evaluation],
@@ -118,7 +123,7 @@ def comparison_section(dataset: Dataset, evaluations: Mapping[str, irlib.Evaluat
                          expanded=True):
             st.markdown(md_escape(said.plain))
             st.caption(f"{md_escape(label)}: {_jargon(settings)}")
-        _cards(comparison, label, name_a, name_b, dataset, said)
+        _cards(comparison, label, name_a, name_b, dataset, said, pair.left_out)
     frame = pair.frame
     if comparison.n:
         title = f"{pair.names[1]} vs {pair.names[0]} on {label}{sample_tag(dataset)}: " + \
@@ -178,7 +183,7 @@ def _jargon(settings: Settings) -> str:
 
 
 def _cards(comparison: Comparison, label: str, name_a: str, name_b: str,
-           dataset: Dataset, said: Verdict) -> None:
+           dataset: Dataset, said: Verdict, left_out: int = 0) -> None:
     n = comparison.n
     finding = said.finding
     uncorrected = " (uncorrected)" if finding is not None and finding.corrected else ""
@@ -198,7 +203,8 @@ def _cards(comparison: Comparison, label: str, name_a: str, name_b: str,
         ci = (None if comparison.ci_low is None else
               f"{claims.interval_label(comparison.confidence, bool(uncorrected))} "
               f"{comparison.ci_low:+.3f} to {comparison.ci_high:+.3f}")
-        st.metric(f"mean difference in {label}{tag}",
+        apart = f" {claims.DAGGER}" if left_out else ""
+        st.metric(f"mean difference in {label}{tag}{apart}",
                   "–" if comparison.mean_delta is None else f"{comparison.mean_delta:+.4f}",
                   delta=ci, delta_color="off", delta_arrow="off", border=True, width="stretch",
                   help=f"Mean of {name_b} − {name_a} over the {dataset.units}, with a t-based "
@@ -226,6 +232,8 @@ def _cards(comparison: Comparison, label: str, name_a: str, name_b: str,
                        (f"({flips.describe(dataset.units)})" if flips else "") +
                        " and counts how often the mean difference is as large; no normality "
                        "assumption.")
+    if left_out:
+        st.caption(claims.common_units_note(n, left_out, dataset.unit, dataset.units))
     if caveat and n >= 2:
         st.caption(f"The paired t-test is left out: {caveat}.")
     differing = comparison.randomization.n_differing if comparison.randomization else n
