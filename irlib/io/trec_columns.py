@@ -27,7 +27,9 @@ RUN_LAST_READ = 6
 
 
 _PLAIN_CHUNK = 1 << 20
-_NOT_PLAIN = (b"\r", b"#", b"\t", b"\x00", b"  ", b"\n ", b" \n")
+# bytes that need the careful reader; and fields left empty by two separators in a row
+_NOT_PLAIN = (b"\r", b"#", b"\t", b"\x00")
+_BLANK_FIELD = (b"  ", b"\n ", b" \n")
 _SPACE, _NEWLINE = ord(" "), ord("\n")
 
 
@@ -45,7 +47,7 @@ def _has_blank_field(chunk: bytes) -> bool:
     blank |= a == _NEWLINE
     if not (blank[1:] & blank[:-1]).any():
         return False
-    return any(bad in chunk for bad in _NOT_PLAIN[4:])
+    return any(bad in chunk for bad in _BLANK_FIELD)
 
 
 def plain_file_columns(path, layouts: dict, value: str, *, last_read: int | None = None,
@@ -69,9 +71,9 @@ def plain_file_columns(path, layouts: dict, value: str, *, last_read: int | None
                 return None
             last, chunk, tail = b"", head, b""
             while chunk:
-                if not chunk.isascii() or any(bad in chunk for bad in _NOT_PLAIN[:4]) \
+                if not chunk.isascii() or any(bad in chunk for bad in _NOT_PLAIN) \
                         or _has_blank_field(chunk) \
-                        or any(bad in last[-1:] + chunk[:1] for bad in _NOT_PLAIN[4:]):
+                        or any(bad in last[-1:] + chunk[:1] for bad in _BLANK_FIELD):
                     return None
                 following = fh.read(_PLAIN_CHUNK)
                 if not following:

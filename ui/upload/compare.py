@@ -31,10 +31,10 @@ from ui.upload.scores import SAMPLE_TAG, sample_tag
 from ui.upload.settings import page_state
 from ui.upload.systems import position
 from ui.upload.tables import (
+    comparison_formats,
     comparison_frame,
     coverage_problem,
     differences_csv_frame,
-    score_columns,
 )
 
 #: What to do when too few rows differ, in the words of the rows' unit.
@@ -245,7 +245,6 @@ def _cards(comparison: Comparison, label: str, name_a: str, name_b: str,
 
 def _comparison_columns(names: tuple[str, str]) -> dict:
     """Number formats of the per-query differences, keyed by the frame's own column names."""
-    score = st.column_config.NumberColumn(format="%.4f")
-    return {**dict.fromkeys(score_columns(names), score),
-            "difference": st.column_config.NumberColumn(format="%+.4f"),
+    return {**{column: st.column_config.NumberColumn(format="%" + spec)
+               for column, spec in comparison_formats(names).items()},
             "query_id": st.column_config.TextColumn("query id")}

@@ -34,8 +34,8 @@ from ui.shared.charts import plotly_config
 from ui.upload.figures import deltas_figure
 from ui.upload.measures import mean_label
 from ui.upload.model import BeyondSummary, Dataset, Settings, file_safe, size_text
-from ui.upload.tables import (BEYOND_EXPLAINED, RECSYS_NAMES, pairwise_frame, score_columns,
-                               systems_frame)
+from ui.upload.tables import (BEYOND_EXPLAINED, RECSYS_NAMES, comparison_formats,
+                               pairwise_frame, systems_frame)
 
 ROOT = Path(__file__).resolve().parents[2]
 PLOTLY_JS = ROOT / "static" / "vendor" / "plotly" / "plotly-basic.min.js"
@@ -130,17 +130,6 @@ def _table(frame: pd.DataFrame, formats: dict[str, str] | None = None) -> str:
     rows = "".join("<tr>" + "".join(_cell(v, spec) for v, spec in zip(row, specs)) + "</tr>"
                    for row in frame.itertuples(index=False))
     return f"<table><thead><tr>{head}</tr></thead><tbody>{rows}</tbody></table>"
-
-
-def _moved_formats(names: tuple[str, str]) -> dict[str, str]:
-    """The most-moved table's numbers as the page's comparison table shows them
-    (ui/upload/compare.py): scores with four decimals, the difference signed. ``str`` wrote
-    an exact score as "1.0" beside "0.8346".
-
-    >>> _moved_formats(("control", "test"))
-    {'A: control': '.4f', 'B: test': '.4f', 'difference': '+.4f'}
-    """
-    return {**dict.fromkeys(score_columns(names), ".4f"), "difference": "+.4f"}
 
 
 def _most_moved(shown: int, total: int, dataset: Dataset) -> str:
@@ -275,7 +264,7 @@ def report_html(dataset: Dataset, settings: Settings, include_missing: bool,
         top = pair.frame.reindex(pair.frame["difference"].abs().sort_values(
             ascending=False).index).head(10).rename(columns={"query_id": f"{unit}_id"})
         parts.append(f"<section class='lead'><p>{_most_moved(len(top), len(pair.frame), dataset)}"
-                     f":</p>{_table(top, _moved_formats(pair.names))}</section>")
+                     f":</p>{_table(top, comparison_formats(pair.names))}</section>")
     parts.append("<h2>The measures</h2><ul>" + "".join(
         f"<li><strong>{_e(settings.label(key))}</strong>: {_e(_description(key, settings))}"
         f"</li>" for key in settings.measures) + "</ul>")

@@ -218,6 +218,16 @@ def score_columns(names: tuple[str, str]) -> tuple[str, str]:
     return f"A: {a}", f"B: {b}"
 
 
+def comparison_formats(names: tuple[str, str]) -> dict[str, str]:
+    """The comparison table's numbers as the page and the report write them (format specs):
+    scores with four decimals, the difference signed.
+
+    >>> comparison_formats(("control", "test"))
+    {'A: control': '.4f', 'B: test': '.4f', 'difference': '+.4f'}
+    """
+    return {**dict.fromkeys(score_columns(names), ".4f"), "difference": "+.4f"}
+
+
 def comparison_frame(comparison: Comparison, names: tuple[str, str],
                      query_text: pd.Series | None = None) -> pd.DataFrame:
     """Per query: both scores, the difference and who won; sorted by the difference."""
