@@ -281,8 +281,12 @@ def open_many(browser, urls: list[str]) -> list:
 
 
 def run_class(browser, server: Server, sessions: int = 30, rounds: int = 6, drag: bool = True,
-              quiet_ms: int = 400, target: Target = PLAYGROUND) -> ClassResult:
-    """Open ``sessions`` sessions, run the rounds, check the address bars (the playground's)."""
+              quiet_ms: int = 400, target: Target = PLAYGROUND,
+              keep_open: list | None = None) -> ClassResult:
+    """Open ``sessions`` sessions, run the rounds, check the address bars (the playground's).
+
+    ``keep_open``: a list that receives the sessions' pages, left open for the caller (who
+    closes their contexts), so a test can go on in the same sessions."""
     result = ClassResult(sessions, rounds)
     links = [with_different_top_two(session_link(i), rounds) for i in range(sessions)]
     pages = []
@@ -335,8 +339,11 @@ def run_class(browser, server: Server, sessions: int = 30, rounds: int = 6, drag
             cookies = {c["name"]: c["value"] for c in page.context.cookies()}
             result.server_of_session.append(cookies.get("irlab_server", "single"))
     finally:
-        for page in pages:
-            page.context.close()
+        if keep_open is None:
+            for page in pages:
+                page.context.close()
+        else:
+            keep_open.extend(pages)
     return result
 
 
