@@ -1,4 +1,4 @@
-"""trec_eval's own measures (bpref, gm_map, iprec_at_recall, the counts, set_*), its -l, -J
+"""trec_eval's own measures (bpref, infAP, gm_map, iprec_at_recall, the counts, set_*), its -l, -J
 and -M, and its names, against pytrec_eval (trec_eval 9's C code) on random data.
 
 The random case (tests/test_parity.py) has negative grades (judged "unjudged in pool"), queries
@@ -18,7 +18,8 @@ from tests.test_parity import as_dicts, random_case
 # irlib measure -> pytrec_eval's key; every per-query value of these must agree
 NEW_PAIRS = {
     "NumRet": "num_ret", "NumRel": "num_rel", "NumRelRet": "num_rel_ret",
-    "NumNonrelRet": "num_nonrel_judged_ret", "Bpref": "bpref", "IPrecAvg": "11pt_avg",
+    "NumNonrelRet": "num_nonrel_judged_ret", "Bpref": "bpref", "infAP": "infAP",
+    "IPrecAvg": "11pt_avg",
     "SetP": "set_P", "SetR": "set_recall", "SetF": "set_F",
     "Success@1": "success_1", "Success@5": "success_5", "Success@10": "success_10",
     **{f"IPrec@{level:g}": f"iprec_at_recall_{level:3.2f}" for level in
@@ -100,7 +101,8 @@ def test_depth_is_trec_eval_minus_M():
     ordered = run.sort_values(["query_id", "score", "doc_id"], ascending=[True, False, False])
     cut = ordered.groupby("query_id").head(7)
     pairs = {"P@10": "P_10", "AP": "map", "NumRet": "num_ret", "Bpref": "bpref",
-             "IPrec@0.5": "iprec_at_recall_0.50", "nDCG": "ndcg", "SetR": "set_recall"}
+             "IPrec@0.5": "iprec_at_recall_0.50", "nDCG": "ndcg", "SetR": "set_recall",
+             "infAP": "infAP"}
     ours = irlib.evaluate(qrels, run, list(pairs), depth=7).per_query
     assert_per_query_agree(ours, pytrec(qrels, cut, pairs.values()), pairs)
 
@@ -155,7 +157,8 @@ def test_interpolation_rules_of_trec_eval_9_and_10():
 
 def test_trec_eval_names_round_trip():
     lines, skipped = trec_eval_measures(["all_trec"])
-    assert "relstring" in skipped and "infAP" in skipped
+    assert "relstring" in skipped and "infAP" not in skipped
+    assert "infAP" in [line.name for line in lines]
     for line in lines:
         if line.measure is not None:
             assert trec_eval_name(line.measure) == line.name

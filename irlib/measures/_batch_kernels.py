@@ -11,6 +11,7 @@ from typing import Protocol
 import numpy as np
 
 from irlib.measures.bpref import bpref_terms
+from irlib.measures.infap import infap_terms
 from irlib.measures.interpolated import ELEVEN_LEVELS, relevant_needed
 from irlib.measures.user_measures import (INST_DEPTH, err_probabilities, inst_continuation,
                                         inst_gains, weights_from_continuation)
@@ -34,8 +35,9 @@ class Context:
     """The judged hits (query, rank, grade; sorted by query then rank), the qrels, and how
     many results each query returned.
 
-    A hit with a negative grade is in the pool but unjudged (trec_eval's "-2"): it is never
-    relevant, and bpref and the non-relevant count skip it.
+    A hit with a negative grade is in the pool but unjudged (trec_eval's "-2", a negative
+    grade in the qrels): it is never relevant, bpref and the non-relevant count skip it, and
+    infAP counts it as pooled. A result not in the qrels (outside the pool) is no hit.
     """
     n_queries: int
     hit_q: np.ndarray
@@ -170,6 +172,20 @@ def _bpref(c: Context, m: Measure):
     rq = q[relevant]
     terms = bpref_terms(above, n_rel[rq], n_non[rq])
     return _ratio(c.per_query_sum(rq, terms), n_rel)
+
+
+def _infap(c: Context, m: Measure):
+    """trec_eval's infAP: at each relevant hit, the relevant, judged non-relevant and unjudged
+    (negative grade) hits above it; results outside the pool are no hits but count in its rank."""
+    relevant = c.hit_grade >= m.rel
+    start = c.segment_start(c.hit_q)
+
+    def above(flags):                              # flags above each hit, in its query
+        before = np.cumsum(flags) - flags
+        return (before - before[start])[relevant]
+    terms = infap_terms(c.hit_rank[relevant], above(relevant),
+                        above((c.hit_grade >= 0) & ~relevant), above(c.hit_grade < 0))
+    return _ratio(c.per_query_sum(c.hit_q[relevant], terms), c.n_relevant(m.rel))
 
 
 def _interpolated_at(c: Context, m: Measure, level: float):

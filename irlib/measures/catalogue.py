@@ -28,6 +28,7 @@ from irlib.measures.binary import (f1_at_k, precision_at_k, r_precision, recall_
                                    set_precision, set_recall, success_at_k)
 from irlib.measures.bpref import bpref
 from irlib.measures.dcg import cg_at_k, dcg_at_k, idcg_at_k, ndcg_at_k
+from irlib.measures.infap import infap
 from irlib.measures.interpolated import (ELEVEN_LEVELS, RULES, eleven_point_average,
                                          interpolated_precision)
 from irlib.measures.rank import reciprocal_rank
@@ -259,6 +260,15 @@ MEASURES = {
         per_ranking=bpref, curve=curves.bpref, explain=steps.explain_gm_bpref,
         kernel=kernels._bpref, tile=False, teach=False, aggregate="gmean",
         trec_eval="gm_bpref", per_query_line=False),
+    "infAP": MeasureInfo(
+        label="infAP", title="Inferred average precision",
+        description="AP estimated from a judged random sample of the pool: above each "
+                    "relevant result, the pooled results count as relevant in the share the "
+                    "judged ones are (Yilmaz & Aslam 2006); a negative grade marks a pooled "
+                    "document left unjudged.",
+        family="rank", cutoff="none", params=_BINARY, bounded=True,
+        per_ranking=infap, curve=None, explain=steps.explain_infap, kernel=kernels._infap,
+        tile=False, teach=False, trec_eval="infAP"),
     "Judged": MeasureInfo(
         label="Judged", title="Judged share of the top K",
         description="Share of the top K results that have a judgment (ir_measures' Judged@K): "

@@ -22,6 +22,7 @@ from irlib.measures.binary import (f1_at_k, precision_at_k, r_precision, recall_
                                    set_precision, set_recall, success_at_k)
 from irlib.measures.bpref import bpref, bpref_terms
 from irlib.measures.counts import judged_at_k
+from irlib.measures.infap import infap, infap_rows, pool_marks
 from irlib.measures.dcg import cg_at_k, dcg_at_k, discounts, gain_values, ideal_grades
 from irlib.measures.interpolated import (ELEVEN_LEVELS, eleven_point_average,
                                          interpolated_precision, precision_at_relevant,
@@ -75,6 +76,8 @@ class Step:
     p: float = 0.8                     # RBP's persistence
     T: float = 1.0                     # INST's target
     max_rel: int = 4                   # INST's and ERR's highest grade
+    unjudged: object = None            # infAP's marks: shown results nobody judged
+    pooled: object = None              # ... and which of those were in the pool
 
     def graded(self) -> tuple[list[dict], list[dict], dict]:
         """DCG's rows for the ranking and for the ideal one, and the details with DCG/IDCG."""
@@ -302,6 +305,35 @@ def explain_gm_bpref(s: Step) -> Explanation:
              rf"10^{{-5}})\Big); \quad \text{{this query: bpref}} = {fmt(value, 4)}")
     return Explanation("GMBpref", s.k, value, latex,
                        details={**s.details, "log_term": math.log(floor)})
+
+
+def explain_infap(s: Step) -> Explanation:
+    sampled_out, outside = pool_marks(s.grades, s.unjudged, s.pooled)
+    n_rel = _n_relevant(s)
+    found = infap_rows(s.grades, s.rel, sampled_out, outside)
+    value = infap(s.grades, judged=s.judged, rel=s.rel, unjudged=s.unjudged, pooled=s.pooled)
+    kind = np.where(outside, "outside the pool", np.where(sampled_out, "pooled, unjudged",
+                    np.where(s.grades >= s.rel, "relevant", "not relevant")))
+    rows = [{"rank": i + 1, "grade": float(g), "kind": str(kind[i])}
+            for i, g in enumerate(s.grades)]
+    for at, rank in enumerate(found["rank"]):       # a relevant result: what is above it
+        rows[rank - 1].update(relevant_above=int(found["relevant_above"][at]),
+                              nonrelevant_above=int(found["nonrelevant_above"][at]),
+                              unjudged_above=int(found["unjudged_above"][at]),
+                              term=float(found["term"][at]))
+    shown = " + ".join(
+        "1" if k == 1 else rf"\Big(\frac{{1}}{{{k}}} + \frac{{{r + n + u}}}{{{k}}} \cdot "
+        rf"\frac{{{r} + \epsilon}}{{{r + n} + 2\epsilon}}\Big)"
+        for k, r, n, u in zip(found["rank"], found["relevant_above"],
+                              found["nonrelevant_above"], found["unjudged_above"])) or "0"
+    latex = (r"\text{infAP} = \frac{1}{R} \sum_{k \text{ relevant}} \Big(\frac{1}{k} + "
+             r"\frac{k-1}{k} \cdot \frac{r + n + u}{k-1} \cdot "
+             rf"\frac{{r + \epsilon}}{{r + n + 2\epsilon}}\Big) = \frac{{{shown}}}{{{n_rel}}}"
+             rf" = {fmt(value)}" if n_rel else r"\text{infAP} = 0" + _NO_RELEVANT)
+    return Explanation("infAP", s.k, value, latex, rows=rows,
+                       details={**s.details, "n_relevant": n_rel,
+                                "sampled_out": int(sampled_out.sum()),
+                                "outside_pool": int(outside.sum())})
 
 
 def explain_interpolated_precision(s: Step) -> Explanation:

@@ -208,11 +208,14 @@ def _with_rel(measure: Measure, rel: int | None) -> Measure:
 
 def explain(metric: str, grades, k: int, *, judged=None, rel=DEFAULT_REL, gain="linear",
             ideal="judged", denominator="relevant", p=PARAMS["p"].default,
-            T=PARAMS["T"].default, max_rel=PARAMS["max_rel"].default) -> Explanation:
+            T=PARAMS["T"].default, max_rel=PARAMS["max_rel"].default, unjudged=None,
+            pooled=None) -> Explanation:
     r"""Explain ``metric`` (a name in :data:`irlib.MEASURES`) at cut-off ``k``.
 
     ``p`` (RBP), ``T`` and ``max_rel`` (INST, ERR) are the user-model measures' parameters
-    (:data:`irlib.PARAMS`).
+    (:data:`irlib.PARAMS`); ``unjudged`` and ``pooled`` are infAP's marks of the shown
+    results nobody judged and of those among them in the pool
+    (:func:`irlib.measures.infap.infap`).
 
     Examples
     --------
@@ -227,6 +230,8 @@ def explain(metric: str, grades, k: int, *, judged=None, rel=DEFAULT_REL, gain="
     rel = check_rel(rel)
     if metric not in MEASURES:
         raise ValueError(f"metric must be one of {tuple(MEASURES)}, got {metric!r}")
+    if (unjudged is not None or pooled is not None) and metric != "infAP":
+        raise ValueError(f"unjudged and pooled are infAP's marks; {metric} does not read them")
     if MEASURES[metric].cutoff == "level":       # IPrec: k is a recall level, 0 to 1
         k = check_level(k)
         conf = confusion_at_k(grades, max(len(grades), 1), judged=judged, rel=rel)
@@ -237,4 +242,4 @@ def explain(metric: str, grades, k: int, *, judged=None, rel=DEFAULT_REL, gain="
                "outcomes": conf.outcomes}
     return MEASURES[metric].explain(Step(grades, k, judged, rel, gain, ideal, denominator,
                                          details, check_p(p), check_target(T),
-                                         check_max_rel(max_rel)))
+                                         check_max_rel(max_rel), unjudged, pooled))

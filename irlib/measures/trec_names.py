@@ -41,7 +41,6 @@ NICKNAMES = {
 #: trec_eval measures irlib does not compute, and why (``-m all_trec`` skips them, saying so).
 NOT_COMPUTED = {
     "relstring": "a string of the top grades, not a number",
-    "infAP": "needs a sampled pool with unjudged-in-pool marks (-2), not plain qrels",
     "utility": "needs the utility weights of a filtering task",
     "Rprec_mult": "rarely reported: R-precision at 0.2R ... 2R",
     "relative_P": "rarely reported: P@K over min(K, R)",

@@ -19,7 +19,7 @@ METRIC_COLORS = {
     "AP": _VERMILION, "CG": _GREEN, "DCG": _BLUE, "IDCG": _GREY, "nDCG": _SKY,
     "NumQ": _GREY, "NumRet": _GREY, "NumRel": _GREY, "NumRelRet": _GREY,
     "NumNonrelRet": _GREY, "GMAP": _VERMILION, "Bpref": _BLUE, "GMBpref": _BLUE,
-    "Judged": _GREY, "IPrec": _PINK, "IPrecAvg": _PINK, "SetP": _BLUE, "SetR": _ORANGE,
+    "infAP": _VERMILION, "Judged": _GREY, "IPrec": _PINK, "IPrecAvg": _PINK, "SetP": _BLUE, "SetR": _ORANGE,
     "SetF": _GREEN, "RBP": _GREEN, "RBPResidual": _GREY, "INST": _ORANGE, "ERR": _PINK,
 }
 FONT = dict(size=14)
