@@ -87,7 +87,7 @@ LESSONS = {
     "online": (3, 3, [
         ["Measure The user Score", "stops when satisfied"],        # the metrics' users, table
         ["Click-through, A", "Click-through, B"],                  # the two rates
-        ["Experiment Users for 80 %", "A/B test", "Interleaving"],  # the experiments' table
+        ["A/B test Interleaving", "Users for 80 %", "Wrong way, 1,000 users"],  # experiments
         ["For the product team", "a reason to size an experiment, not a forecast"],
     ]),
 }
