@@ -186,6 +186,10 @@ def test_on_a_phone_the_check_stays_in_view_and_hides_no_badge(app, open_page):
         assert board_order(page, query3)[rank - 1] == item
         check = page.get_by_test_id("stAlert").filter(has_text=verdict)
         expect(check).to_be_in_viewport(ratio=1)
+        # the strip is its check and its padding (0.5 + 0.75 rem): taken out of the laptop's
+        # row beside the way on, whose width basis had made it 128 px tall
+        strip = page.locator(".st-key-pr_check").bounding_box()
+        assert strip["height"] <= check.bounding_box()["height"] + 21, strip
         moved = board_card(page, item_id=item, index=query3).locator(".rb-badge")
         assert moved.evaluate(BADGE_SEEN_JS), "the check covers the card just moved"
     # a card the page scrolls to from above (the keyboard's focus moving down the board: the

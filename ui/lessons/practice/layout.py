@@ -21,7 +21,9 @@ _STRIP_CSS = """<style>
 @media (max-width: 639.98px), (max-height: 599.98px) {{
   .st-key-{task}, div:has(> .st-key-{task}), .st-key-{row}, div:has(> .st-key-{row}) {{
     display: contents; }}
-  div:has(> .st-key-{check}) {{ order: 1; position: sticky; bottom: 0; z-index: 5; }}
+  div:has(> .st-key-{check}) {{ order: 1; position: sticky; bottom: 0; z-index: 5;
+                                /* out of the laptop's row: its width basis is no height */
+                                flex: 0 0 auto; }}
   div:has(> .st-key-{after}) {{ order: 2; }}
   div:has(> .st-key-{way_on}) {{ order: 3; }}
   .st-key-{way_on} {{ align-items: flex-start; }}
