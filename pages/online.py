@@ -135,7 +135,7 @@ with numbers:
                         help="A new ranker rarely changes every search. On the others both "
                              "groups see the same list, which dilutes the difference an "
                              "experiment can see.")
-    st.table(ol.experiments_rows(result), hide_index=True)
+    st.table(ol.experiments_rows(result))
 with curve:
     rates = (result.traffic_ctr_a, result.traffic_ctr_b, result.votes.a, result.votes.b)
     st.plotly_chart(ol.power_figure(ol.curves(rates, setting.seed),

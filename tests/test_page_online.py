@@ -52,9 +52,10 @@ def test_every_section_draws_and_says_irlibs_sentences():
     tiles = {m.label: m.value for m in at.metric}
     assert tiles["Click-through, A"] == f"{r.ctr_a:.1%}"
     assert tiles["Click-through, B"] == f"{r.ctr_b:.1%}"
-    (experiments,) = [t.value for t in at.table if "Experiment" in t.value.columns]
-    assert experiments["Users for 80 %"].tolist() == [f"{r.ab_needed:,}",
-                                                      f"{r.interleaving_needed:,}"]
+    (experiments,) = [t.value for t in at.table if "Interleaving" in t.value.columns]
+    assert experiments.columns.tolist() == ["A/B test", "Interleaving"]     # a column each
+    assert experiments.loc["Users for 80 %"].tolist() == [f"{r.ab_needed:,}",
+                                                          f"{r.interleaving_needed:,}"]
     charts = [json.loads(c.proto.spec) for c in at.get("plotly_chart")]
     assert len(charts) == 3
     bars = [t for t in charts[1]["data"] if t["type"] == "bar"]
@@ -172,8 +173,8 @@ def test_a_board_already_in_its_ideal_order_has_nothing_to_find():
     ideal = ("white-cat-box", "white-cat-box-2", "ginger-cat-box", "dark-cat-box", "dog-box",
              "empty-box", "two-cats", "dog")
     at = run_page("online", query={"pair": "playground"}, session={"pg_order": ideal})
-    (experiments,) = [t.value for t in at.table if "Experiment" in t.value.columns]
-    assert experiments["Users for 80 %"].tolist() == ["—", "—"]
+    (experiments,) = [t.value for t in at.table if "Interleaving" in t.value.columns]
+    assert experiments.loc["Users for 80 %"].tolist() == ["—", "—"]
     shown = " ".join(texts(at))
     assert "no experiment size would find a difference" in shown
     assert "no A/B test on that rate can tell them apart" in shown

@@ -139,12 +139,14 @@ def _sample_scores(measure: str) -> tuple[pd.Series, pd.Series]:
 
 @pytest.fixture(scope="module")
 def trec_compared() -> AppTest:
-    """The TREC samples' two runs compared by AP (read only: shared by the tests below).
+    """The TREC samples' control and test runs compared by AP (read only: shared by the tests
+    below). vs=2: the link names test (by default the page compares the system the table marks).
 
     complete=1: query 9, which neither run answers, counts as 0 (trec_eval -c), as in
     irlib.evaluate(..., complete=True) in _sample_scores.
     """
-    return load_samples(page(input="trec", measures="AP,nDCG", by="AP", complete="1"), "trec")
+    return load_samples(page(input="trec", measures="AP,nDCG", by="AP", complete="1", vs="2"),
+                        "trec")
 
 
 def test_trec_sample_comparison_equals_scipy(trec_compared):
@@ -212,7 +214,7 @@ def test_comparison_table_formats_its_own_columns(trec_compared):
 
 
 def test_trec_unanswered_query_warning_and_toggle():
-    at = load_samples(page(input="trec", measures="AP", by="AP"), "trec")
+    at = load_samples(page(input="trec", measures="AP", by="AP", vs="2"), "trec")   # test
     shown = [w.value.replace("\\", "") for w in at.warning]    # Markdown escapes removed
     assert any("do not answer 1 of the 25" in w and "'9'" in w for w in shown)
     at.toggle(key="upload_missing_zero").set_value(False).run()
@@ -505,6 +507,40 @@ def test_a_chosen_system_stays_chosen_when_a_run_before_it_is_removed():
     assert (at.session_state["upload_baseline"], at.session_state["upload_system"]) == (2, 3)
     at.button(key="upload_remove_run_2").click().run()       # rm3 itself: back to the first
     assert not at.exception and at.session_state["upload_baseline"] == 1
+
+
+def compared_with_the_baseline(at: AppTest) -> str:
+    """The system section 5 compares with the baseline (its picker's name for it)."""
+    (box,) = [s for s in at.selectbox if s.label == "Compare with the baseline"]
+    return box.format_func(box.value)
+
+
+def test_the_comparison_opens_on_the_system_the_table_marks_and_a_link_keeps_a_pick():
+    """A lecturer's walk: the systems table marked rm3 (★ and ▲ on NDCG@10) but "Does it beat
+    the baseline?" and the report's closer look compared test, the second run (vs=2 by
+    default). Unpicked, it is the table's ★ on the ranking measure, and the address leaves vs
+    empty; a pick, or a link's vs, wins and travels in the address."""
+    at = load_samples(page(input="trec"), "trec")      # control (the baseline), test, rm3, dense
+    systems = next(d.value for d in at.dataframe if "system" in d.value.columns
+                   and "better / tie / worse" in " ".join(d.value.columns)).set_index("system")
+    by = next(c for c in systems.columns if c.startswith("NDCG@10"))          # compare by
+    assert [s for s in systems.index if "★" in systems.at[s, by]] == ["rm3"]
+    assert compared_with_the_baseline(at) == "rm3"
+    assert any(i.value.startswith("rm3 is") for i in at.info)                 # the verdict
+    assert address(at).get("vs", "") == ""      # vs= : the default is not pinned in the link
+    # rm3 the baseline: nothing else is marked on NDCG@10, so the first other run
+    at.selectbox(key="upload_baseline").set_value(3).run()
+    assert compared_with_the_baseline(at) == "control" and address(at).get("vs", "") == ""
+    at.selectbox(key="upload_baseline").set_value(1).run()
+    assert compared_with_the_baseline(at) == "rm3"
+    # a pick stays, and goes into the address
+    at.selectbox(key="upload_versus_pick").set_value(4).run()
+    assert not at.exception
+    assert compared_with_the_baseline(at) == "dense" and address(at)["vs"] == "4"
+    # a shared link's vs wins over the mark
+    linked = load_samples(page(input="trec", vs="2"), "trec")
+    assert compared_with_the_baseline(linked) == "test" and address(linked)["vs"] == "2"
+    assert any(i.value.startswith("test is") for i in linked.info)
 
 
 # --------------------------------------------------------------------------- plain helpers

@@ -61,6 +61,32 @@ def elements_after(page, anchor: str, selector: str):
     }""", [anchor, selector])
 
 
+#: Each cell of a table (its head's first): where it is and how many lines its text takes.
+CELL_LINES_JS = """(table) => [...table.querySelectorAll('th, td')].map((cell) => {
+  const tops = new Set(), walk = document.createTreeWalker(cell, NodeFilter.SHOW_TEXT);
+  while (walk.nextNode()) {          // the line boxes of the cell's text, by their tops
+    const range = document.createRange();
+    range.selectNodeContents(walk.currentNode);
+    for (const r of range.getClientRects()) if (r.width > 0) tops.add(Math.round(r.top));
+  }
+  return [cell.closest('thead') ? 'head' : 'body', cell.innerText.trim(), tops.size];
+})"""
+
+
+def experiments_table_lines(page) -> dict[str, list]:
+    """The A/B-versus-interleaving table's cells that take more than one line, by part (head,
+    body). A lecturer's walk at 1366x768: its five columns' headers wrapped to three lines in
+    the section's narrow column ("Users / for 80 / %"); the experiments are its two columns
+    now, the numbers its rows."""
+    table = page.get_by_test_id("stTable").filter(has_text="Users for 80 %")
+    table.scroll_into_view_if_needed()
+    cells = table.locator("table").evaluate(CELL_LINES_JS)
+    assert [text for part, text, _ in cells if part == "head" and text] == \
+        ["A/B test", "Interleaving"], cells
+    return {part: [(text, lines) for where, text, lines in cells if where == part and lines > 1]
+            for part in ("head", "body")}
+
+
 def test_each_section_fits_a_laptop_screen(start_app, browser, tmp_path):
     width, height = 1366, 768
     app = start_app("app.py")
@@ -84,6 +110,7 @@ def test_each_section_fits_a_laptop_screen(start_app, browser, tmp_path):
             assert in_view(box, width, height), (anchor, selector, box)
     assert page.evaluate(f"() => document.querySelector(\"{MAIN}\").scrollWidth "
                          f"<= document.querySelector(\"{MAIN}\").clientWidth")
+    assert experiments_table_lines(page) == {"head": [], "body": []}     # every cell one line
     page.context.close()
 
 
@@ -111,4 +138,5 @@ def test_a_phone_scrolls_only_down_and_keeps_the_two_numbers_side_by_side(start_
         table.scroll_into_view_if_needed()
         box = table.bounding_box()
         assert box["x"] >= 0 and box["x"] + box["width"] <= 390 + 0.5, box
+    assert experiments_table_lines(page)["head"] == []                  # headers: one line each
     page.context.close()

@@ -186,6 +186,10 @@ def test_on_a_phone_the_check_stays_in_view_and_hides_no_badge(app, open_page):
         assert board_order(page, query3)[rank - 1] == item
         check = page.get_by_test_id("stAlert").filter(has_text=verdict)
         expect(check).to_be_in_viewport(ratio=1)
+        # the strip is its check and its padding (0.5 + 0.75 rem): taken out of the laptop's
+        # row beside the way on, whose width basis had made it 128 px tall
+        strip = page.locator(".st-key-pr_check").bounding_box()
+        assert strip["height"] <= check.bounding_box()["height"] + 21, strip
         moved = board_card(page, item_id=item, index=query3).locator(".rb-badge")
         assert moved.evaluate(BADGE_SEEN_JS), "the check covers the card just moved"
     # a card the page scrolls to from above (the keyboard's focus moving down the board: the
@@ -215,13 +219,24 @@ def test_a_two_board_challenge_fits_a_laptop_under_its_goal(app, open_page, widt
     """A lecturer's walk at 1366x768: a two-board challenge opened with its second board at
     the fold, and scrolled down the pinned goal (about 180 px tall) covered the first board's
     cards. The goal is compact over several boards: both boards' cards are in view with it on
-    first load, and still under it at the foot of the page."""
+    first load, and still under it at the foot of the page. A later walk: the solving drag
+    put "Next challenge" under the check and pushed the second board's badges below the fold;
+    the way on is beside the check now, and the solved board stays in view."""
     table = all_challenges()
     c = table["patience-decides"]
+    one_drag_short = (c.answer[0], c.answer[1].moved("D", 1))     # "A" back to the top solves
     page = open_page(app.url + "/practice", width=width, height=height,
-                     query="challenge=" + at_codec(table).encode((c.id, c.start)))
+                     query="challenge=" + at_codec(table).encode((c.id, one_drag_short)))
     board_card(page, rank=6, index=1).wait_for()
     expect(page.get_by_test_id("stAlertContentInfo")).to_contain_text("Not yet: RBP")
+    _in_view_under_the_goal(page, width, height, boards=2)
+    drag_card(page, board_card(page, item_id="A", index=1), board_card(page, rank=1, index=1))
+    wait_for_app_run(page)
+    expect(page.get_by_test_id("stAlertContentSuccess")).to_contain_text("Solved: RBP")
+    way_on = page.get_by_role("button", name="Next challenge: " + table[
+        "good-picture-in-the-way"].title)
+    expect(way_on).to_be_in_viewport(ratio=1)
+    assert main_scroll_top(page) == 0                       # as the learner left it
     _in_view_under_the_goal(page, width, height, boards=2)
     page.evaluate("() => { const m = document.querySelector('[data-testid=stMain]');"
                   " m.scrollTop = m.scrollHeight; }")

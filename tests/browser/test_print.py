@@ -87,7 +87,7 @@ LESSONS = {
     "online": (3, 3, [
         ["Measure The user Score", "stops when satisfied"],        # the metrics' users, table
         ["Click-through, A", "Click-through, B"],                  # the two rates
-        ["Experiment Users for 80 %", "A/B test", "Interleaving"],  # the experiments' table
+        ["A/B test Interleaving", "Users for 80 %", "Wrong way, 1,000 users"],  # experiments
         ["For the product team", "a reason to size an experiment, not a forecast"],
     ]),
 }
@@ -168,7 +168,7 @@ def test_your_own_judgments_with_four_systems_prints_verdict_and_tables_whole(ap
     page, at A4 and Letter; no uploader, button or download on paper."""
     from tests.browser.helpers import expect_app_run
 
-    page = open_page(f"{app_url}/upload?input=trec&k=5", width=1366, height=768)
+    page = open_page(f"{app_url}/upload?input=trec&k=5&vs=2", width=1366, height=768)  # test
     with expect_app_run(page):
         page.get_by_role("button", name="Load the samples").click()
     page.get_by_test_id("stAlertContentInfo").filter(has_text="test is better on").wait_for()

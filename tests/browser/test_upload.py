@@ -163,9 +163,10 @@ def test_the_p_values_share_one_row_on_a_laptop(start_app, open_page):
 
 @pytest.fixture
 def trec_samples(start_app, open_page) -> Page:
-    """Lesson 9 at 1366x768 with the TREC samples (four runs) loaded."""
+    """Lesson 9 at 1366x768 with the TREC samples (four runs) loaded, test compared with the
+    baseline (vs=2: by default the page compares the system the table marks)."""
     app = start_app("app.py")
-    page = open_page(f"{app.url}/upload", width=1366, height=768, query="input=trec&k=5")
+    page = open_page(f"{app.url}/upload", width=1366, height=768, query="input=trec&k=5&vs=2")
     with expect_app_run(page):
         page.get_by_role("button", name="Load the samples").click()
     expect(page.get_by_test_id("stAlertContentInfo").filter(has_text="test is better on")

@@ -9,6 +9,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 
 import numpy as np
+import pandas as pd
 import plotly.graph_objects as go
 import streamlit as st
 
@@ -212,22 +213,23 @@ def per_result_rows(p: Pair, r: online.OnlineComparison) -> dict[str, list]:
             f"{p.name_b}: clicks": [f"{r.clicks_b[rank_b[d]]:.0%}" for d in rows]}
 
 
-def experiments_rows(r: online.OnlineComparison) -> dict[str, list]:
-    """The two experiments side by side: users for 80 %, checked, and the page's budget."""
+def experiments_rows(r: online.OnlineComparison) -> pd.DataFrame:
+    """The two experiments side by side: a column each (their names are the only headers, short
+    enough for the lesson's narrow column on a laptop and for a phone), a row each for the users
+    they need for 80 %, how often that many found the difference, and the page's budget."""
     def users(n):
         return "—" if n is None else f"{n:,}"
 
     def share(o):
         return "—" if o is None else f"{o.found:.0%}"
-    return {
-        "Experiment": ["A/B test", "Interleaving"],
+    return pd.DataFrame.from_dict({
         "Users for 80 %": [users(r.ab_needed), users(r.interleaving_needed)],
         "Found, run at that size": [share(r.ab_at_needed), share(r.interleaving_at_needed)],
         f"Found, {r.users:,} users": [f"{r.ab_at_users.found:.0%}",
                                       f"{r.interleaving_at_users.found:.0%}"],
         f"Wrong way, {r.users:,} users": [f"{r.ab_at_users.wrong_way:.0%}",
                                           f"{r.interleaving_at_users.wrong_way:.0%}"],
-    }
+    }, orient="index", columns=["A/B test", "Interleaving"])
 
 
 def user_measures(p: Pair, k: int, patience: float, target: float) -> dict[str, str]:

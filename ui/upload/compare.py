@@ -29,7 +29,6 @@ from ui.upload.measures import measure_label
 from ui.upload.model import Dataset, Settings, file_safe
 from ui.upload.scores import SAMPLE_TAG, sample_tag
 from ui.upload.settings import page_state
-from ui.upload.systems import position
 from ui.upload.tables import (
     comparison_formats,
     comparison_frame,
@@ -53,17 +52,34 @@ class Pair:
     left_out: int = 0       # queries one of the two has no ranking for (out of the tests)
 
 
-def pick_versus(names: list[str], baseline: str) -> str:
-    """The system compared with the baseline (the page's ``vs``)."""
+def marked_system(result: ManyComparison, measure: str) -> str | None:
+    """The system the systems table marks ★ on ``measure`` (the first of them in the table),
+    the baseline aside; None when no other system is marked."""
+    best = result.best.get(measure, ())
+    return next((s for s in result.means.index if s in best and s != result.baseline), None)
+
+
+def pick_versus(names: list[str], baseline: str, marked: str | None) -> str:
+    """The system compared with the baseline: the one the learner picked (here, or a link's
+    ``vs``), else ``marked`` (the system the systems table marks), else the first after the
+    baseline. Until one is picked ``vs`` stays empty, so the address (and a link made from it)
+    follows the table's mark rather than pinning a system nobody chose."""
     others = [n for n in names if n != baseline]
     if len(others) == 1:
         return others[0]
-    chosen = names[position("versus", names, default=2) - 1]
-    if chosen == baseline:
-        page_state().set("versus", names.index(others[0]) + 1)
-    choice = st.selectbox("Compare with the baseline", [names.index(o) + 1 for o in others],
-                          format_func=lambda i: names[i - 1], **page_state().bind("versus"))
-    return names[choice - 1]
+    fields = page_state()
+    picked = fields.get("versus")
+    if picked is not None and not (1 <= picked <= len(names) and names[picked - 1] != baseline):
+        fields.set("versus", None)      # past the systems loaded, or now the baseline itself
+        picked = None
+    shown = names[picked - 1] if picked is not None else (marked if marked in others
+                                                          else others[0])
+    widget = "upload_versus_pick"       # drawn from the field each run; a pick sets the field
+    st.session_state[widget] = names.index(shown) + 1
+    st.selectbox("Compare with the baseline", [names.index(o) + 1 for o in others],
+                 format_func=lambda i: names[i - 1], key=widget,
+                 on_change=lambda: fields.set("versus", st.session_state[widget]))
+    return shown
 
 
 def build_pair(dataset: Dataset, evaluations: Mapping[str, irlib.Evaluation], settings: Settings,
@@ -106,7 +122,7 @@ def comparison_section(dataset: Dataset, evaluations: Mapping[str, irlib.Evaluat
     if len(names) < 2 or result is None:
         return None
     baseline = result.baseline
-    versus = pick_versus(names, baseline)
+    versus = pick_versus(names, baseline, marked_system(result, settings.name(settings.by)))
     blocker = coverage_problem(evaluations, (baseline, versus), quote=md_escape)
     if blocker:
         st.warning(blocker, icon=":material/block:")

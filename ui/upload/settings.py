@@ -49,7 +49,8 @@ def page_state() -> ps.PageState:
         # many systems: which is the baseline, which is shown per query / compared with it
         ps.Field("baseline", 1, ps.whole_number(1, MAX_SYSTEMS)),
         ps.Field("system", 1, ps.whole_number(1, MAX_SYSTEMS)),
-        ps.Field("versus", 2, ps.whole_number(1, MAX_SYSTEMS), "vs"),
+        # empty until picked: the one the systems table marks (ui/upload/compare.py)
+        ps.Field("versus", None, _picked_position(), "vs"),
         ps.Field("test", "randomization", ps.one_of(tuple(TESTS))),
         ps.Field("pairs", False, ps.switch()),
         ps.Field("query", "", _text()),
@@ -63,6 +64,19 @@ def page_state() -> ps.PageState:
         ps.Field("samples", False, ps.switch()),
         ps.Field("drop_seen", False, ps.switch(), "unseen"),   # drop items seen in training
     ])
+
+
+def _picked_position() -> ps.Codec:
+    """A system's position (1-based) the learner picked, or ``""`` (None): none picked yet.
+
+    >>> c = _picked_position()
+    >>> c.parse("3"), c.parse(""), c.encode(None), c.encode(3)
+    (3, None, '', '3')
+    """
+    number = ps.whole_number(1, MAX_SYSTEMS)
+    return ps.Codec(lambda text: None if text == "" else number.parse(text),
+                    lambda value: "" if value is None else number.encode(value),
+                    "empty or " + number.expected)
 
 
 def _recsys_measures(text: str) -> list[str]:

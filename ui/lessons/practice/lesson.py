@@ -281,15 +281,21 @@ def boards(present: bool = False) -> None:
 
 
 def verdict(result: Result) -> None:
-    """The check of the open boards (:data:`_STRIP_CSS` pins it on a phone); under it, what the
-    board counts for and, once it meets the goal, the way on."""
+    """The check of the open boards and, once it meets the goal, the way on beside it (a laptop
+    keeps the pinned task one button row shorter, so two boards' cards stay over the fold;
+    :data:`_STRIP_CSS` pins the check on a phone and puts the way on under the boards); under
+    them, what the board counts for."""
     challenge, _ = current()
     progress = Progress.now()
-    with st.container(key=PREFIX + "check"):
+    with st.container(key=PREFIX + "verdict_row", horizontal=True, gap="small",
+                      vertical_alignment="center"):
+        with st.container(key=PREFIX + "check"):
+            if result.solved:
+                st.success(md(result.why), icon=":material/check_circle:")
+            else:
+                st.info(md(result.why), icon=":material/pending:")
         if result.solved:
-            st.success(md(result.why), icon=":material/check_circle:")
-        else:
-            st.info(md(result.why), icon=":material/pending:")
+            way_on(challenge, progress)
     with st.container(key=PREFIX + "after_check", gap="small"):
         if result.solved and not _own_board(challenge.id) and challenge.id not in progress.solved:
             st.caption("◐ This board is the worked answer: it does not count. Start again and "
@@ -300,7 +306,7 @@ def verdict(result: Result) -> None:
         elif challenge.id in progress.solved and not result.solved:
             st.caption("✓ You solved this one; the check is for your board as it is now.")
         if result.solved:
-            way_on(challenge, progress)
+            course_done(challenge, progress)
 
 
 def _next_unsolved(cid: str, progress: Progress) -> str | None:
@@ -317,23 +323,35 @@ def _open_next() -> None:
         open_challenge(following)
 
 
-def way_on(challenge: Challenge, progress: Progress) -> None:
-    """After a solve: the next unsolved challenge; after a lesson's last challenge, the next
-    lesson; after the course's last one (or when none is left), what the learner has done."""
-    following = _next_unsolved(challenge.id, progress)
+def _last_of_lesson(challenge: Challenge) -> bool:
     ids = list(all_challenges())
     later = ids[ids.index(challenge.id) + 1:]
-    last_of_lesson = all(all_challenges()[cid].lesson != challenge.lesson for cid in later)
-    last = not later
-    with st.container(horizontal=True, gap="small", vertical_alignment="center"):
+    return all(all_challenges()[cid].lesson != challenge.lesson for cid in later)
+
+
+def way_on(challenge: Challenge, progress: Progress) -> None:
+    """After a solve, beside the check: the next unsolved challenge and, after a lesson's last
+    challenge, the next lesson, one over the other (the check keeps the row's width)."""
+    following = _next_unsolved(challenge.id, progress)
+    lesson_after = (LESSONS[challenge.lesson]           # LESSONS counts from 0
+                    if _last_of_lesson(challenge) and challenge.lesson < len(LESSONS) else None)
+    if not (following or lesson_after):
+        return
+    with st.container(key=PREFIX + "way_on", width="content", gap="xsmall",
+                      horizontal_alignment="right"):
         if following:
             st.button(f"Next challenge: {all_challenges()[following].title}",
                       key=PREFIX + "next", on_click=_open_next, type="primary",
                       icon=":material/arrow_forward:")
-        if last_of_lesson and challenge.lesson < len(LESSONS):
-            lesson = LESSONS[challenge.lesson]          # the lesson after this one
-            page_link(lesson, f"Next lesson: {lesson.title}")
-    if last or not following:
+        if lesson_after:
+            page_link(lesson_after, f"Next lesson: {lesson_after.title}")
+
+
+def course_done(challenge: Challenge, progress: Progress) -> None:
+    """After the course's last challenge is solved (or when none is left): what the learner
+    has done."""
+    last = challenge.id == list(all_challenges())[-1]
+    if last or not _next_unsolved(challenge.id, progress):
         st.markdown(("That was the last challenge. " if last else "No challenge is left. ")
                     + f"You have: {progress.line()}.")
 
