@@ -4,7 +4,7 @@ from pathlib import Path
 
 import streamlit as st
 
-from ui.shared.course import HOME, sections
+from ui.shared.course import HOME, app_navigation_running, sections
 
 ROOT = Path(__file__).resolve().parent
 ICON = str(ROOT / "assets" / "cats" / "white-cat-box.svg")
@@ -46,4 +46,5 @@ def freeze_imported_objects() -> None:
 
 
 freeze_imported_objects()
-navigation.run()
+with app_navigation_running():   # the page then knows it was reached through app.py
+    navigation.run()

@@ -67,8 +67,13 @@ def test_six_sessions_behind_haproxy_stick_to_their_process(browser):
             # Uploads: every session goes on to the upload page through the sidebar (its
             # websocket stays where it is) and sends its own file there, an HTTP request that
             # must reach the same process; each sees only its own query.
-            for page in pages:
-                page.get_by_test_id("stSidebarNav").get_by_role("link", name=UPLOAD_TITLE).click()
+            for i, page in enumerate(pages):
+                # A fresh process's first sessions start in Streamlit's legacy pages/ mode, at
+                # once here: each must have been brought into the course's navigation
+                # (ui.shared.course.through_app_navigation), or it keeps the raw file list.
+                link = page.get_by_test_id("stSidebarNav").get_by_role("link", name=UPLOAD_TITLE)
+                expect(link, f"session {i}'s sidebar is not the course's").to_be_visible()
+                link.click()
             for page in pages:
                 page.wait_for_url("**/upload**")
                 wait_for_app_run(page)

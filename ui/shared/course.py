@@ -1,7 +1,10 @@
 """The course: every page with its title and one-line promise. app.py and the home page read it."""
 from __future__ import annotations
 
+import threading
+from contextlib import contextmanager
 from dataclasses import dataclass
+from pathlib import Path
 
 
 @dataclass(frozen=True)
@@ -118,6 +121,21 @@ def page_link(page: Lesson, label: str) -> None:
         st.caption(label)
 
 
+#: Whether this thread's script run is inside app.py's ``navigation.run()``.
+_RUN = threading.local()
+
+
+@contextmanager
+def app_navigation_running():
+    """app.py runs the chosen page inside this, so the page knows app.py's navigation is
+    drawn (:func:`through_app_navigation`)."""
+    _RUN.inside = True
+    try:
+        yield
+    finally:
+        _RUN.inside = False
+
+
 def through_app_navigation() -> None:
     """Every page's first call: make sure the page runs inside app.py's ``st.navigation``.
 
@@ -126,10 +144,21 @@ def through_app_navigation() -> None:
     directly: app.py never runs, so the sidebar would list the files instead of the course.
     This cannot live in app.py for that reason. It switches the flag off the way
     ``st.navigation`` itself does and reruns through app.py; afterwards it does nothing.
+
+    The flag is the process's, read as each run starts: two first sessions starting at once
+    both begin in legacy mode, and the second finds the flag already off. So a page reached
+    without app.py (beside a pages/ folder: not a page's own test) reruns too; otherwise that
+    session kept the file list and the narrow layout, since the playground's clicks rerun only
+    its fragment (seen behind HAProxy: tests/browser/test_classroom.py).
     """
     import streamlit as st
     from streamlit.runtime.pages_manager import PagesManager
+    from streamlit.runtime.scriptrunner import get_script_run_ctx
 
-    if PagesManager.uses_pages_directory:
+    if getattr(_RUN, "inside", False):
+        return
+    ctx = get_script_run_ctx()
+    beside_pages = ctx is not None and (Path(ctx.main_script_path).parent / "pages").is_dir()
+    if PagesManager.uses_pages_directory or beside_pages:
         PagesManager.uses_pages_directory = False
         st.rerun()
