@@ -81,7 +81,6 @@ def measured(args: list[str]) -> tuple[str, float, float, float]:
     Under GNU time (``/usr/bin/time``): ``os.wait4``'s ru_maxrss of a child forked from this
     large process would count the parent's pages it had before ``exec``.
     """
-    import os
     import time
     with tempfile.NamedTemporaryFile("r") as usage:
         start = time.perf_counter()

@@ -18,7 +18,7 @@ from irlib.stats import claims
 from irlib.stats.compare import Comparison
 from irlib.stats.compare_many import TESTS, ManyComparison
 from irlib.stats.randomization import randomization_floor
-from irlib.stats.verdict import Verdict, format_p, queries, t_test_caveat, verdict
+from irlib.stats.verdict import Verdict, format_p, t_test_caveat, verdict
 from ui.shared.downloads import DOWNLOAD_NOTE, csv_bytes
 from ui.shared.print_style import keep_together
 from ui.shared.texts import md_escape
