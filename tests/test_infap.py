@@ -126,3 +126,23 @@ def test_reference_example_of_the_docs():
     assert pytrec_infap(qrels, run)["q"] == pytest.approx(0.5, abs=1e-12)
     assert irlib.evaluate(qrels, run, ["infAP"]).means["infAP"] == pytest.approx(0.5,
                                                                                  abs=1e-12)
+
+
+def test_the_upload_pages_formula_is_the_tables_number():
+    """The page's "How infAP is computed" for a query, from the ranking the page shows (its
+    ``judged`` column and the qrels' grades, negative ones included), equals the table's."""
+    from irlib.stats.compare import per_query_ranking
+    from ui.upload.measures import MEASURE_KEYS, explain_measure
+    assert "infAP" in MEASURE_KEYS
+    qrels, run = random_case(37, n_queries=40)
+    table = irlib.evaluate(qrels, run, ["infAP"]).per_query["infAP"].dropna()
+    pooled_seen = 0
+    for query_id, value in table.items():
+        ranking = per_query_ranking(qrels, run, query_id)
+        judged = qrels.loc[qrels.query_id == query_id, "relevance"].to_numpy()
+        grades = ranking["relevance"].to_numpy()
+        pooled_seen += int((ranking["judged"].to_numpy() & (grades < 0)).sum())
+        shown = explain_measure("infAP", grades, judged, 10, "linear", 1,
+                                ranking["judged"].to_numpy())
+        assert shown.value == pytest.approx(value, abs=1e-12), query_id
+    assert pooled_seen > 0           # the case shows sampled-out results on the page

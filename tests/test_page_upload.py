@@ -688,3 +688,16 @@ def test_a_paired_difference_over_fewer_queries_than_the_table_says_so():
     assert [m.label for m in at.metric if m.label.startswith("mean difference")] == \
         ["mean difference in AP"]
     assert not [c for c in at.caption if c.value.startswith("†")]
+
+
+def test_infap_is_offered_scored_as_irlib_scores_it_and_named_in_the_settings_help():
+    at = load_samples(page(input="trec", measures="infAP,AP", by="infAP", vs="2"), "trec")
+    assert not at.exception
+    assert "infAP" in at.multiselect(key="upload_measures").options
+    shown = per_query(at).set_index("query_id")["infAP (grade ≥ 1)"].dropna()
+    qrels = read_qrels(SAMPLES / "qrels.txt")
+    run = read_run(SAMPLES / "run_control.txt")
+    expected = irlib.evaluate(qrels, run, ["infAP"]).per_query["infAP"].dropna()
+    assert shown.to_dict() == pytest.approx(expected.to_dict(), abs=1e-12)
+    assert any("infAP" in m.value and "computed" in m.value for m in at.markdown)
+    assert "infAP" in at.multiselect(key="upload_measures").help      # the registry's list

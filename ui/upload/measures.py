@@ -18,7 +18,8 @@ from ui.shared.texts import METRIC_TEXT
 #: The measures the page offers: the lessons' run measures and trec_eval's bpref, GMAP and
 #: 11-point average (irlib's registry), graded ones first.
 MEASURE_KEYS = tuple(sorted(
-    (m for m in RUN_MEASURES if MEASURES[m].teach or m in ("Bpref", "GMAP", "IPrecAvg")),
+    (m for m in RUN_MEASURES
+     if MEASURES[m].teach or m in ("Bpref", "infAP", "GMAP", "IPrecAvg")),
     key=lambda m: ("graded", "rank", "set").index(MEASURES[m].family)))
 DEFAULT_MEASURES = ("nDCG", "DCG", "AP")       # shown first; the first orders the queries
 # The page cuts graded measures and those that need a K at K; AP and RR (and R-precision,
@@ -30,6 +31,9 @@ USES_THRESHOLD = frozenset(m for m in MEASURE_KEYS if "rel" in MEASURES[m].param
 GAINS = {gain: GAIN_FORMULAS[gain] for gain in ("exponential", "linear")}
 GAIN_TAGS = {"exponential": "gain 2^g−1", "linear": "gain g"}
 _SHORT = {"Bpref": "bpref", "GMAP": "GMAP", "IPrecAvg": "11-pt avg"}
+#: How a sentence names a measure ("bpref, infAP and the 11-point average use ...").
+_IN_WORDS = {"Bpref": "bpref", "IPrecAvg": "the 11-point average", "Rprec": "R-precision",
+             "nDCG": "NDCG"}
 #: What recommender engineers call the measures (a user's top K; every measure at K).
 RECSYS_KEYS = ("nDCG", "Success", "R", "P", "AP", "RR")
 RECSYS_DEFAULTS = ("nDCG", "Success", "R", "AP", "RR")
@@ -92,6 +96,23 @@ def mean_label(key: str, k: int, gain: str | None = None, rel: int | None = None
     return f"mean {measure_label(key, k, gain, rel)}"
 
 
+def in_words(keys) -> str:
+    """Measures named in a sentence, from the registry's list: the settings' help and the
+    report say which use the whole ranking or the threshold from it, so a measure added to
+    the page is named there too.
+
+    >>> in_words(["RR", "Bpref", "IPrecAvg"])
+    'RR, bpref and the 11-point average'
+    """
+    names = [_IN_WORDS.get(key, key) for key in keys]
+    return names[0] if len(names) == 1 else ", ".join(names[:-1]) + " and " + names[-1]
+
+
+#: Measures the page scores over the whole ranking (like trec_eval), and those cut at K.
+WHOLE_RANKING = tuple(m for m in MEASURE_KEYS if m not in _USES_K)
+CUT_AT_K = tuple(m for m in MEASURE_KEYS if m in _USES_K)
+
+
 def measure_help(key: str) -> str | None:
     """The one-line help of a measure's column, e.g. P's "Share of the top K results ..."."""
     return METRIC_TEXT[key].short if key in METRIC_TEXT else None
@@ -118,6 +139,14 @@ def explain_measure(key: str, grades: np.ndarray, judged: np.ndarray, k: int,
     ``is_judged`` marks the ranking's judged results: bpref ignores the others (they are
     neither relevant nor non-relevant), so its formula is shown on the judged ones.
     """
+    if key == "infAP" and is_judged is not None:
+        # a negative grade: in the pool, not judged; a result outside the qrels: not pooled
+        pooled = is_judged & (grades < 0)
+        unjudged = ~is_judged | pooled
+        return _shorten(irlib.explain(
+            key, np.where(unjudged, 0.0, grades.astype(float)), max(len(grades), 1),
+            judged=np.maximum(judged.astype(float), 0.0), rel=rel, unjudged=unjudged,
+            pooled=pooled))
     if key in ("Bpref",) and is_judged is not None:
         grades = grades[is_judged & (grades >= 0)]
     grades = np.maximum(grades.astype(float), 0.0)     # negative grades gain nothing

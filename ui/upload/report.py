@@ -32,7 +32,7 @@ from irlib.recsys import ACCURACY
 from irlib.stats.verdict import queries
 from ui.shared.charts import plotly_config
 from ui.upload.figures import deltas_figure
-from ui.upload.measures import mean_label
+from ui.upload.measures import CUT_AT_K, WHOLE_RANKING, in_words, mean_label
 from ui.upload.model import BeyondSummary, Dataset, Settings, file_safe, size_text
 from ui.upload.tables import (BEYOND_EXPLAINED, RECSYS_NAMES, comparison_formats,
                                pairwise_frame, systems_frame)
@@ -171,8 +171,8 @@ def _settings_lines(dataset: Dataset, settings: Settings, include_missing: bool,
                  "Users with relevant held-out items and no list: " + (
                      "count as 0" if include_missing else "left out")]
     else:
-        lines = [f"Cut-off K = {settings.k} (for P, R, F1, Success, DCG and NDCG; AP, RR, "
-                 "bpref, GMAP and the 11-point average use the whole ranking)",
+        lines = [f"Cut-off K = {settings.k} (for {in_words(CUT_AT_K)}; "
+                 f"{in_words(WHOLE_RANKING)} use the whole ranking)",
                  f"Gain of a grade in DCG/NDCG: "
                  f"{'2^grade − 1' if settings.gain == 'exponential' else 'the grade itself'}",
                  f"A grade counts as relevant from {settings.rel} (trec_eval -l {settings.rel})",

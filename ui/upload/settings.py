@@ -15,7 +15,8 @@ from irlib import recsys
 from ui.shared import page_state as ps
 from ui.shared.texts import md_escape
 from ui.upload.measures import (GAINS, MEASURE_KEYS, RECSYS_DEFAULTS, RECSYS_KEYS,
-                                USES_THRESHOLD, mean_label, measure_label, parse_measures)
+                                USES_THRESHOLD, WHOLE_RANKING, in_words, mean_label,
+                                measure_label, parse_measures)
 from ui.upload.model import (AGGREGATES, DEFAULT_GAIN, DEFAULTS, INPUT_KINDS, K_MAX,
                              MAX_SYSTEMS, REL_MAX, Dataset, Settings, default_k)
 
@@ -172,8 +173,8 @@ def settings_row(dataset: Dataset) -> Settings:
     with columns[0]:
         chosen = st.multiselect("Measures", MEASURE_KEYS, **fields.bind("measures"),
                                 format_func=lambda m: measure_label(m, "K"),
-                                help="AP, RR, bpref, GMAP and the 11-point average use the "
-                                     "whole ranking, like trec_eval; the others stop at K.")
+                                help=f"{in_words(WHOLE_RANKING)} use the whole ranking, "
+                                     "like trec_eval; the others stop at K.")
     measures = tuple(m for m in chosen if m in MEASURE_KEYS) or (DEFAULTS["by"],)
     if not chosen:
         st.caption(f"No measure chosen: showing {measure_label(measures[0], 'K')}.")
@@ -200,10 +201,10 @@ def settings_row(dataset: Dataset) -> Settings:
             rel = st.number_input(
                 "Relevant from grade", min_value=1, max_value=dataset.max_grade, step=1,
                 **fields.bind("rel"),
-                help="The lowest grade that counts as relevant for P, R, F1, Success, RR, AP, "
-                     "R-precision, bpref and GMAP (trec_eval's -l). NDCG and DCG use the "
-                     "grades themselves. TREC's 0–3 grades often count from 2; ratings "
-                     "from 1 to 5 from 4.")
+                help=f"The lowest grade that counts as relevant for "
+                     f"{in_words(m for m in MEASURE_KEYS if m in USES_THRESHOLD)} (trec_eval's "
+                     "-l). NDCG and DCG use the grades themselves. TREC's 0–3 grades often "
+                     "count from 2; ratings from 1 to 5 from 4.")
         if any(m in USES_THRESHOLD for m in measures) and rel > 1:
             st.caption(f"A grade counts as relevant from {rel} (grades {rel}–"
                        f"{dataset.max_grade}); lower grades count as not relevant.")
