@@ -38,9 +38,14 @@ def choose(teacher: Page, kind: str) -> None:
 
 
 def ask(teacher: Page) -> None:
-    """"Ask the class": the preview becomes the room's question."""
-    teacher.get_by_role("button", name="Ask the class").click()
-    wait_for_app_run(teacher)
+    """"Ask the class": the preview becomes the room's question. If the preview was still
+    changing under the click, the page asks nothing and says so (tests/test_page_rooms.py
+    checks that refusal); a teacher then looks at the preview and asks again, as here."""
+    for _ in range(2):
+        teacher.get_by_role("button", name="Ask the class").click()
+        wait_for_app_run(teacher)
+        if not teacher.get_by_text("Nothing was asked").count():
+            break
     expect(teacher.get_by_role("button", name="Reveal the answer")).to_be_visible()
 
 
