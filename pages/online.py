@@ -130,9 +130,10 @@ with numbers:
                help="Team draft: a coin decides which ranking picks first in each round; a "
                     "click counts for the ranking that placed the result. Balanced: the "
                     "rankings take turns down their own lists.")
-    right.select_slider("Searches the change touches", ol.TOUCHED, **S.bind("touched"),
+    right.select_slider("Searches changed", ol.TOUCHED, **S.bind("touched"),
                         format_func=lambda v: f"{v:.0%}",
-                        help="A new ranker rarely changes every search. On the others both "
+                        help="The share of searches the change touches: a new ranker rarely changes "
+                             "every search. On the others both "
                              "groups see the same list, which dilutes the difference an "
                              "experiment can see.")
     st.table(ol.experiments_rows(result))
