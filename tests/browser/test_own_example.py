@@ -294,9 +294,9 @@ def _retype(page, title_input, text: str) -> None:
 def test_quick_title_edits_are_all_kept_and_rerun_nothing(own):
     """Six title edits typed one after the other at a typist's pace, "Show on the board" at
     once after the last key (issue 44): every one reaches the board, and none reran the page
-    before the button. Streamlit's data editor, which the table was, synced its edits 150 ms
-    after the last one, so a click within that window lost them (some of six, all six in
-    about one run in six)."""
+    before the button. On Streamlit's data editor, which the table was, the same assertion
+    failed in each of 9 runs: 2 to 6 of the six lost (ui/lessons/playground/example_table.py
+    says why)."""
     page = own(width=1366, height=768)
     table = _open_table(page)
     page.evaluate(COUNT_RUNS_JS)
@@ -311,28 +311,36 @@ def test_quick_title_edits_are_all_kept_and_rerun_nothing(own):
 
 
 def test_edits_typed_during_a_rerun_are_kept(own, tmp_path):
-    """A picture uploaded while titles are typed: the page reruns under the typing (its new
+    """Pictures uploaded while titles are typed: the page reruns under the typing (its new
     data reaches the table: the picture becomes a choice), and every title typed before,
     during and after that run reaches the board with the button."""
     page = own(width=1366, height=768)
     table = _open_table(page)
     page.evaluate(COUNT_RUNS_JS)
-    buffer = io.BytesIO()
-    Image.new("RGB", (640, 480), (30, 120, 200)).save(buffer, "PNG")
-    (tmp_path / "sky.png").write_bytes(buffer.getvalue())
-    new = [f"Typed while running {i}" for i in range(1, 7)]
     inputs = table.locator(".ot-title")
-    _retype(page, inputs.nth(0), new[0])
-    page.get_by_test_id("stFileUploaderDropzoneInput").nth(0).set_input_files(
-        str(tmp_path / "sky.png"))
-    page.wait_for_function(RUNNING_JS)                   # the upload's rerun has started
-    for row in range(1, 6):
-        _retype(page, inputs.nth(row), new[row])
-    # the run reached the table (the picture is a choice) and typing went on under it
-    expect(table.locator(".ot-picture").first.locator("option[value='sky.png']")).to_have_count(1)
-    assert page.evaluate("() => window.__typedInRun") > 0
+    new = [f"Typed while running {i}" for i in range(1, 7)]
+    # a run takes a few hundred ms, the typing of five titles longer; should one run end
+    # before a key was typed under it, another picture (another run) and the titles again
+    for attempt in range(1, 6):
+        buffer = io.BytesIO()
+        Image.new("RGB", (1600, 1200), (30, 20 * attempt, 200)).save(buffer, "PNG")
+        (tmp_path / f"sky{attempt}.png").write_bytes(buffer.getvalue())
+        new = [f"Typed while running {i}.{attempt}" for i in range(1, 7)]
+        _retype(page, inputs.nth(0), new[0])
+        page.get_by_test_id("stFileUploaderDropzoneInput").nth(0).set_input_files(
+            str(tmp_path / f"sky{attempt}.png"))
+        page.wait_for_function(RUNNING_JS)               # the upload's rerun has started
+        for row in range(1, 6):
+            _retype(page, inputs.nth(row), new[row])
+        # the run reached the table: the picture is a choice
+        expect(table.locator(".ot-picture").first.locator(
+            f"option[value='sky{attempt}.png']")).to_have_count(1)
+        if page.evaluate("() => window.__typedInRun"):
+            break
+    else:
+        raise AssertionError("no title was typed while the page ran")
     assert [inputs.nth(row).input_value() for row in range(6)] == new
-    table.locator(".ot-picture").nth(2).select_option("sky.png")
+    table.locator(".ot-picture").nth(2).select_option(f"sky{attempt}.png")
     table.get_by_role("button", name="Show on the board").click()
     expect(page.locator(".rb-root .rb-card .rb-title")).to_have_text(new)
     expect(board_card(page, rank=3).locator(".rb-img")).to_have_attribute(

@@ -6,10 +6,13 @@ go to Python at once, read from the inputs at the click (``own_table/table.js``)
 reruns the page, and a rerun that happens meanwhile (a picture uploaded, the board moved)
 leaves the inputs as they are; only a new ``version`` (a file loaded) replaces them.
 
-Why not ``st.data_editor`` (issue 44): its grid keeps a cell's edit in the browser and syncs
-the table 150 ms after the last edit, each edit restarting the wait. A click on a form's
-submit button inside that window submits the table without them: quick typists lost some of
-six title edits, and in about one run in six all of them.
+Why not ``st.data_editor`` (issue 44; Streamlit 1.67, read in its frontend and measured in
+Chromium on the old table): its grid syncs the table 150 ms after the last edit and a form's
+submit does not wait for it, so the last edit before a quick click was lost in every run; and
+an Enter right after the typing dropped earlier edits too (2 to 6 of six quick title edits
+lost in each of 9 runs; with a 300 ms pause before each Enter, only the last), most likely
+because its cell editor commits, from a ``setTimeout(0)`` after Enter, the value of its last
+React render rather than the box's text (read in its code, not traced).
 """
 from __future__ import annotations
 

@@ -1,11 +1,11 @@
 // The own example's table (ui/lessons/playground/example_table.py): a query box and one line
 // of inputs per result. What is typed stays in the browser, on the table's own DOM node and in
 // a tab-wide store, until "Show on the board" sends the query and every row at once, read from
-// the inputs at the click. No keystroke or cell reruns the page, so no rerun can drop an edit
-// (Streamlit's data editor synced its edits 150 ms after the last one: a click within that
-// window submitted the table without them, issue 44). New data from Python replaces what is
-// typed only when its `version` changes (a file loaded); any other rerun, a picture upload
-// say, leaves every input as it is. User text is only ever set as a value or textContent.
+// the inputs at the click. No keystroke or cell reruns the page, and no rerun can drop an edit
+// (Streamlit's data editor lost quick edits: example_table.py says how, issue 44). New data
+// from Python replaces what is typed only when its `version` changes (a file loaded); any
+// other rerun, a picture upload say, leaves every input as it is. User text is only ever set
+// as a value or textContent.
 
 const GRADES = ["0", "1", "2", "3", "4"];
 
