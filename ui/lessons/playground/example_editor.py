@@ -15,11 +15,12 @@ import pandas as pd
 import streamlit as st
 
 from course.challenges import Board
-from ui.lessons.playground import example_data as own_data, example_goal as own_goal
+from ui.lessons.playground import example_data as own_data
+from ui.lessons.playground import example_goal as own_goal
 from ui.lessons.playground import session as pg
+from ui.lessons.playground.example_pictures import MAX_BYTES, check_picture
 from ui.lessons.playground.example_table import own_table
 from ui.shared.downloads import csv_bytes
-from ui.lessons.playground.example_pictures import MAX_BYTES, check_picture
 from ui.shared.texts import md_escape
 
 P = pg.PREFIX
