@@ -44,3 +44,39 @@ def address(at: AppTest) -> dict[str, str]:
     from urllib.parse import parse_qsl
     (data,) = component_data(at, "irlab_address") or component_data(at, "irlab_live_chart")
     return dict(parse_qsl(data["address"]))
+
+
+def trigger(at: AppTest, name: str, event: str, value) -> AppTest:
+    """Run ``at`` once as if the Components v2 element ``name`` had sent trigger ``event`` with
+    ``value`` (``setTriggerValue`` in its JavaScript): AppTest has no widget for these."""
+    import json
+
+    from streamlit.components.v2.bidi_component.main import _make_trigger_id
+    from streamlit.proto.WidgetStates_pb2 import WidgetState
+
+    found = []
+
+    def walk(node):
+        for child in getattr(node, "children", {}).values():
+            if getattr(child, "type", None) == "bidi_component" and \
+                    child.proto.component_name in (name, name + "_rerun"):
+                found.append(child.proto.id)
+            walk(child)
+    walk(at._tree)
+    (element_id,) = found
+    tree = at._tree
+    states = tree.get_widget_states
+
+    def with_trigger():
+        ws = states()
+        ws.widgets.append(WidgetState(id=_make_trigger_id(element_id, "events"),
+                                      json_trigger_value=json.dumps(
+                                          [{"event": event, "value": value}])))
+        return ws
+    tree.get_widget_states = with_trigger
+    try:
+        at.run()
+    finally:
+        del tree.get_widget_states
+    assert not at.exception, at.exception
+    return at

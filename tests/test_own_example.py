@@ -10,13 +10,13 @@ import zlib
 import pytest
 from PIL import Image
 
-from tests.apptest import address, component_data, run_page
+from tests.apptest import address, component_data, run_page, trigger
 from ui.lessons.playground import example_data as own_data
 from ui.lessons.playground.example_pictures import check_picture
 
 BOARD = "irlab_ranking_board"
 CATS_TITLE = "Rank the cats: “cat in a box”"
-TABLE = "pg_own_table0"
+TABLE = "irlab_own_table"
 
 
 def _png(width: int, height: int, colour="red") -> bytes:
@@ -49,14 +49,25 @@ def _board(at) -> dict:
 
 
 def _edit(at, edits: dict | None = None, added=(), deleted=()):
-    at.session_state[TABLE] = {"edited_rows": edits or {}, "added_rows": list(added),
-                               "deleted_rows": list(deleted)}
+    """(query, rows): the table as a lecturer leaves it, rows changed, added at the end,
+    deleted (for :func:`_show`)."""
+    (data,) = component_data(at, TABLE)
+    rows = [dict(row) for row in data["rows"]]
+    for index, change in (edits or {}).items():
+        rows[index].update({name: str(value) for name, value in change.items()})
+    rows = [row for i, row in enumerate(rows) if i not in set(deleted)]
+    rows += [{"title": row["title"], "grade": str(row["grade"]), "picture": ""} for row in added]
+    return data["query"], rows
 
 
-def _show(at):
-    at.button(key="pg_own_apply").click().run()
-    assert not at.exception, at.exception
-    return at
+def _show(at, table: tuple[str, list[dict]] | None = None):
+    """ "Show on the board": the table's query and rows sent at once (its JavaScript reads
+    every input at the click: ui/lessons/playground/own_table/table.js)."""
+    if table is None:
+        (data,) = component_data(at, TABLE)
+        table = data["query"], data["rows"]
+    query, rows = table
+    return trigger(at, TABLE, "apply", {"query": query, "rows": rows, "sent": 1})
 
 
 # --------------------------------------------------------------------------- the rules
@@ -121,8 +132,7 @@ def test_pictures_are_checked_by_content_and_re_encoded():
 def test_the_table_puts_the_example_on_the_board_and_in_the_link():
     at = _open(run_page("playground"))
     assert at.title[0].value == CATS_TITLE
-    _edit(at, {0: {"grade": 0}, 2: {"title": "=HYPERLINK(\"x\") <b>red</b>"}})
-    _show(at)
+    _show(at, _edit(at, {0: {"grade": 0}, 2: {"title": "=HYPERLINK(\"x\") <b>red</b>"}}))
     assert at.title[0].value == "Rank the results: “red running shoes”"
     board = _board(at)
     assert [i["title"] for i in board["items"]][:3] == [
@@ -153,8 +163,7 @@ def test_the_table_puts_the_example_on_the_board_and_in_the_link():
 ])
 def test_a_bad_table_keeps_the_board_and_says_why(edit, message):
     at = _open(run_page("playground"))
-    _edit(at, **edit)
-    _show(at)
+    _show(at, _edit(at, **edit))
     assert at.title[0].value == CATS_TITLE
     assert len(_board(at)["items"]) == 8
     assert message in at.error[0].value.replace("\\", "")      # Markdown-escaped on the page
@@ -197,6 +206,37 @@ def test_files_round_trip_and_broken_files_keep_the_board():
         other.run()
         assert name.replace(".", "\\.") in other.error[0].value
         assert _board(other)["items"] == items
+
+
+def test_the_table_is_replaced_only_by_a_loaded_file():
+    """The browser keeps what is typed in the table while its ``version`` stays (issue 44):
+    a picture uploaded, a table shown or refused, any rerun, send the same version and rows;
+    a loaded file sends a new version with the file's rows; what the browser sends that is
+    not a table is ignored."""
+    at = _open(run_page("playground"))
+    (start,) = component_data(at, TABLE)
+    assert (start["version"], len(start["rows"]), start["pictures"]) == (0, 6, [])
+    at.file_uploader(key="pg_own_picture_files").set_value(
+        [("shoe.png", _png(64, 48), "image/png")]).run()
+    (after,) = component_data(at, TABLE)
+    assert (after["version"], after["rows"], after["pictures"]) == (0, start["rows"],
+                                                                    ["shoe.png"])
+    query, rows = _edit(at, {1: {"title": ""}})
+    _show(at, (query, rows))                                     # refused: row 2's title
+    assert component_data(at, TABLE)[0]["version"] == 0
+    rows[1]["title"], rows[1]["picture"] = "Red shoe", "shoe.png"
+    _show(at, (query, rows))
+    (shown,) = component_data(at, TABLE)
+    assert shown["version"] == 0 and shown["rows"][1] == {
+        "title": "Red shoe", "grade": "1", "picture": "shoe.png"}
+    assert _board(at)["items"][1]["image"].startswith("data:image/webp;base64,")
+    for junk in (None, "rows", {"rows": "no"}, {"query": 3}):
+        trigger(at, TABLE, "apply", junk)
+        assert _board(at)["items"][1]["title"] == "Red shoe"
+    at.file_uploader(key="pg_own_file").set_value(
+        ("three.csv", b"title,grade\nA,1\nB,2\nC,0\n", "text/csv")).run()
+    (loaded,) = component_data(at, TABLE)
+    assert loaded["version"] == 1 and [r["title"] for r in loaded["rows"]] == ["A", "B", "C"]
 
 
 def _own(at):

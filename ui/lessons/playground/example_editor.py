@@ -1,7 +1,7 @@
 """The playground's "Your own example": a lecturer's query and results in place of the cats.
 
-One popover beside the board's buttons holds it all: an editable table (title, grade 0-4,
-optional picture), a CSV or JSON file to load (templates to download), pictures to upload,
+One popover beside the board's buttons holds it all: a table typed in the browser and sent
+whole (grade 0-4, title, optional picture: :mod:`ui.lessons.playground.example_table`), a CSV or JSON file to load (templates to download), pictures to upload,
 the example saved as one JSON file, and "Back to the cats". The rules and file formats live in
 :mod:`ui.lessons.playground.example_data` (no Streamlit), picture checks in :mod:`ui.lessons.playground.example_pictures`; this module moves the
 example onto the board (:mod:`ui.lessons.playground.session` keeps it in the session and the link) and keeps
@@ -15,10 +15,12 @@ import pandas as pd
 import streamlit as st
 
 from course.challenges import Board
-from ui.lessons.playground import example_data as own_data, example_goal as own_goal
+from ui.lessons.playground import example_data as own_data
+from ui.lessons.playground import example_goal as own_goal
 from ui.lessons.playground import session as pg
-from ui.shared.downloads import csv_bytes
 from ui.lessons.playground.example_pictures import MAX_BYTES, check_picture
+from ui.lessons.playground.example_table import own_table
+from ui.shared.downloads import csv_bytes
 from ui.shared.texts import md_escape
 
 P = pg.PREFIX
@@ -26,6 +28,7 @@ KEPT = pg.CATS_KEPT
 ERROR = P + "own_error"           # the last refused input's message, shown in the popover
 DRAFT = P + "own_draft"           # (query, rows, version): what the table starts from
 POOL = P + "own_pictures"         # picture name -> checked, re-encoded data URI
+TABLE = P + "own_table"           # the table (ui/lessons/playground/example_table.py)
 _BOARD = ("order", "labels", "grades")
 MAX_PICTURE_MB = MAX_BYTES // 2**20
 
@@ -91,15 +94,17 @@ def _pool() -> dict[str, str]:
     return st.session_state.setdefault(POOL, {})
 
 
-def _apply_table(query: str, table: pd.DataFrame) -> None:
-    rows = table.to_dict("records")
+def _apply_table(query: str, rows: list[dict]) -> None:
+    """The table's "Show on the board" (a callback, before the script): the example as sent,
+    or the reason not; what the browser shows stays as typed either way."""
     try:
         example = own_data.build_example(query, rows, pictures=_pool())
     except own_data.ExampleError as exc:
         refuse(str(exc))
         return
+    _, _, version = _draft()
+    st.session_state[DRAFT] = (example.query, own_data.table_rows(example), version)
     use(example)
-    st.rerun()                      # the heading above was drawn with the old example
 
 
 def _load_file() -> None:
@@ -149,32 +154,11 @@ def panel() -> None:
     query, rows, version = _draft()
     st.markdown("**Your own example**: a query and 3 to 12 results in your system's order, "
                 "each a title (a card) with a grade 0–4 and, if you like, a picture.")
-    # One form: a typed query or cell reruns nothing until "Show on the board". Each cell's
-    # commit used to rerun the whole playground, and an edit typed during that rerun was lost
-    # (3 of 6 quick title edits, issue 44); the form keeps them all in the browser.
-    with st.form(f"{P}own_form{version}", border=False, enter_to_submit=False):
-        query = st.text_input("Query", query, max_chars=own_data.MAX_QUERY,
-                              key=f"{P}own_q{version}")
-        table = st.data_editor(
-            pd.DataFrame(rows, columns=["title", "grade", "picture"]), num_rows="dynamic",
-            hide_index=True, key=f"{P}own_table{version}", width="stretch",
-            # the grade first: on a phone the long title column would push it out of view
-            column_order=("grade", "title", "picture"),
-            column_config={
-                "title": st.column_config.TextColumn("Title", width="large", required=True,
-                                                     help=f"At most {own_data.MAX_TITLE} "
-                                                          "characters"),
-                "grade": st.column_config.NumberColumn("Grade", min_value=0, max_value=4,
-                                                       step=1, required=True, width="small",
-                                                       help="0 (bad) to 4 (perfect)"),
-                "picture": st.column_config.SelectboxColumn(
-                    "Picture", options=sorted(_pool()), help="A picture uploaded below"),
-            })
-        # not type="primary": white on the dark theme's primary is 2.9:1 (WCAG AA needs 4.5)
-        shown = st.form_submit_button("Show on the board", key=P + "own_apply",
-                                      icon=":material/check:")
-    if shown:
-        _apply_table(query, table)
+    # The table holds every edit in the browser and sends them all with its button
+    # (ui/lessons/playground/example_table.py; issue 44: st.data_editor lost quick edits).
+    own_table(query, rows, version=version, pictures=sorted(_pool()), key=TABLE,
+              max_rows=own_data.MAX_ITEMS, max_query=own_data.MAX_QUERY,
+              on_apply=_apply_table)
     if example is not None:
         st.button("Back to the cats", key=P + "own_cats", on_click=back_to_cats)
     message = st.session_state.get(ERROR)
