@@ -368,9 +368,10 @@ def evaluate(qrels: DataFrame, run: DataFrame, measures: Iterable, *, complete: 
     # structs: the two lists of one aggregation hold the rows in the same order, and the
     # JVM builds and writes them to Arrow in about half the time. The join hashes the
     # qrels' side of each partition instead of sorting both (Spark's sort-merge join sorted
-    # the run's 50 million results again). At 50 million rows on local[2]: 25 s against
-    # 30-46 s for lists of structs with a sort-merge join, and 45-55 s for no lists (the
-    # rows shuffled as they are: the JVM writes each row to Arrow, a per-row cost).
+    # the run's 50 million results again). At 50 million rows on local[2], one session:
+    # 24.8 s against 33.2 s for lists of structs with a sort-merge join, and 44.6-55.2 s
+    # for no lists (the rows shuffled as they are: the JVM writes each row to Arrow);
+    # docs/spark.md, "Measured".
     nan = F.lit(float("nan"))
 
     def lists(frame: DataFrame, value: str, alias: str) -> DataFrame:
