@@ -57,21 +57,22 @@ score = irs._partition_evaluator(measures, names, False, None, False, schema, "t
 
 
 def partition(n_rows, per_query=100, judged=10, seed=0):
+    """One partition as irlib.spark's mapInArrow gets it: one row per query, its doc ids
+    and values as lists, for the qrels and for the run."""
     rng = np.random.default_rng(seed)
     n_queries = max(1, n_rows // per_query)
-    item = pa.struct([("doc_id", pa.string()), ("value", pa.float64())])
     run_docs = pa.array([f"d{i}" for i in rng.permutation(n_queries * per_query)])
-    run = pa.StructArray.from_arrays([run_docs, pa.array(rng.random(n_queries * per_query))],
-                                     fields=list(item))
     qrels_docs = run_docs.take(pa.array(
         (np.arange(n_queries)[:, None] * per_query + np.arange(judged)).ravel()))
-    qrels = pa.StructArray.from_arrays(
-        [qrels_docs, pa.array(rng.integers(0, 3, n_queries * judged).astype(float))],
-        fields=list(item))
-    offsets = lambda k: pa.array(np.arange(n_queries + 1, dtype=np.int32) * k)
-    return pa.table({"query_id": pa.array([f"q{i}" for i in range(n_queries)]),
-                     "qrels": pa.ListArray.from_arrays(offsets(judged), qrels),
-                     "run": pa.ListArray.from_arrays(offsets(per_query), run)})
+    lists = lambda k, values: pa.ListArray.from_arrays(
+        pa.array(np.arange(n_queries + 1, dtype=np.int32) * k), values)
+    return pa.table({
+        "query_id": pa.array([f"q{i}" for i in range(n_queries)]),
+        "qrels_doc": lists(judged, qrels_docs),
+        "qrels_value": lists(judged, pa.array(
+            rng.integers(0, 3, n_queries * judged).astype(float))),
+        "run_doc": lists(per_query, run_docs),
+        "run_value": lists(per_query, pa.array(rng.random(n_queries * per_query)))})
 
 
 out = list(score(partition(1000).to_batches()))

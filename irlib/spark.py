@@ -8,9 +8,10 @@ dependency (``pip install "irlib[spark]"``, plus a Java 17+ runtime): nothing el
 irlib imports this module, and this module imports pyspark only when called.
 
 How it runs: the qrels and the run are each grouped by query id into one row per query
-holding its rows as a list (built before the shuffle where a query's rows sit together, as
-Spark's own aggregations do), and joined by query id; each shuffle partition, thousands of
-whole queries, goes to a Python worker as Arrow batches (``mapInArrow``), where
+holding its doc ids and its grades (or scores) as two lists of plain values (built before
+the shuffle where a query's rows sit together, as Spark's own aggregations do), and joined by
+query id in a shuffled hash join (the qrels' side hashed: no sort); each shuffle partition,
+thousands of whole queries, goes to a Python worker as Arrow batches (``mapInArrow``), where
 :func:`irlib.evaluate` scores it in one vectorised call (integer ids stay integers on the
 way: irlib turns only the distinct ones into the text it compares). The
 per-query values come back as a Spark DataFrame; the line over all queries is made in Spark
@@ -190,7 +191,8 @@ def _text(values) -> pd.Series:
 def _partition_evaluator(measures: tuple[Measure, ...], names: list[str], complete: bool,
                          depth: int | None, judged_only: bool, schema, convention: str):
     """The function each Spark task runs on one partition's Arrow batches: judgments and
-    results of whole queries, two lists per query."""
+    results of whole queries, one row per query with four lists (``qrels_doc``,
+    ``qrels_value``, ``run_doc``, ``run_value``)."""
     def evaluate_group(qrels: pd.DataFrame, run: pd.DataFrame) -> pd.DataFrame:
         from irlib.batch.engine import _ids
         from irlib.batch.engine import evaluate as evaluate_in_memory
@@ -224,17 +226,22 @@ def _partition_evaluator(measures: tuple[Measure, ...], names: list[str], comple
             return
         table = pa.Table.from_batches(batches)   # one row per query: its rows as lists
 
-        def flat(side: str, value: str) -> pd.DataFrame:
-            rows = pc.list_flatten(table[side]).combine_chunks()
-            # a query on one side only has a null list on the other (the outer join)
-            lengths = pc.fill_null(pc.list_value_length(table[side]), 0).to_numpy(
+        def flat(side: str, value: str, what: str) -> pd.DataFrame:
+            # a query on one side only has null lists on the other (the outer join)
+            docs, values = table[f"{side}_doc"], table[f"{side}_value"]
+            lengths = pc.fill_null(pc.list_value_length(values), 0).to_numpy(
                 zero_copy_only=False)
+            doc_lengths = pc.fill_null(pc.list_value_length(docs), 0).to_numpy(
+                zero_copy_only=False)
+            if not np.array_equal(lengths, doc_lengths):   # collect_list drops null ids
+                query = table["query_id"][int(np.flatnonzero(lengths != doc_lengths)[0])]
+                raise ValueError(f"{what} row of query {query}: doc_id is empty")
             owner = pa.array(np.repeat(np.arange(len(lengths)), lengths))
             # integer ids stay integers: irlib names only the distinct ones by their text
             return pa.table({"query_id": pc.take(table["query_id"], owner),
-                             "doc_id": rows.field("doc_id"),
-                             value: rows.field("value")}).to_pandas()
-        qrels, run = flat("qrels", "relevance"), flat("run", "score")
+                             "doc_id": pc.list_flatten(docs),
+                             value: pc.list_flatten(values)}).to_pandas()
+        qrels, run = flat("qrels", "relevance", "qrels"), flat("run", "score", "run")
         out = evaluate_group(qrels, run)         # NaN becomes null on the way to Arrow
         yield pa.RecordBatch.from_pandas(out, schema=schema, preserve_index=False)
     return evaluate_partition
@@ -354,16 +361,25 @@ def evaluate(qrels: DataFrame, run: DataFrame, measures: Iterable, *, complete: 
                               *(pa.field(name, pa.float64()) for name in names)])
     score_partition = _partition_evaluator(parsed, names, bool(complete), depth,
                                            bool(judged_only), arrow_schema, convention)
-    # One row per query, its judgments and its results as two lists: the lists are built
+    # One row per query, its judgments and its results as lists: the lists are built
     # before the shuffle where a query's rows sit together (as Spark's own aggregations do),
-    # so the shuffle moves one row per query and task, not one per result; both sides come
-    # out partitioned by query, so the join moves nothing more. (One list of both sides,
-    # flagged, was 10 % slower at 50 million rows: a wider struct, a flag per row.)
+    # so the shuffle moves one row per query and task, not one per result. Lists of plain
+    # values (doc ids; grades or scores, a null as NaN so that irlib refuses it), not of
+    # structs: the two lists of one aggregation hold the rows in the same order, and the
+    # JVM builds and writes them to Arrow in about half the time. The join hashes the
+    # qrels' side of each partition instead of sorting both (Spark's sort-merge join sorted
+    # the run's 50 million results again). At 50 million rows on local[2], one session:
+    # 24.8 s against 33.2 s for lists of structs with a sort-merge join, and 44.6-55.2 s
+    # for no lists (the rows shuffled as they are: the JVM writes each row to Arrow);
+    # docs/spark.md, "Measured".
+    nan = F.lit(float("nan"))
+
     def lists(frame: DataFrame, value: str, alias: str) -> DataFrame:
         return frame.groupBy("query_id").agg(
-            F.collect_list(F.struct("doc_id", F.col(value).alias("value"))).alias(alias))
-    by_query = lists(q, "relevance", "qrels").join(lists(r, "score", "run"), "query_id",
-                                                   "full_outer")
+            F.collect_list("doc_id").alias(f"{alias}_doc"),
+            F.collect_list(F.coalesce(F.col(value), nan)).alias(f"{alias}_value"))
+    by_query = lists(q, "relevance", "qrels").hint("shuffle_hash").join(
+        lists(r, "score", "run"), "query_id", "full_outer")
     rows = by_query.mapInArrow(score_partition, schema)
     from pyspark import StorageLevel
 

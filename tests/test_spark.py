@@ -145,3 +145,26 @@ def test_ids_are_refused_alike_in_memory_and_on_spark(spark, ids):
     with pytest.raises(ValueError) as on_spark:
         irlib.spark.evaluate(*spark_frames(spark, qrels, run), ["AP"])
     assert str(on_spark.value) == str(in_memory.value)
+
+
+@pytest.mark.parametrize("side, column", [("run", "doc_id"), ("qrels", "doc_id"),
+                                          ("run", "score"), ("qrels", "relevance"),
+                                          ("run", "query_id")])
+def test_an_empty_cell_is_refused_as_in_memory(spark, side, column):
+    """A null id, score or grade is refused as irlib.evaluate refuses it (each query's ids
+    and values travel as lists, and collect_list drops nulls: a null must not vanish)."""
+    schema = {"qrels": "query_id long, doc_id long, relevance double",
+              "run": "query_id long, doc_id long, score double"}
+    rows = {"qrels": [(1, 1, 1.0), (1, 2, 0.0), (2, 3, 1.0)],
+            "run": [(1, 1, 1.0), (1, 2, 2.0), (2, 3, 0.5)]}
+    at = schema[side].split(", ").index(next(c for c in schema[side].split(", ")
+                                             if c.startswith(column + " ")))
+    rows[side][0] = tuple(None if i == at else v for i, v in enumerate(rows[side][0]))
+    frames = {k: spark.createDataFrame(v, schema[k]) for k, v in rows.items()}
+    memory = {k: v.toPandas() for k, v in frames.items()}
+    with pytest.raises(ValueError, match="is empty|is nan") as in_memory:
+        irlib.evaluate(memory["qrels"], memory["run"], ["AP"])
+    with pytest.raises(ValueError) as on_spark:
+        irlib.spark.evaluate(frames["qrels"], frames["run"], ["AP"])
+    wanted = str(in_memory.value).split(": ", 1)[1].split(" (")[0]   # "doc_id is empty"
+    assert str(on_spark.value).startswith(side) and wanted in str(on_spark.value)
