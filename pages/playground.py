@@ -11,18 +11,17 @@ through_app_navigation()   # first, before the slow imports (ui/shared/course.py
 import streamlit as st
 
 from irlib.measures.dcg import GAIN_FORMULAS
-from irlib.measures.registry import MEASURES
 from ui.lessons.playground import example_editor as own_example
 from ui.lessons.playground import predict
 from ui.lessons.playground import session as pg
 from ui.lessons.playground.preview import PRECISION_RECALL, neighbour_preview
-from ui.shared.board import ranking_board
+from ui.shared.board import board_part as ranking_board_part
 from ui.shared.catalog import board_items, load_catalog
+from ui.shared.component_code import mount_part, mount_parts
 from ui.shared.course import SOURCES, lesson_links
 from ui.shared.formula import show_explanation, show_pros_cons
 from ui.shared.layout import board_page
-from ui.shared.live_chart import live_charts
-from ui.shared.numbers import fmt
+from ui.shared.live_chart import charts_part
 from ui.shared.texts import METRIC_TEXT, md_escape
 
 P = pg.PREFIX
@@ -129,7 +128,7 @@ def live_part(formula) -> None:
     height = 270 if state.present else 240
     view = pg.board_view(grades, k=k, rel=rel, gain=state.gain, metric=state.metric,
                          chart=state.chart, height=height)
-    confusion, curves = view.confusion, view.curves
+    confusion = view.confusion
     charts = [scores, PRECISION_RECALL if pr_chart else dcg]
     # Every state one drag or one judgment away, for the browser to show before this reruns;
     # not while predicting ("Predict first", ui/lessons/playground/predict.py): it would give the answer away.
@@ -141,24 +140,33 @@ def live_part(formula) -> None:
     # A drag or a badge click reruns only this fragment: the board keeps its pictures, and
     # both components keep their code (ui/shared/component_code.py) from the page's full run.
     full_run = st.session_state.pop(P + "full_run", False)
-    ranking_board(items, order, shown, mode=state.mode, key=P + "board", k=k,
-                  outcomes=None if (order, shown) != (list(state.order), judgments)
-                  else list(confusion.outcomes), on_change=pg.on_board_change,
-                  size=size, preview=near and near.board_json(P + "board"),
-                  send_images=full_run, send_code=full_run)
-
-    own_example.show_goal(list(state.order), judgments)      # a lecturer's goal, if set
-    if predicting:
-        predict.panel(S)
-    # One component draws the caption, the tiles and both charts: they change in the same
+    # Board and charts in one element (component_code.mount_parts): each element costs a
+    # rerun about a millisecond of the server's time (docs/benchmarks.md). Two elements
+    # only when a goal or Predict first's panel stands between them.
+    joint = not predicting and not own_example.has_goal()
+    board_key = P + "live" if joint else P + "board"
+    board, _ = ranking_board_part(
+        items, order, shown, mode=state.mode, key=board_key, k=k,
+        outcomes=None if (order, shown) != (list(state.order), judgments)
+        else list(confusion.outcomes), on_change=pg.on_board_change,
+        size=size, preview=near and near.board_json(P + "board"), send_images=full_run)
+    # One part draws the caption, the tiles and both charts: they change in the same
     # frame, and every Streamlit element fewer is less for the browser to redo on each drag.
-    live_charts(
-        view.charts_data, key=P + "curves", on_click=pg.set_k_from_chart, address=pg.address(values),
+    curves = charts_part(
+        view.charts_data, key=P + "live" if joint else P + "curves", on_click=pg.set_k_from_chart,
+        address=pg.address(values),
         choice=("Second chart", pg.url_state.CHARTS, state.chart), on_choose=pg.set_chart,
-        note=pg.confusion_note(k, confusion.tp, confusion.fp, confusion.fn, confusion.tn),
-        tiles=[(MEASURES[name].label_at(k), fmt(curves[name][k - 1])) for name in tiles],
+        note=view.note, tiles=view.tiles_data,
         footer="Click a point to set K.", size=large if state.present else "normal",
-        preview=near and near.for_charts(P + "board"), send_code=full_run)
+        preview=near and near.for_charts(P + "board"))
+    if joint:
+        mount_parts("irlab_board_and_charts", [board, curves], key=P + "live", send_code=full_run)
+    else:
+        mount_part(board, key=board_key, send_code=full_run)
+        own_example.show_goal(list(state.order), judgments)      # a lecturer's goal, if set
+        if predicting:
+            predict.panel(S)
+        mount_part(curves, key=P + "curves", send_code=full_run)
 
     with formula:
         show_explanation(view.explanation, pros_cons=False)

@@ -21,6 +21,11 @@ def run_page(name: str, *, query: dict | None = None, session: dict | None = Non
     return at
 
 
+#: Components v2 elements that draw several components (ui.shared.component_code.mount_parts):
+#: their data holds each part's under the part's name.
+JOINT = ("irlab_board_and_charts",)
+
+
 def component_data(at: AppTest, name: str) -> list[dict]:
     """The data of every Components v2 element called ``name``, as the browser gets it."""
     import json
@@ -28,12 +33,15 @@ def component_data(at: AppTest, name: str) -> list[dict]:
     def walk(node):
         for child in getattr(node, "children", {}).values():
             # a rerun may draw the element from its stub (ui/shared/component_code.py)
-            if getattr(child, "type", None) == "bidi_component" and \
-                    child.proto.component_name in (name, name + "_rerun"):
-                proto = child.proto
+            proto = getattr(child, "proto", None) if getattr(child, "type", None) == "bidi_component" else None
+            if proto is not None and proto.component_name in (name, name + "_rerun"):
                 data = json.loads(proto.bytes if proto.WhichOneof("data") == "bytes" else proto.json)
                 # some send [data] and read its one item
                 yield data[0] if isinstance(data, list) and len(data) == 1 else data
+            elif proto is not None and proto.component_name.removesuffix("_rerun") in JOINT:
+                data = json.loads(proto.bytes)
+                if name in data:
+                    yield data[name]          # a part of a joint element (mount_parts)
             yield from walk(child)
     return list(walk(at._tree))
 

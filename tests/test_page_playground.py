@@ -193,3 +193,28 @@ def test_the_second_chart_shows_precision_recall_and_the_link_keeps_it():
     names = [t["name"] for t in live_data(at)["charts"][1]["figure"]["data"]]
     assert names == ["DCG@K", "IDCG@K"] and "chart=dcg" in live_data(at)["address"]
 
+
+
+def bidi_names(at) -> list[str]:
+    """The Components v2 elements the run drew, in page order (a stub's name as its full's)."""
+    def walk(node):
+        for child in getattr(node, "children", {}).values():
+            if getattr(child, "type", None) == "bidi_component":
+                yield child.proto.component_name.removesuffix("_rerun")
+            yield from walk(child)
+    return list(walk(at._tree))
+
+
+def test_board_and_charts_are_one_element_unless_the_predict_panel_stands_between():
+    """Issue 48: each Components v2 element costs a rerun about a millisecond of the server's
+    time, so the board and the live charts are drawn as one (component_code.mount_parts), its
+    data holding each part's; Predict first's panel stands between them, so then two."""
+    at = run()
+    assert bidi_names(at).count("irlab_board_and_charts") == 1
+    assert "irlab_ranking_board" not in bidi_names(at) and "irlab_live_chart" not in bidi_names(at)
+    (board,) = component_data(at, "irlab_ranking_board")
+    assert len(board["order"]) == 8 and live_data(at)["tiles"]
+    predicting = run_page("playground", query={"predict": "on"})
+    names = bidi_names(predicting)
+    assert "irlab_board_and_charts" not in names
+    assert names.index("irlab_ranking_board") < names.index("irlab_live_chart")

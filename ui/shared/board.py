@@ -29,7 +29,7 @@ import streamlit as st
 
 from ui.shared import component_code
 
-__all__ = ["MODES", "OUTCOMES", "ranking_board"]
+__all__ = ["MODES", "OUTCOMES", "board_part", "ranking_board"]
 
 MODES = ("binary", "graded")
 OUTCOMES = ("TP", "FP", "FN", "TN", "")
@@ -149,6 +149,34 @@ def ranking_board(
         ``{"order": [...], "grades": {...}}``, the full new state, on the run
         caused by a drag, move or grade change; ``None`` on every other run.
     """
+    part, change = board_part(items, order, grades, mode=mode, key=key, k=k, outcomes=outcomes,
+                              fixed_height=height is not None, size=size, preview=preview,
+                              send_images=send_images, on_change=on_change)
+    component_code.mount(
+        part.name, js=part.js, css=part.css, isolate_styles=part.isolate_styles, key=key,
+        data=part.data, send_code=send_code,
+        height=height if height is not None else "content", **part.callbacks)
+    return change
+
+
+def board_part(
+    items: list[dict],
+    order: list[str],
+    grades: dict[str, int],
+    *,
+    mode: str,
+    key: str,
+    k: int | None = None,
+    outcomes: list[str] | None = None,
+    fixed_height: bool = False,
+    size: str = "normal",
+    preview: dict | component_code.Encoded | None = None,
+    send_images: bool = True,
+    on_change: Callable[[dict], None] | None = None,
+) -> tuple[component_code.Part, dict | None]:
+    """The board of :func:`ranking_board` (the same arguments) as a part of an element whose
+    key is ``key`` (``ui.shared.component_code.mount_parts``: the board and other components
+    in one element), and what :func:`ranking_board` returns."""
     if mode not in MODES:
         raise ValueError(f"mode must be one of {MODES}, got {mode!r}")
     ids = [str(it["id"]) for it in items]
@@ -210,17 +238,13 @@ def ranking_board(
         "k": int(k) if k else None,
         "outcomes": outcome_by_id,
         "seq": st.session_state.get(seq_key, 0),
-        "fixedHeight": height is not None,
+        "fixedHeight": fixed_height,
         "size": size,
         "preview": preview,
     }
     js, css = _code()
-    component_code.mount(
-        _COMPONENT_NAME, js=js, css=css, isolate_styles=True, key=key, data=data,
-        send_code=send_code,
-        height=height if height is not None else "content",
-        **{f"on_{_EVENT}_change": _on_event},
-    )
+    part = component_code.Part(_COMPONENT_NAME, js, css, True, data,
+                               {f"on_{_EVENT}_change": _on_event})
     if change is None:
-        return None
-    return {"order": list(change["order"]), "grades": dict(change["grades"])}
+        return part, None
+    return part, {"order": list(change["order"]), "grades": dict(change["grades"])}

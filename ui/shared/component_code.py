@@ -24,8 +24,8 @@ from __future__ import annotations
 
 import functools
 import json
-from collections.abc import Callable
-from typing import Any
+from collections.abc import Callable, Sequence
+from typing import Any, NamedTuple
 
 import streamlit as st
 
@@ -141,5 +141,95 @@ def mount(name: str, *, js: str, css: str | None = None, isolate_styles: bool = 
         st.session_state[_asked_key(key)] = True
 
     body = _body(data)
+    return (full if send_code else stub)(key=key, data=body, height=height,
+                                         **{f"on_{_ASK}_change": asked}, **callbacks)
+
+
+class Part(NamedTuple):
+    """A component drawn as one part of a joint element (:func:`mount_parts`): what
+    :func:`mount` would get for it alone. ``callbacks``: Streamlit's ``on_<event>_change``
+    keyword arguments; the parts' event names must differ."""
+    name: str
+    js: str
+    css: str
+    isolate_styles: bool
+    data: Any
+    callbacks: dict[str, Callable[[], None]]
+
+
+def joint_module(name: str, parts: Sequence[tuple[str, str, str, bool]]) -> str:
+    """One module that draws ``parts`` (``(name, js, css, isolate_styles)``) one below the
+    other in one element, each with the code :func:`full_module` gives it alone: a part whose
+    styles are isolated gets its own shadow root, as Streamlit would give it. Each part keeps
+    its state on its own DOM nodes and its events go to the joint element's key."""
+    blocks = []
+    for part, js, css, _ in parts:
+        module = full_module(part, js, css)
+        # the part's entry point, kept in `irlabParts` instead of exported (a block keeps
+        # each part's top-level names its own)
+        blocks.append("{\n" + module.replace(_EXPORT, f"irlabParts[{json.dumps(part)}] = function", 1)
+                      + "\n}\n")
+    names = json.dumps([[part, isolate] for part, _, _, isolate in parts])
+    tag = json.dumps(name)
+    return (f"{_DECODE}const irlabParts = {{}};\n" + "".join(blocks) +
+            f"const irlabJointParts = {names};\n"
+            "const irlabJoint = (component) => {\n"
+            "  const host = component.parentElement;\n"
+            "  let homes = host.__irlabJoint;\n"
+            "  if (!homes) {\n"
+            "    // one below the other, Streamlit's gap between two elements\n"
+            "    const column = document.createElement(\"div\");\n"
+            "    column.style.cssText = \"display:flex;flex-direction:column;gap:1rem;width:100%\";\n"
+            "    homes = {};\n"
+            "    for (const [part, isolate] of irlabJointParts) {\n"
+            "      const box = document.createElement(\"div\");\n"
+            "      box.dataset.irlabPart = part;\n"
+            "      column.appendChild(box);\n"
+            "      homes[part] = isolate ? box.attachShadow({ mode: \"open\" }) : box;\n"
+            "    }\n"
+            "    host.appendChild(column);\n"
+            "    host.__irlabJoint = homes;\n"
+            "  }\n"
+            "  const ends = irlabJointParts.map(([part]) => irlabParts[part](\n"
+            "    { ...component, parentElement: homes[part], data: component.data[part] }));\n"
+            "  return () => { for (const end of ends) if (typeof end === \"function\") end(); };\n"
+            "};\n"
+            "export default function (component) {\n"
+            f"  (globalThis.__irlabCode ||= {{}})[{tag}] = irlabJoint;\n"
+            "  return irlabJoint(irlabParsed(component));\n}\n")
+
+
+@functools.cache
+def _register_joint(name: str, parts: tuple[tuple[str, str, str, bool], ...]) -> tuple[Any, Any]:
+    full = st.components.v2.component(name, js=joint_module(name, parts), isolate_styles=False)
+    stub = st.components.v2.component(name + "_rerun", js=stub_module(name), isolate_styles=False)
+    return full, stub
+
+
+def mount_part(part: Part, *, key: str, send_code: bool = True, height: Any = "content") -> Any:
+    """Draw ``part`` alone, as :func:`mount` does."""
+    return mount(part.name, js=part.js, css=part.css, isolate_styles=part.isolate_styles,
+                 key=key, data=part.data, send_code=send_code, height=height, **part.callbacks)
+
+
+def mount_parts(name: str, parts: Sequence[Part], *, key: str, send_code: bool = True,
+                height: Any = "content") -> Any:
+    """Draw ``parts`` as one Components v2 element ``name``: what :func:`mount` draws for each,
+    at the price of one element. Each Components v2 element costs a rerun about a millisecond
+    of the server's time whatever it holds (Streamlit registers it as a widget, names it and
+    hashes its message) and a message on the event loop (docs/benchmarks.md)."""
+    full, stub = _register_joint(name, tuple((p.name, p.js, p.css, p.isolate_styles) for p in parts))
+    if st.session_state.pop(_asked_key(key), False):
+        send_code = True
+
+    def asked() -> None:
+        st.session_state[_asked_key(key)] = True
+
+    callbacks: dict[str, Callable[[], None]] = {}
+    for part in parts:
+        if set(callbacks) & set(part.callbacks):
+            raise ValueError(f"{name}: two parts listen to the same event")
+        callbacks.update(part.callbacks)
+    body = _body({part.name: Encoded(_body(part.data)) for part in parts})
     return (full if send_code else stub)(key=key, data=body, height=height,
                                          **{f"on_{_ASK}_change": asked}, **callbacks)

@@ -26,7 +26,7 @@ import functools
 import hashlib
 import json
 import math
-from collections.abc import Callable, Mapping, Sequence
+from collections.abc import Callable, Iterable, Mapping, Sequence
 from pathlib import Path
 from typing import NamedTuple
 
@@ -91,6 +91,16 @@ def encode_charts(charts: Sequence[tuple[str, dict] | Chart]) -> component_code.
     return component_code.encoded(_charts_data(charts))
 
 
+def encode_tiles(tiles: Iterable[tuple[str, str]]) -> component_code.Encoded:
+    """``(label, value)`` tiles as :func:`live_charts` sends them, encoded once: for a page that
+    keeps its numbers per state."""
+    return component_code.encoded(_tiles_data(tiles))
+
+
+def _tiles_data(tiles) -> list[dict]:
+    return [{"label": str(label), "value": str(value)} for label, value in tiles]
+
+
 def _charts_data(charts) -> list[dict]:
     return [{"label": c[0], "figure": c[1], "look": c[2] if len(c) > 2 else figure_look(c[1])}
             for c in charts]
@@ -118,7 +128,8 @@ def _theme_key() -> str:
 
 def live_charts(charts: Sequence[tuple[str, dict] | Chart] | component_code.Encoded, *, key: str,
                 on_click: Callable[[float], None] | None = None,
-                address: str | None = None, tiles: Sequence[tuple[str, str]] = (),
+                address: str | None = None,
+                tiles: Sequence[tuple[str, str]] | component_code.Encoded = (),
                 note: str = "", footer: str = "", size: str = "normal",
                 choice: tuple[str, Mapping[str, str], str] | None = None,
                 on_choose: Callable[[str], None] | None = None,
@@ -144,7 +155,8 @@ def live_charts(charts: Sequence[tuple[str, dict] | Chart] | component_code.Enco
         Called as ``on_click(x)`` with the clicked point's x, before the script reruns.
     tiles
         ``(label, value)`` pairs, shown like bordered ``st.metric`` tiles,
-        ``ui.shared.tiles.COMPACT_TILE_WIDTH`` wide, two columns beside the charts where they fit.
+        ``ui.shared.tiles.COMPACT_TILE_WIDTH`` wide, two columns beside the charts where they fit;
+        or all of them :func:`encode_tiles` once.
     note, footer
         Caption lines above the tiles and below the charts; ``""`` for none.
     size
@@ -172,6 +184,24 @@ def live_charts(charts: Sequence[tuple[str, dict] | Chart] | component_code.Enco
         False: send a stub instead of the component's 18 kB of JavaScript, on the reruns of
         a fragment whose page's full run sent it (``ui/shared/component_code.py``).
     """
+    part = charts_part(charts, key=key, on_click=on_click, address=address, tiles=tiles,
+                       note=note, footer=footer, size=size, choice=choice, on_choose=on_choose,
+                       preview=preview)
+    component_code.mount(part.name, js=part.js, css=part.css,
+                         isolate_styles=part.isolate_styles, key=key, send_code=send_code,
+                         data=part.data, height="content", **part.callbacks)
+
+
+def charts_part(charts: Sequence[tuple[str, dict] | Chart] | component_code.Encoded, *, key: str,
+                on_click: Callable[[float], None] | None = None,
+                address: str | None = None,
+                tiles: Sequence[tuple[str, str]] | component_code.Encoded = (),
+                note: str = "", footer: str = "", size: str = "normal",
+                choice: tuple[str, Mapping[str, str], str] | None = None,
+                on_choose: Callable[[str], None] | None = None,
+                preview: str | None = None) -> component_code.Part:
+    """The charts of :func:`live_charts` (the same arguments) as a part of an element whose
+    key is ``key`` (``ui.shared.component_code.mount_parts``)."""
     if not st.get_option("server.enableStaticServing"):
         # The tiles, captions and address still work; only plotly.js cannot be loaded.
         st.warning("The charts need the server option `server.enableStaticServing = true` "
@@ -194,17 +224,16 @@ def live_charts(charts: Sequence[tuple[str, dict] | Chart] | component_code.Enco
             on_choose(chosen)
 
     js, css = _code()
-    component_code.mount(
-        "irlab_live_chart", js=js, css=css,
-        isolate_styles=False,     # plotly.js styles its hover labels globally (document.head)
-        key=key, send_code=send_code,
-        data={"charts": charts if isinstance(charts, component_code.Encoded)
-              else _charts_data(charts),
-              "src": plotly_url(), "themeKey": _theme_key(),
-              "address": address, "note": note, "footer": footer,
-              "tileWidth": COMPACT_TILE_WIDTH * (1.5 if size in ("large", "present") else 1),
-              "size": size, "preview": preview,
-              "choice": choice and {"label": choice[0], "value": choice[2], "options": [
-                  {"value": value, "text": text} for value, text in options.items()]},
-              "tiles": [{"label": str(label), "value": str(value)} for label, value in tiles]},
-        height="content", **{f"on_{_EVENT}_change": _on_event, f"on_{_CHOICE}_change": _on_choice})
+    return component_code.Part(
+        "irlab_live_chart", js, css,
+        False,     # not isolated: plotly.js styles its hover labels globally (document.head)
+        {"charts": charts if isinstance(charts, component_code.Encoded)
+                   else _charts_data(charts),
+         "src": plotly_url(), "themeKey": _theme_key(),
+         "address": address, "note": note, "footer": footer,
+         "tileWidth": COMPACT_TILE_WIDTH * (1.5 if size in ("large", "present") else 1),
+         "size": size, "preview": preview,
+         "choice": choice and {"label": choice[0], "value": choice[2], "options": [
+             {"value": value, "text": text} for value, text in options.items()]},
+         "tiles": tiles if isinstance(tiles, component_code.Encoded) else _tiles_data(tiles)},
+        {f"on_{_EVENT}_change": _on_event, f"on_{_CHOICE}_change": _on_choice})

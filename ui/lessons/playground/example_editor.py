@@ -208,6 +208,11 @@ def goal_boards(order=None, judgments=None):
             Board(tuple(order or state.order), dict(judgments or state.current_grades()), top))
 
 
+def has_goal() -> bool:
+    """Whether the lecturer set a goal (:func:`show_goal` draws it)."""
+    return pg.own_example() is not None and pg.page_state()["goal"] is not None
+
+
 def show_goal(order, judgments) -> None:
     """The goal's line above the numbers, if the lecturer set one (call in the live part)."""
     s = pg.page_state()
