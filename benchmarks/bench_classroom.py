@@ -30,7 +30,7 @@ import statistics
 import sys
 import time
 from dataclasses import dataclass, field
-from typing import Callable
+from typing import Callable, Sequence
 from pathlib import Path
 from urllib.parse import parse_qs, urlparse
 
@@ -191,8 +191,9 @@ class Server:
 
 
 @contextlib.contextmanager
-def class_server(processes: int = 1):
-    """One ``streamlit run app.py``, or ``deploy/run_class.py`` with N processes behind HAProxy."""
+def class_server(processes: int = 1, options: Sequence[str] = ()):
+    """One ``streamlit run app.py``, or ``deploy/run_class.py`` with N processes behind HAProxy
+    (and its ``options``, e.g. ``["--sessions-per-minute", "10"]``)."""
     if processes == 1:
         with streamlit_app("app.py") as app:
             yield Server(app.url, [app.process.pid], app.log)
@@ -201,7 +202,7 @@ def class_server(processes: int = 1):
     app_ports = [first_app_port + i for i in range(processes)]
     argv = [sys.executable, str(REPO_ROOT / "deploy" / "run_class.py"), "--processes", str(processes),
             "--port", str(port), "--bind", "127.0.0.1", "--app-port", str(first_app_port),
-            "--", "--browser.gatherUsageStats", "false"]
+            *options, "--", "--browser.gatherUsageStats", "false"]
     with serve(argv, port, cwd=REPO_ROOT, env=dict(os.environ), timeout_s=120) as running:
         yield Server(running.url, [listener_pid(p) for p in app_ports], running.log)
 

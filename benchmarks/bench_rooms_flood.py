@@ -1,15 +1,16 @@
 """A prankster floods one class room while a second class answers on the same server.
 
-    python benchmarks/bench_rooms_flood.py                # 30 students, 20 s of flood
-    python benchmarks/bench_rooms_flood.py --students 20 --seconds 10 --connections 6
+    python benchmarks/bench_rooms_flood.py                # 30 students, 5 pairs of questions
+    python benchmarks/bench_rooms_flood.py --students 20 --pairs 3 --connections 6
 
 The prankster is what issue 38 found: a script that opens a *new* Streamlit session for every
 try (a new websocket, a new student id: what clearing the browser's storage and reloading
-gives), ``--connections`` at a time, from one address (loopback), for ``--seconds`` and at most
-``--most`` sessions (a bounded loop, on this machine only). Half its sessions join room A with
-its real code, half guess codes. Meanwhile class B (``--students`` sessions, each with its own
-address, as the balancer forwards it in ``X-Forwarded-For``) keeps polling its room and answers
-a question posed during the flood (over ``--spread`` seconds, as a class answers).
+gives), ``--connections`` at a time, from one address (loopback), as fast as the server lets
+it, at most ``--most`` sessions a question (a bounded loop, on this machine only). Half its
+sessions join room A with its real code, half guess codes. Meanwhile class B (``--students``
+sessions, each with its own address, as the balancer forwards it in ``X-Forwarded-For``)
+keeps polling its room and answers its teacher's questions (each over ``--spread`` seconds,
+as a class answers).
 
 Reported, all from one run (the machine is shared: only ratios within a run compare):
 
@@ -19,7 +20,12 @@ Reported, all from one run (the machine is shared: only ratios within a run comp
 * how many of the prankster's sessions got into room A (the per-address limit: 10 a minute)
   and what room A's projector would count;
 * class B's answer confirmations (click -> "Your answer") and poll round trips, p50/p95/max,
-  once without a flood and once during it, and the ratio of the medians. Target: at most 1.5.
+  in ``--pairs`` pairs of questions: one without a flood, one during it (the flood starts
+  ``--lead`` seconds before the question and lasts until the class's last answer is
+  confirmed; the prankster's address starts afresh each time). Which half of a pair comes
+  first alternates. The figure is the median of the pairs' ratios (during / without, of the
+  answers' medians): the load of other work on a shared machine drifts over minutes, and
+  within a pair it weighs on both halves alike. Target: at most 1.5.
 
 Student sessions are ``bench_rooms.Student`` (Streamlit's own protocol, no browser). The
 server runs as ``deploy/run_class.py`` runs its processes, trusting ``X-Forwarded-For``
@@ -76,9 +82,11 @@ async def one_session(ws_url: str, code: str, *, headers=None, answer: str | Non
 
 
 async def flood(ws_url: str, code: str, *, seconds: float, connections: int, most: int,
-                guess_every: int = 2, headers=None) -> dict[str, int]:
-    """``connections`` workers open new sessions one after another until ``seconds`` pass or
-    ``most`` sessions were opened; every ``guess_every``-th session guesses a code instead."""
+                guess_every: int = 2, headers=None,
+                until: asyncio.Event | None = None) -> dict[str, int]:
+    """``connections`` workers open new sessions one after another until ``seconds`` pass,
+    ``most`` sessions were opened or ``until`` is set; every ``guess_every``-th session
+    guesses a code instead."""
     from ui.rooms.room import new_code
     outcomes: dict[str, int] = {}
     opened = 0
@@ -86,7 +94,7 @@ async def flood(ws_url: str, code: str, *, seconds: float, connections: int, mos
 
     async def worker():
         nonlocal opened
-        while time.monotonic() < deadline and opened < most:
+        while time.monotonic() < deadline and opened < most and not (until and until.is_set()):
             opened += 1
             target = new_code() if guess_every and opened % guess_every == 0 else code
             try:
@@ -147,9 +155,13 @@ def cpu_per_session(pid: int, loop, work, n: int, idle_rate: float) -> float:
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.split("\n")[0])
     parser.add_argument("--students", type=int, default=30, help="class B's size")
-    parser.add_argument("--seconds", type=float, default=20.0, help="how long the flood lasts")
+    parser.add_argument("--pairs", type=int, default=5,
+                        help="pairs of questions, one without a flood and one during it")
+    parser.add_argument("--lead", type=float, default=3.0,
+                        help="seconds the flood runs before the question is posed")
     parser.add_argument("--connections", type=int, default=6, help="the flood's sessions at once")
-    parser.add_argument("--most", type=int, default=400, help="the flood's sessions at most")
+    parser.add_argument("--most", type=int, default=2000,
+                        help="the flood's sessions at most, per question")
     parser.add_argument("--spread", type=float, default=6.0,
                         help="seconds over which class B's students answer")
     parser.add_argument("--refused", type=int, default=30,
@@ -173,7 +185,8 @@ def main() -> None:
     with streamlit_app("app.py") as app:
         ws_url = app.url.replace("http://", "ws://") + "/_stcore/stream"
         print(f"one server (pid {app.process.pid}); class B: {args.students} students; flood: "
-              f"{args.connections} connections, {args.seconds:g} s, at most {args.most} sessions")
+              f"{args.connections} connections from {args.lead:g} s before a question until "
+              f"its last answer, at most {args.most} sessions; {args.pairs} pairs")
         students = [Student(ws_url, code_b, {"X-Forwarded-For": f"10.1.{n // 250}.{n % 250 + 1}"})
                     for n in range(args.students)]
 
@@ -187,8 +200,7 @@ def main() -> None:
             print(f"  class B {name}: n={len(values)}, p50 {statistics.median(values):.2f} s, "
                   f"p95 {quantile(values, 0.95):.2f} s, max {max(values):.2f} s")
 
-        async def class_answers(prompt: str, delay: float, confirmations: list[float]):
-            await asyncio.sleep(delay)                    # (the flood is in full swing)
+        async def class_answers(prompt: str, confirmations: list[float]):
             store.pose(code_b, secret_b, question(prompt))
             await asyncio.gather(*(s.until(lambda s: "Yes" in s.buttons, 60) for s in students))
 
@@ -200,6 +212,38 @@ def main() -> None:
                 await s.until(lambda s: s.shows("Your answer"), 60)
                 confirmations.append(time.monotonic() - start)
             await asyncio.gather(*(one(n, s) for n, s in enumerate(students)))
+
+        def a_round(prompt: str, flooded: bool) -> tuple[list[float], list[float], dict]:
+            """Class B answers one question, during a flood or not: its answers' and polls'
+            seconds, and the flood's outcomes. The flood starts ``--lead`` seconds before the
+            question and lasts until the last answer is confirmed."""
+            answers: list[float] = []
+            polls_before = [len(s.poll_seconds) for s in students]
+
+            async def flooded_answers():
+                done = asyncio.Event()
+
+                async def answers_then_stop():
+                    await asyncio.sleep(args.lead)             # (the flood in full swing)
+                    try:
+                        await class_answers(prompt, answers)
+                    finally:
+                        done.set()
+                outcomes, _ = await asyncio.gather(
+                    flood(ws_url, code_a, seconds=args.lead + 240, connections=args.connections,
+                          most=args.most, until=done),
+                    answers_then_stop())
+                return outcomes
+
+            if flooded:
+                store.db.query("DELETE FROM hits WHERE who = 'address:local'")  # a new prankster
+                outcomes, = loop.run(flooded_answers(), timeout=300)
+            else:
+                loop.run(class_answers(prompt, answers), timeout=300)
+                outcomes = {}
+            polls = [t for s, before in zip(students, polls_before)
+                     for t in s.poll_seconds[before:]]
+            return answers, polls, outcomes
 
         # 1. what a refused session costs, beside a student who joins (the same run)
         from benchmarks.bench_classroom import idle_cpu_rate
@@ -225,38 +269,49 @@ def main() -> None:
               f"{statistics.median(refused_ms) / statistics.median(joining_ms):.2f}); "
               f"target: refused <= 20 ms")
 
-        # 2. class B answers without a flood, then during one
-        polls_before = [len(s.poll_seconds) for s in students]
-        quiet: list[float] = []
-        loop.run(class_answers("Room B: a quiet question", 0, quiet), timeout=300)
-        quiet_polls = [t for s, before in zip(students, polls_before)
-                       for t in s.poll_seconds[before:]]
-        print("without a flood:")
-        summary("answer confirmations", quiet)
-        summary("poll round trips", quiet_polls)
-
-        store.db.query("DELETE FROM hits WHERE who = 'address:local'")  # a fresh prankster
-        confirmations: list[float] = []
-        polls_before = [len(s.poll_seconds) for s in students]
-        t0 = time.monotonic()
-        outcomes, _ = loop.run(
-            flood(ws_url, code_a, seconds=args.seconds, connections=args.connections,
-                  most=args.most),
-            class_answers("Room B: still usable?", args.seconds / 3, confirmations),
-            timeout=args.seconds + 300)
-        took = time.monotonic() - t0
-        polls = [t for s, before in zip(students, polls_before) for t in s.poll_seconds[before:]]
+        # 2. class B answers without a flood and during one, in --pairs pairs (which comes
+        # first alternates): the ratio of each pair's medians, so that the machine's load,
+        # which drifts over minutes, weighs on both halves of a pair alike
+        quiet_all, flood_all, quiet_polls, flood_polls, ratios = [], [], [], [], []
+        sessions: dict[str, int] = {}
+        for pair in range(args.pairs):
+            halves = {}
+            for flooded in ((False, True) if pair % 2 == 0 else (True, False)):
+                t0 = time.monotonic()
+                halves[flooded] = a_round(f"Room B: question {2 * pair + flooded + 1}", flooded)
+                if flooded:
+                    outcomes = halves[True][2]
+                    for k, v in outcomes.items():
+                        sessions[k] = sessions.get(k, 0) + v
+                    flood_took = time.monotonic() - t0
+            (quiet, q_polls, _), (during, f_polls, outcomes) = halves[False], halves[True]
+            ratio = statistics.median(during) / statistics.median(quiet)
+            ratios.append(ratio)
+            quiet_all += quiet
+            flood_all += during
+            quiet_polls += q_polls
+            flood_polls += f_polls
+            print(f"pair {pair + 1} ({'quiet first' if pair % 2 == 0 else 'flood first'}): "
+                  f"answers p50 {statistics.median(quiet):.3f} s without, "
+                  f"{statistics.median(during):.3f} s during a flood of "
+                  f"{sum(outcomes.values())} new sessions in {flood_took:.1f} s "
+                  f"({sum(outcomes.values()) / flood_took:.1f}/s); ratio x{ratio:.2f}",
+                  flush=True)
         room_a = store.room(code_a)
-        print(f"flood: {sum(outcomes.values())} new sessions in {took:.1f} s: {outcomes}")
-        print(f"room A: {room_a.members} joined, "
-              f"{sum(store.tally(code_a, room_a.current.id).values())} answered")
-        print("during the flood:")
-        summary("answer confirmations", confirmations)
-        summary("poll round trips", polls)
-        ratio = statistics.median(confirmations) / statistics.median(quiet)
-        ratio95 = quantile(confirmations, 0.95) / quantile(quiet, 0.95)
-        print(f"class B's answers during the flood / without: median x{ratio:.2f}, "
-              f"p95 x{ratio95:.2f}; target: median <= 1.5")
+        print(f"the flood, all pairs: {sum(sessions.values())} new sessions: {sessions}")
+        print(f"room A: {room_a.members} joined, {room_a.waiting} waiting")
+        print("without a flood (all pairs):")
+        summary("answer confirmations", quiet_all)
+        summary("poll round trips", quiet_polls)
+        print("during the flood (all pairs):")
+        summary("answer confirmations", flood_all)
+        summary("poll round trips", flood_polls)
+        print(f"class B's answers during the flood / without: median of the {args.pairs} "
+              f"pairs' ratios x{statistics.median(ratios):.2f} "
+              f"(pairs: {', '.join(f'x{r:.2f}' for r in ratios)}); all answers pooled: "
+              f"median x{statistics.median(flood_all) / statistics.median(quiet_all):.2f}, "
+              f"p95 x{quantile(flood_all, 0.95) / quantile(quiet_all, 0.95):.2f}; "
+              f"target: median <= 1.5")
         loop.run(*(s.close() for s in students))
 
 

@@ -56,7 +56,7 @@ frontend class
     # header a client sent is dropped first: a student cannot pick the address counted.
     http-request del-header X-Forwarded-For
     option forwardfor
-    default_backend streamlit
+{session_limit}    default_backend streamlit
 
 backend streamlit
     # Only a student's first request is balanced (the cookie routes the rest), and every
@@ -73,12 +73,40 @@ backend streamlit
 """
 
 
-def haproxy_config(processes: int, *, bind: str, port: int, app_ports: list[int]) -> str:
-    """HAProxy's configuration for ``processes`` app processes on 127.0.0.1:``app_ports``."""
+#: New sessions (Streamlit websockets) one client address may open a minute by default: twice
+#: a 300-seat lecture hall behind one NAT address whose every student opens the page within
+#: the minute, with room for each to reload once more. See :data:`SESSION_LIMIT`.
+SESSIONS_PER_MINUTE = 600
+
+#: A new Streamlit session is a page run on an app process even when the class rooms refuse it
+#: at once (docs/rooms-security.md, "Measured"). HAProxy counts each client address's new
+#: sessions (the websocket's upgrade request, ``/_stcore/stream``) in a stick table over a
+#: sliding minute, and answers 429 to those over the limit without passing them on: one address
+#: cannot open sessions faster than that, whatever its script does. An IPv6 client counts by its
+#: /64, as the rooms' own limits do (ui/rooms/limits.py: address_key). The limit is checked
+#: before the session is counted, so a refused try uses up nothing: an address over the limit
+#: gets sessions again as its minute slides on (a hall whose students all reload at once waits
+#: seconds, not a minute per try). The page's files, the health checks and a session's later
+#: messages (one websocket) are not counted.
+SESSION_LIMIT = """\
+    # new sessions per client address (see deploy/run_class.py: SESSION_LIMIT)
+    stick-table type ipv6 size 200k expire 2m store http_req_rate(1m)
+    acl new_session path_end /_stcore/stream
+    http-request deny deny_status 429 if new_session {{ src,ipmask(32,64),table_http_req_rate(class) ge {most} }}
+    http-request track-sc0 src,ipmask(32,64) if new_session
+"""
+
+
+def haproxy_config(processes: int, *, bind: str, port: int, app_ports: list[int],
+                   sessions_per_minute: int = SESSIONS_PER_MINUTE) -> str:
+    """HAProxy's configuration for ``processes`` app processes on 127.0.0.1:``app_ports``;
+    ``sessions_per_minute`` new sessions from one client address at most (0: no limit)."""
     servers = "\n".join(
         f"    server app{i} 127.0.0.1:{app_port} check inter 2s cookie app{i}"
         for i, app_port in enumerate(app_ports[:processes], start=1))
-    return HAPROXY_CFG.format(bind=bind, port=port, cookie=COOKIE, servers=servers)
+    limit = SESSION_LIMIT.format(most=sessions_per_minute) if sessions_per_minute > 0 else ""
+    return HAPROXY_CFG.format(bind=bind, port=port, cookie=COOKIE, servers=servers,
+                              session_limit=limit)
 
 
 def ensure_haproxy() -> str:
@@ -120,6 +148,9 @@ def main(argv: list[str] | None = None) -> int:
                         help="address HAProxy listens on (0.0.0.0: every network; 127.0.0.1: this machine only)")
     parser.add_argument("--app-port", type=int, default=8601,
                         help="first app process's port on 127.0.0.1 (8601; the next get +1, +2, ...)")
+    parser.add_argument("--sessions-per-minute", type=int, default=SESSIONS_PER_MINUTE,
+                        help=f"new sessions one client address may open a minute "
+                             f"({SESSIONS_PER_MINUTE}; 0: no limit); the rest get 429 from HAProxy")
     parser.add_argument("streamlit_args", nargs="*",
                         help="more `streamlit run` options for every process, after --")
     args = parser.parse_args(argv)
@@ -134,7 +165,9 @@ def main(argv: list[str] | None = None) -> int:
     workdir = Path(tempfile.mkdtemp(prefix="irlab-class-"))
     config = workdir / "haproxy.cfg"
     config.write_text(haproxy_config(args.processes, bind=args.bind, port=args.port,
-                                     app_ports=app_ports), encoding="utf-8")
+                                     app_ports=app_ports,
+                                     sessions_per_minute=args.sessions_per_minute),
+                      encoding="utf-8")
 
     children: list[subprocess.Popen] = []
 
