@@ -46,11 +46,19 @@ from pathlib import Path
 ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT))
 
+from websockets.exceptions import InvalidStatus  # noqa: E402
+
 from benchmarks.bench_classroom import quantile  # noqa: E402
 from benchmarks.bench_rooms import Loop, Student  # noqa: E402
 
 CHOICES = [["yes", "Yes"], ["no", "No"]]
 REFUSED = "Too many "
+#: After the balancer answered 429 (deploy/run_class.py's limit on new sessions), the flood's
+#: worker waits this long before its next try. HAProxy answers a try in well under a
+#: millisecond, but this script spends about one of a core on it: without the pause the
+#: prankster's own CPU would take a core of this 2-core machine from the server, which a
+#: prankster on another machine does not.
+PAUSE_AFTER_429 = 0.05
 
 
 def question(prompt: str) -> dict:
@@ -99,6 +107,9 @@ async def flood(ws_url: str, code: str, *, seconds: float, connections: int, mos
             target = new_code() if guess_every and opened % guess_every == 0 else code
             try:
                 result = await one_session(ws_url, target, headers=headers, timeout=30)
+            except InvalidStatus as refused:        # the balancer's limit
+                result = f"HTTP {refused.response.status_code}"
+                await asyncio.sleep(PAUSE_AFTER_429)
             except (TimeoutError, OSError) as error:
                 result = type(error).__name__
             outcomes[result] = outcomes.get(result, 0) + 1
@@ -126,14 +137,25 @@ async def refused_sessions(ws_url: str, code: str, n: int, at_once: int = 3) -> 
     return refused
 
 
-async def joining_sessions(ws_url: str, code: str, n: int, first: int, at_once: int = 3):
-    """The reference: ``n`` students who join (each its own forwarded address) and see "You
-    are in" (the page drawn), ``at_once`` at a time."""
+def address(n: int, network: int, balancer: bool) -> dict:
+    """Student arguments for the ``n``-th client of ``network`` with its own address: behind
+    the deployment's HAProxy, a connection from its own loopback address (127.x.y.z: HAProxy
+    drops a client's X-Forwarded-For); on a bare app process, a forwarded address (the app
+    trusts the header from 127.0.0.1, as its balancer would set it)."""
+    if balancer:
+        return {"source": f"127.{network}.{n // 250}.{n % 250 + 1}"}
+    return {"headers": {"X-Forwarded-For": f"10.{network}.{n // 250}.{n % 250 + 1}"}}
+
+
+async def joining_sessions(ws_url: str, code: str, n: int, first: int, at_once: int = 3,
+                           balancer: bool = False):
+    """The reference: ``n`` students who join (each its own address) and see "You are in"
+    (the page drawn), ``at_once`` at a time."""
     left = iter(range(first, first + n))
 
     async def worker():
         for k in left:
-            student = Student(ws_url, code, {"X-Forwarded-For": f"10.9.{k // 250}.{k % 250 + 1}"})
+            student = Student(ws_url, code, **address(k, 9, balancer))
             try:
                 await student.start()
                 await student.until(lambda s: s.shows("first question") or s.shows("Right")
@@ -143,18 +165,22 @@ async def joining_sessions(ws_url: str, code: str, n: int, first: int, at_once: 
     await asyncio.gather(*(worker() for _ in range(at_once)))
 
 
-def cpu_per_session(pid: int, loop, work, n: int, idle_rate: float) -> float:
-    """Server CPU milliseconds per session of ``work`` (the idle rate taken off)."""
+def cpu_per_session(pids: list[int], loop, work, n: int, idle_rate: float) -> float:
+    """Server CPU milliseconds per session of ``work`` (the idle rate taken off), all app
+    processes together."""
     from benchmarks.bench_classroom import cpu_seconds
-    before, start = cpu_seconds([pid]), time.monotonic()
+    before, start = cpu_seconds(pids), time.monotonic()
     loop.run(work)
-    spent = cpu_seconds([pid]) - before - idle_rate * (time.monotonic() - start)
+    spent = cpu_seconds(pids) - before - idle_rate * (time.monotonic() - start)
     return 1000 * max(0.0, spent) / n
 
 
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.split("\n")[0])
     parser.add_argument("--students", type=int, default=30, help="class B's size")
+    parser.add_argument("--processes", type=int, default=1,
+                        help="1: one bare app process; 2 or more: deploy/run_class.py's app "
+                             "processes behind its HAProxy, with its limit on new sessions")
     parser.add_argument("--pairs", type=int, default=5,
                         help="pairs of questions, one without a flood and one during it")
     parser.add_argument("--lead", type=float, default=3.0,
@@ -169,7 +195,7 @@ def main() -> None:
     parser.add_argument("--rounds", type=int, default=3,
                         help="rounds of the refused-session measure (the median is reported)")
     args = parser.parse_args()
-    from tests.browser.helpers import streamlit_app
+    from benchmarks.bench_classroom import class_server
     from ui.rooms.store import RoomStore
 
     db = Path(tempfile.mkdtemp(prefix="irlab-flood-")) / "rooms.sqlite3"
@@ -182,12 +208,14 @@ def main() -> None:
     store.pose(code_a, secret_a, question("Room A: the prankster's target"))
     code_b, secret_b = store.open_room("10.255.0.2")
     loop = Loop()
-    with streamlit_app("app.py") as app:
-        ws_url = app.url.replace("http://", "ws://") + "/_stcore/stream"
-        print(f"one server (pid {app.process.pid}); class B: {args.students} students; flood: "
+    balancer = args.processes > 1
+    with class_server(args.processes) as server:
+        ws_url = server.url.replace("http://", "ws://") + "/_stcore/stream"
+        print(f"{'deploy/run_class.py: HAProxy and ' if balancer else ''}{args.processes} app "
+              f"process(es) (pids {server.pids}); class B: {args.students} students; flood: "
               f"{args.connections} connections from {args.lead:g} s before a question until "
               f"its last answer, at most {args.most} sessions; {args.pairs} pairs")
-        students = [Student(ws_url, code_b, {"X-Forwarded-For": f"10.1.{n // 250}.{n % 250 + 1}"})
+        students = [Student(ws_url, code_b, **address(n, 1, balancer))
                     for n in range(args.students)]
 
         async def class_joins():
@@ -247,20 +275,21 @@ def main() -> None:
 
         # 1. what a refused session costs, beside a student who joins (the same run)
         from benchmarks.bench_classroom import idle_cpu_rate
-        pid = app.process.pid
+        pids = server.pids
         code_c, _ = store.open_room("10.255.0.3")        # (room A stays the flood's)
         for _ in range(10):                               # this machine's joins: used up
             store.join(code_c, secrets.token_hex(16), None)
         refused_ms, joining_ms, refused = [], [], 0
         for r in range(args.rounds):
-            idle = idle_cpu_rate([pid], 1.0)
-            joining_ms.append(cpu_per_session(pid, loop, joining_sessions(
-                ws_url, code_b, args.refused, 1000 + r * args.refused), args.refused, idle))
+            idle = idle_cpu_rate(pids, 1.0)
+            joining_ms.append(cpu_per_session(pids, loop, joining_sessions(
+                ws_url, code_b, args.refused, 1000 + r * args.refused, balancer=balancer),
+                args.refused, idle))
             counted = []
 
             async def refuse_some():
                 counted.append(await refused_sessions(ws_url, code_c, args.refused))
-            refused_ms.append(cpu_per_session(pid, loop, refuse_some(), args.refused, idle))
+            refused_ms.append(cpu_per_session(pids, loop, refuse_some(), args.refused, idle))
             refused += counted[0]
         print(f"refused sessions: {refused} of {args.rounds * args.refused} refused; server "
               f"CPU per session, median of {args.rounds} rounds of {args.refused}: refused "

@@ -73,24 +73,24 @@ backend streamlit
 """
 
 
-#: New sessions (Streamlit websockets) one client address may open a minute by default: twice
-#: a 300-seat lecture hall behind one NAT address whose every student opens the page within
-#: the minute, with room for each to reload once more. See :data:`SESSION_LIMIT`.
+#: New sessions (Streamlit websockets) one client address may open a minute by default:
+#: twice a 300-seat lecture hall behind one NAT address whose every student opens the page
+#: within the minute. See :data:`SESSION_LIMIT`.
 SESSIONS_PER_MINUTE = 600
 
 #: A new Streamlit session is a page run on an app process even when the class rooms refuse it
-#: at once (docs/rooms-security.md, "Measured"). HAProxy counts each client address's new
-#: sessions (the websocket's upgrade request, ``/_stcore/stream``) in a stick table over a
-#: sliding minute, and answers 429 to those over the limit without passing them on: one address
-#: cannot open sessions faster than that, whatever its script does. An IPv6 client counts by its
+#: at once, and a script that opens them one after another gets as many as the process can run
+#: (docs/rooms-security.md, "Measured"). HAProxy counts each client address's new sessions (the
+#: websocket's upgrade request, ``…/_stcore/stream``) in a stick table, over 10 seconds so that
+#: a burst is held as well as a minute's total (a sixth of the minute's limit in any 10 s), and
+#: answers 429 to those over the limit without passing them on. An IPv6 client counts by its
 #: /64, as the rooms' own limits do (ui/rooms/limits.py: address_key). The limit is checked
-#: before the session is counted, so a refused try uses up nothing: an address over the limit
-#: gets sessions again as its minute slides on (a hall whose students all reload at once waits
-#: seconds, not a minute per try). The page's files, the health checks and a session's later
-#: messages (one websocket) are not counted.
+#: before a session is counted, so a refused try uses up nothing: an address over it gets
+#: sessions again as the 10 seconds slide on (a browser refused retries by itself). The page's
+#: files, the health checks and a session's later messages (one websocket) are not counted.
 SESSION_LIMIT = """\
     # new sessions per client address (see deploy/run_class.py: SESSION_LIMIT)
-    stick-table type ipv6 size 200k expire 2m store http_req_rate(1m)
+    stick-table type ipv6 size 200k expire 1m store http_req_rate(10s)
     acl new_session path_end /_stcore/stream
     http-request deny deny_status 429 if new_session {{ src,ipmask(32,64),table_http_req_rate(class) ge {most} }}
     http-request track-sc0 src,ipmask(32,64) if new_session
@@ -104,7 +104,8 @@ def haproxy_config(processes: int, *, bind: str, port: int, app_ports: list[int]
     servers = "\n".join(
         f"    server app{i} 127.0.0.1:{app_port} check inter 2s cookie app{i}"
         for i, app_port in enumerate(app_ports[:processes], start=1))
-    limit = SESSION_LIMIT.format(most=sessions_per_minute) if sessions_per_minute > 0 else ""
+    limit = (SESSION_LIMIT.format(most=max(1, round(sessions_per_minute / 6)))
+             if sessions_per_minute > 0 else "")
     return HAPROXY_CFG.format(bind=bind, port=port, cookie=COOKIE, servers=servers,
                               session_limit=limit)
 
