@@ -43,10 +43,10 @@ import tempfile
 import time
 from pathlib import Path
 
+from websockets.exceptions import InvalidStatus
+
 ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT))
-
-from websockets.exceptions import InvalidStatus  # noqa: E402
 
 from benchmarks.bench_classroom import quantile  # noqa: E402
 from benchmarks.bench_rooms import Loop, Student  # noqa: E402
@@ -287,7 +287,7 @@ def main() -> None:
                 args.refused, idle))
             counted = []
 
-            async def refuse_some():
+            async def refuse_some(counted=counted):
                 counted.append(await refused_sessions(ws_url, code_c, args.refused))
             refused_ms.append(cpu_per_session(pids, loop, refuse_some(), args.refused, idle))
             refused += counted[0]
