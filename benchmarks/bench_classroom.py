@@ -30,7 +30,7 @@ import statistics
 import sys
 import time
 from dataclasses import dataclass, field
-from typing import Callable
+from typing import Callable, Sequence
 from pathlib import Path
 from urllib.parse import parse_qs, urlparse
 
@@ -191,19 +191,37 @@ class Server:
 
 
 @contextlib.contextmanager
-def class_server(processes: int = 1):
-    """One ``streamlit run app.py``, or ``deploy/run_class.py`` with N processes behind HAProxy."""
+def class_server(processes: int = 1, options: Sequence[str] = ()):
+    """One ``streamlit run app.py``, or ``deploy/run_class.py`` with N processes behind HAProxy
+    (and its ``options``, e.g. ``["--sessions-per-minute", "10"]``)."""
     if processes == 1:
         with streamlit_app("app.py") as app:
             yield Server(app.url, [app.process.pid], app.log)
         return
-    port, first_app_port = free_port(), free_port()
+    port, first_app_port = free_port(), free_ports(processes)
     app_ports = [first_app_port + i for i in range(processes)]
     argv = [sys.executable, str(REPO_ROOT / "deploy" / "run_class.py"), "--processes", str(processes),
             "--port", str(port), "--bind", "127.0.0.1", "--app-port", str(first_app_port),
-            "--", "--browser.gatherUsageStats", "false"]
+            *options, "--", "--browser.gatherUsageStats", "false"]
     with serve(argv, port, cwd=REPO_ROOT, env=dict(os.environ), timeout_s=120) as running:
         yield Server(running.url, [listener_pid(p) for p in app_ports], running.log)
+
+
+def free_ports(n: int) -> int:
+    """The first of ``n`` consecutive unused TCP ports on 127.0.0.1 (deploy/run_class.py
+    numbers its app processes' ports from one): a free port's next one may be taken (seen as
+    "Port … is not available" beside other servers' tests)."""
+    import socket
+    while True:
+        first = free_port()
+        try:
+            with contextlib.ExitStack() as held:
+                for port in range(first, first + n):
+                    s = held.enter_context(socket.socket(socket.AF_INET, socket.SOCK_STREAM))
+                    s.bind(("127.0.0.1", port))
+            return first
+        except OSError:
+            continue
 
 
 def listener_pid(port: int) -> int:

@@ -49,11 +49,15 @@ FINISHED = (ForwardMsg.FINISHED_SUCCESSFULLY, ForwardMsg.FINISHED_FRAGMENT_RUN_S
 class Student:
     """One Streamlit session on the join page, driven over the websocket."""
 
-    def __init__(self, ws_url: str, code: str, headers: dict | None = None):
+    def __init__(self, ws_url: str, code: str, headers: dict | None = None,
+                 source: str | None = None):
         self.ws_url, self.code = ws_url, code
         # e.g. {"X-Forwarded-For": "10.1.0.7"}: a student behind the balancer, whose address
         # the server takes from that header when the connection comes from 127.0.0.1
         self.headers = headers
+        # e.g. "127.0.1.7": the connection's own source address (any of the loopback's
+        # 127.0.0.0/8), for a real balancer in front, which drops a client's X-Forwarded-For
+        self.source = source
         self.voter = secrets.token_hex(16)         # what voter.js keeps in localStorage
         self.page_hash = ""
         self.buttons: dict[str, str] = {}          # label -> widget id, of the last full run
@@ -69,7 +73,9 @@ class Student:
     async def start(self) -> None:
         # No client pings: a browser sends none either (the server pings, the client answers).
         self.ws = await websockets.connect(self.ws_url, subprotocols=["streamlit"], max_size=None,
-                                           ping_interval=None, additional_headers=self.headers)
+                                           ping_interval=None, additional_headers=self.headers,
+                                           **({"local_addr": (self.source, 0)} if self.source
+                                              else {}))
         self._reader = asyncio.create_task(self._read())
         await self._rerun(query=f"code={self.code}")
 
@@ -160,7 +166,8 @@ class Student:
     async def close(self) -> None:
         for task in self._timers.values():
             task.cancel()
-        await self.ws.close()
+        if hasattr(self, "ws"):              # (not when the server refused the connection)
+            await self.ws.close()
 
 
 class Loop:

@@ -56,7 +56,7 @@ frontend class
     # header a client sent is dropped first: a student cannot pick the address counted.
     http-request del-header X-Forwarded-For
     option forwardfor
-    default_backend streamlit
+{session_limit}    default_backend streamlit
 
 backend streamlit
     # Only a student's first request is balanced (the cookie routes the rest), and every
@@ -73,12 +73,42 @@ backend streamlit
 """
 
 
-def haproxy_config(processes: int, *, bind: str, port: int, app_ports: list[int]) -> str:
-    """HAProxy's configuration for ``processes`` app processes on 127.0.0.1:``app_ports``."""
+#: New sessions (Streamlit websockets) one client address may open a minute by default:
+#: twice a 300-seat lecture hall behind one NAT address whose every student opens the page
+#: within the minute. See :data:`SESSION_LIMIT`.
+SESSIONS_PER_MINUTE = 600
+
+#: A new Streamlit session is a page run on an app process even when the class rooms refuse it
+#: at once, and a script that opens them one after another gets as many as the process can run
+#: (docs/rooms-security.md, "Measured"). HAProxy counts each client address's new sessions (the
+#: websocket's upgrade request, ``…/_stcore/stream``) in a stick table, over 10 seconds so that
+#: a burst is held as well as a minute's total (a sixth of the minute's limit in any 10 s), and
+#: answers 429 to those over the limit without passing them on. An IPv6 client counts by its
+#: /64, as the rooms' own limits do (ui/rooms/limits.py: address_key). The limit is checked
+#: before a session is counted, so a refused try uses up nothing: an address over it gets
+#: sessions again as the 10 seconds slide on (a student reloads; whether Streamlit's page
+#: retries by itself after a 429 was not checked in a browser). The page's files, the health
+#: checks and a session's later messages (one websocket) are not counted.
+SESSION_LIMIT = """\
+    # new sessions per client address (see deploy/run_class.py: SESSION_LIMIT)
+    stick-table type ipv6 size 200k expire 1m store http_req_rate(10s)
+    acl new_session path_end /_stcore/stream
+    http-request deny deny_status 429 if new_session {{ src,ipmask(32,64),table_http_req_rate(class) ge {most} }}
+    http-request track-sc0 src,ipmask(32,64) if new_session
+"""
+
+
+def haproxy_config(processes: int, *, bind: str, port: int, app_ports: list[int],
+                   sessions_per_minute: int = SESSIONS_PER_MINUTE) -> str:
+    """HAProxy's configuration for ``processes`` app processes on 127.0.0.1:``app_ports``;
+    ``sessions_per_minute`` new sessions from one client address at most (0: no limit)."""
     servers = "\n".join(
         f"    server app{i} 127.0.0.1:{app_port} check inter 2s cookie app{i}"
         for i, app_port in enumerate(app_ports[:processes], start=1))
-    return HAPROXY_CFG.format(bind=bind, port=port, cookie=COOKIE, servers=servers)
+    limit = (SESSION_LIMIT.format(most=max(1, round(sessions_per_minute / 6)))
+             if sessions_per_minute > 0 else "")
+    return HAPROXY_CFG.format(bind=bind, port=port, cookie=COOKIE, servers=servers,
+                              session_limit=limit)
 
 
 def ensure_haproxy() -> str:
@@ -120,6 +150,9 @@ def main(argv: list[str] | None = None) -> int:
                         help="address HAProxy listens on (0.0.0.0: every network; 127.0.0.1: this machine only)")
     parser.add_argument("--app-port", type=int, default=8601,
                         help="first app process's port on 127.0.0.1 (8601; the next get +1, +2, ...)")
+    parser.add_argument("--sessions-per-minute", type=int, default=SESSIONS_PER_MINUTE,
+                        help=f"new sessions one client address may open a minute "
+                             f"({SESSIONS_PER_MINUTE}; 0: no limit); the rest get 429 from HAProxy")
     parser.add_argument("streamlit_args", nargs="*",
                         help="more `streamlit run` options for every process, after --")
     args = parser.parse_args(argv)
@@ -134,7 +167,9 @@ def main(argv: list[str] | None = None) -> int:
     workdir = Path(tempfile.mkdtemp(prefix="irlab-class-"))
     config = workdir / "haproxy.cfg"
     config.write_text(haproxy_config(args.processes, bind=args.bind, port=args.port,
-                                     app_ports=app_ports), encoding="utf-8")
+                                     app_ports=app_ports,
+                                     sessions_per_minute=args.sessions_per_minute),
+                      encoding="utf-8")
 
     children: list[subprocess.Popen] = []
 

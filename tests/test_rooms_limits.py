@@ -387,3 +387,24 @@ def test_x_forwarded_for_counts_only_when_the_deployment_says_a_balancer_is_in_f
 def test_the_class_deployment_says_a_balancer_is_in_front():
     source = (Path(__file__).resolve().parents[1] / "deploy" / "run_class.py").read_text()
     assert '"IRLAB_BEHIND_BALANCER": "1"' in source
+
+
+def test_the_class_deployment_limits_new_sessions_per_client_address():
+    """HAProxy's limit on new sessions (deploy/run_class.py; measured and tested behind HAProxy
+    in tests/browser/test_rooms_flood.py): 600 a minute by default, a sixth of it in any 10 s,
+    per address (IPv6 by /64), only on Streamlit's websocket; 0 leaves it out."""
+    import importlib.util
+    spec = importlib.util.spec_from_file_location(
+        "run_class", Path(__file__).resolve().parents[1] / "deploy" / "run_class.py")
+    run_class = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(run_class)
+    config = run_class.haproxy_config(2, bind="127.0.0.1", port=8501, app_ports=[8601, 8602])
+    assert "store http_req_rate(10s)" in config
+    assert "acl new_session path_end /_stcore/stream" in config
+    assert ("http-request deny deny_status 429 if new_session "
+            "{ src,ipmask(32,64),table_http_req_rate(class) ge 100 }") in config
+    # checked before it is counted: a refused try uses up nothing
+    assert config.index("http-request deny deny_status 429") < config.index("track-sc0")
+    off = run_class.haproxy_config(2, bind="127.0.0.1", port=8501, app_ports=[8601, 8602],
+                                   sessions_per_minute=0)
+    assert "stick-table" not in off and "deny_status 429" not in off

@@ -61,3 +61,38 @@ def test_a_flood_of_new_sessions_behind_haproxy_gets_what_one_address_gets(tmp_p
     counted = {who for who, in store.db.query(
         "SELECT DISTINCT who FROM hits WHERE who LIKE 'address:%'")}
     assert counted == {"address:local", "address:192.0.2.250"}, counted
+
+
+def test_haproxy_limits_new_sessions_per_client_address():
+    """deploy/run_class.py's HAProxy counts each client address's new sessions (websockets)
+    over 10 seconds and answers 429 past its limit, before any app process sees them; another
+    address is not held by it. Here 48 a minute, so 8 in 10 s: the 9th and 10th session from
+    127.0.0.1 are refused, then one from 127.0.0.2 gets in (both are this machine's loopback)."""
+    import asyncio
+    import time
+
+    import websockets
+
+    most = 8
+
+    async def open_session(url: str, source: str) -> int:
+        try:
+            ws = await websockets.connect(url, subprotocols=["streamlit"], ping_interval=None,
+                                          local_addr=(source, 0), open_timeout=60)
+        except websockets.exceptions.InvalidStatus as refused:
+            return refused.response.status_code
+        await ws.close()
+        return 101
+
+    with class_server(2, ["--sessions-per-minute", str(6 * most)]) as server:
+        ws_url = server.url.replace("http://", "ws://") + "/_stcore/stream"
+
+        async def tries():
+            start = time.monotonic()
+            first = [await open_session(ws_url, "127.0.0.1") for _ in range(most + 2)]
+            took = time.monotonic() - start
+            return first, took, await open_session(ws_url, "127.0.0.2")
+        first, took, other = asyncio.run(tries())
+    assert took < 9, f"the {most + 2} tries took {took:.1f} s: the 10 s window slid on"
+    assert first == [101] * most + [429, 429], first
+    assert other == 101
