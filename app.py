@@ -3,13 +3,13 @@ from pathlib import Path
 
 import streamlit as st
 
-from ui.shared.app_setup import PAGE_ICON, freeze_imported_objects, navigation_pages
+from ui.shared.app_setup import freeze_imported_objects, navigation_pages, page_icon
 from ui.shared.course import app_navigation_running
 
 ROOT = Path(__file__).resolve().parent
 # What never changes is made once per process (ui/shared/app_setup.py): this file runs before
 # every page of every session, and a session refused by the class rooms' limits costs no more.
-st.set_page_config(page_title="Ranking metrics lab", page_icon=PAGE_ICON, layout="wide")
+st.set_page_config(page_title="Ranking metrics lab", page_icon=page_icon(), layout="wide")
 
 # The course's navigation before anything slow. A fresh server's first visit runs in
 # Streamlit's legacy "pages/ folder" mode, which shows the folder's raw file list (app,

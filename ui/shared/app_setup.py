@@ -7,7 +7,7 @@ in app.py's own lines, each redone per run though its result never changes:
 
 * :func:`navigation_pages`: making an ``st.Page`` resolves its file on disk (a realpath and
   two stats), sixteen times a run;
-* :data:`PAGE_ICON`: ``st.set_page_config`` read and encoded the icon's SVG file on each run;
+* :func:`page_icon`: ``st.set_page_config`` read and encoded the icon's SVG file on each run;
 * :func:`freeze_imported_objects`: an ``@st.cache_resource`` written in app.py is a new
   cached function on each run, and making one reads its source (``inspect.getsource``).
 """
@@ -15,6 +15,7 @@ from __future__ import annotations
 
 import base64
 import copy
+import functools
 import gc
 import threading
 from pathlib import Path
@@ -25,11 +26,15 @@ from ui.shared.course import HOME, sections
 
 ROOT = Path(__file__).resolve().parents[2]
 
-#: The app's icon (a white cat in a box) as the data address ``st.set_page_config`` would
-#: make of the SVG file each run. A local picture: a Material icon as page_icon makes the
-#: browser fetch the favicon from Google's font CDN, and the app must work with no internet.
-PAGE_ICON = "data:image/svg+xml;base64," + base64.b64encode(
-    (ROOT / "assets" / "cats" / "white-cat-box.svg").read_bytes()).decode("ascii")
+@functools.cache
+def page_icon() -> str:
+    """The app's icon (a white cat in a box) as the data address ``st.set_page_config`` would
+    make of the SVG file each run; read on the first call, not at import. A local picture: a
+    Material icon as page_icon makes the browser fetch the favicon from Google's font CDN, and
+    the app must work with no internet."""
+    svg = (ROOT / "assets" / "cats" / "white-cat-box.svg").read_bytes()
+    return "data:image/svg+xml;base64," + base64.b64encode(svg).decode("ascii")
+
 
 _PAGES: dict[str, dict[str, list]] = {}
 _PAGES_LOCK = threading.Lock()
