@@ -86,8 +86,8 @@ SESSIONS_PER_MINUTE = 600
 #: answers 429 to those over the limit without passing them on. An IPv6 client counts by its
 #: /64, as the rooms' own limits do (ui/rooms/limits.py: address_key). The limit is checked
 #: before a session is counted, so a refused try uses up nothing: an address over it gets
-#: sessions again as the 10 seconds slide on (a student reloads; whether Streamlit's page
-#: retries by itself after a 429 was not checked in a browser). The page's files, the health
+#: sessions again as the 10 seconds slide on, and a refused page gets in by itself: Streamlit
+#: retries its websocket every few seconds (tests/browser/test_rooms_flood.py). The page's files, the health
 #: checks and a session's later messages (one websocket) are not counted.
 SESSION_LIMIT = """\
     # new sessions per client address (see deploy/run_class.py: SESSION_LIMIT)
