@@ -60,7 +60,7 @@ with head[1].container(horizontal=True, horizontal_alignment="right", gap="small
               help=f"Best-judged {things} last.")
     st.button("⤮ Shuffle", key=P + "shuffle", on_click=pg.shuffle)
     # drawn only while open: its table and uploaders cost every run of the page otherwise
-    own = st.popover("✎ Own example", key=P + "own_open", on_change="rerun",
+    own = st.popover("✎ Own example", key=own_example.POPOVER, on_change="rerun",
                      help="Your query, results and grades on this board: typed, or from a CSV "
                           "or JSON file.")
     if own.open:

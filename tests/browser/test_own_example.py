@@ -353,21 +353,31 @@ def test_a_bad_table_says_where_and_keeps_what_was_typed(own):
     page = own(width=1366, height=768)
     table = _open_table(page)
     inputs = table.locator(".ot-title")
+    more = [f"Added result {i}" for i in range(1, 5)]       # ten rows: taller than the screen
+    for title in more:
+        table.get_by_role("button", name="Add a result").click()
+        inputs.last.fill(title)
+        table.locator(".ot-grade").last.select_option("1")
     _retype(page, inputs.nth(0), "Kept while refused")
     inputs.nth(1).fill("")
     table.locator(".ot-grade").nth(4).select_option("")
-    table.get_by_role("button", name="Show on the board").click()
+    show = table.get_by_role("button", name="Show on the board")
+    show.evaluate("button => button.scrollIntoView({block: 'end'})")   # scrolled just to it
+    show.click()
     wait_for_app_run(page)
     alert = page.get_by_test_id("stAlertContentError")
     expect(alert).to_contain_text("row 2, title: is empty.")
     expect(alert).to_contain_text("row 5, grade: is missing")
+    # the message is brought into view inside the popover, whose table runs past a laptop's
+    # screen (below the button it answers, it was cut off at the screen's foot)
+    expect(alert).to_be_in_viewport(ratio=1)
     assert titles(page) == TITLES
     assert inputs.nth(0).input_value() == "Kept while refused"
     inputs.nth(1).fill("Fixed")
     table.locator(".ot-grade").nth(4).select_option("2")
     table.get_by_role("button", name="Show on the board").click()
     expect(page.locator(".rb-root .rb-card .rb-title")).to_have_text(
-        ["Kept while refused", "Fixed", *TITLES[2:]])
+        ["Kept while refused", "Fixed", *TITLES[2:], *more])
     expect(alert).to_be_hidden()
 
 

@@ -18,14 +18,16 @@ from ui.shared.layout import hide_element
 # when the user goes to another page and back (one browser tab, one Streamlit app).
 _SCROLL_JS = """
 export default function (component) {
-  const {anchor, token, key} = component.data || {};
+  const {anchor, token, key, box, align} = component.data || {};
   const seen = (window.__irlabScrolled = window.__irlabScrolled || {});
   if (!token || seen[key] === token) return;
   seen[key] = token;
-  const target = document.getElementById(anchor);
+  // a heading's anchor, or a keyed container (Streamlit's class st-key-<key>)
+  const target = box ? document.querySelector(".st-key-" + box) : document.getElementById(anchor);
   if (!target) return;
   const reduce = window.matchMedia("(prefers-reduced-motion: reduce)").matches;
-  target.scrollIntoView({block: "start", behavior: reduce ? "auto" : "smooth"});
+  target.scrollIntoView({block: align || "start", behavior: reduce ? "auto" : "smooth"});
+  if (box) return;                     // a box is drawn before this element: it is all there
   // The results below the heading arrive after this element: while the page is still too
   // short to bring the heading up, scroll again as it grows, until the user scrolls
   // themselves or a few seconds pass.
@@ -65,3 +67,13 @@ def scroll_to_anchor(anchor: str, token: int, key: str) -> None:
     hide_element(key)
     st.html(_MARGIN_CSS.format(anchor=anchor))
     _mount()(key=key, data={"anchor": anchor, "token": token, "key": key}, height="content")
+
+
+def scroll_to_box(box: str, token: int, key: str) -> None:
+    """Scroll the nearest scrolling box (a popover's, or the page) just enough to show the
+    container drawn with ``st.container(key=box)``, when ``token`` is new to this tab: a
+    message that answers a button deep in a long popover, say. Draw it after the container.
+    ``token`` 0 never scrolls; ``box`` and ``key`` are plain CSS class names."""
+    hide_element(key)
+    _mount()(key=key, data={"box": box, "token": token, "key": key, "align": "nearest"},
+             height="content")

@@ -21,11 +21,14 @@ from ui.lessons.playground import session as pg
 from ui.lessons.playground.example_pictures import MAX_BYTES, check_picture
 from ui.lessons.playground.example_table import own_table
 from ui.shared.downloads import csv_bytes
+from ui.shared.scroll import scroll_to_box
 from ui.shared.texts import md_escape
 
 P = pg.PREFIX
 KEPT = pg.CATS_KEPT
 ERROR = P + "own_error"           # the last refused input's message, shown in the popover
+ERROR_TOKEN = P + "own_error_token"   # raised by each refusal: its message scrolls into view
+POPOVER = P + "own_open"          # the popover's open state (pages/playground.py draws it)
 DRAFT = P + "own_draft"           # (query, rows, version): what the table starts from
 POOL = P + "own_pictures"         # picture name -> checked, re-encoded data URI
 TABLE = P + "own_table"           # the table (ui/lessons/playground/example_table.py)
@@ -64,8 +67,10 @@ def _fit_board(kept: dict | None = None) -> None:
 
 
 def refuse(message: str) -> None:
-    """Keep the board, say why (shown in the popover until the next good input)."""
+    """Keep the board, say why (shown in the popover until the next good input, scrolled
+    into view: the popover is taller than a laptop's screen once the table is long)."""
     st.session_state[ERROR] = message
+    st.session_state[ERROR_TOKEN] = st.session_state.get(ERROR_TOKEN, 0) + 1
 
 
 def board_items(example: own_data.OwnExample) -> list[dict]:
@@ -163,7 +168,10 @@ def panel() -> None:
         st.button("Back to the cats", key=P + "own_cats", on_click=back_to_cats)
     message = st.session_state.get(ERROR)
     if message:
-        st.error(_error_text(message), icon=":material/block:")
+        with st.container(key=P + "own_error_box"):
+            st.error(_error_text(message), icon=":material/block:")
+        scroll_to_box(P + "own_error_box", st.session_state.get(ERROR_TOKEN, 0),
+                      key=P + "own_error_scroll")
     st.file_uploader("Pictures for the table's Picture column",
                      type=["png", "jpg", "jpeg", "webp", "gif"], accept_multiple_files=True,
                      max_upload_size=MAX_PICTURE_MB,
