@@ -16,14 +16,14 @@ import secrets
 import streamlit as st
 
 from ui.lessons.playground import example_data as own_data
-from ui.shared import page_state as ps
-from ui.shared.layout import board_page
 from ui.lessons.playground.session import EXAMPLE as PLAYGROUND_EXAMPLE
 from ui.rooms import questions as qs
 from ui.rooms import screen, shown, view
 from ui.rooms.limits import MAX_MEMBERS
 from ui.rooms.store import MAX_CHOICE, MAX_CHOICES, MAX_PROMPT, RoomError, check_payload
-
+from ui.shared import page_state as ps
+from ui.shared.layout import board_page
+from ui.shared.scroll import scroll_to_box
 
 P = "room_"
 ANY = "any"                # an option the teacher leaves to chance
@@ -126,6 +126,7 @@ def own_example():
 #: poses this very question (no second draw, which a change arriving with the click, or a
 #: rerun cut short, could make differ from what the lecturer read).
 PREVIEWED = P + "previewed"
+ASKED = P + "asked"                 # raised by each question asked: the page scrolls to it
 
 
 def pose_preview() -> None:
@@ -137,6 +138,7 @@ def pose_preview() -> None:
             "the preview below, then ask again.")
         return
     db.pose(S["code"], S["key"], question)
+    st.session_state[ASKED] = st.session_state.get(ASKED, 0) + 1   # brings the question into view
     st.session_state.pop(PREVIEWED, None)
     S.set("next", False)            # asking closes the chooser (and its right answer)
     S.set("draw", new_seed())       # the next preview is a new question
@@ -377,6 +379,9 @@ with right:
     else:
         with st.container(key=P + "stage"):
             posed()
+        # asked from the preview's foot: the question's top, not the button's place, in view
+        scroll_to_box(P + "stage", st.session_state.get(ASKED, 0), key=P + "asked_scroll",
+                      align="start")
 
 with st.container(horizontal=True, gap="small"):
     door()

@@ -136,7 +136,9 @@ def test_a_lecturers_own_example_reads_from_the_back_row(rooms, open_page):
     from ui.lessons.playground import example_data as own_data
 
     url, _ = rooms
-    teacher = open_page(f"{url}/playground", width=1920, height=1080,
+    # the teacher on a laptop: the own example's preview is taller than its screen, and
+    # "Ask the class" at its foot must bring the question asked into view (ask() checks)
+    teacher = open_page(f"{url}/playground", width=1366, height=768,
                         query=urlencode({"ex": own_data.to_link(own_data.TEMPLATE)}))
     teacher.get_by_test_id("stSidebarNav").get_by_role("link", name="Run a class room").click()
     wait_for_app_run(teacher)

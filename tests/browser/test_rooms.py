@@ -47,6 +47,10 @@ def ask(teacher: Page) -> None:
         if not teacher.get_by_text("Nothing was asked").count():
             break
     expect(teacher.get_by_role("button", name="Reveal the answer")).to_be_visible()
+    # the question just asked is in view from its top, wherever the button was
+    teacher.wait_for_function(
+        "() => { const top = document.querySelector('.st-key-room_stage')"
+        ".getBoundingClientRect().top; return top >= 0 && top < innerHeight / 3; }")
 
 
 def open_room(open_page, url: str, kind: str = "A or B?", **viewport):

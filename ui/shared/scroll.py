@@ -69,11 +69,14 @@ def scroll_to_anchor(anchor: str, token: int, key: str) -> None:
     _mount()(key=key, data={"anchor": anchor, "token": token, "key": key}, height="content")
 
 
-def scroll_to_box(box: str, token: int, key: str) -> None:
-    """Scroll the nearest scrolling box (a popover's, or the page) just enough to show the
-    container drawn with ``st.container(key=box)``, when ``token`` is new to this tab: a
-    message that answers a button deep in a long popover, say. Draw it after the container.
-    ``token`` 0 never scrolls; ``box`` and ``key`` are plain CSS class names."""
+def scroll_to_box(box: str, token: int, key: str, *, align: str = "nearest") -> None:
+    """Scroll the nearest scrolling box (a popover's, or the page) to the container drawn
+    with ``st.container(key=box)`` when ``token`` is new to this tab: just enough to show it
+    (``align="nearest"``: a message that answers a button deep in a long popover), or its top
+    to the top, below Streamlit's header bar (``"start"``: what a button just put there).
+    Draw it after the container. ``token`` 0 never scrolls; ``box`` and ``key`` are plain
+    CSS class names."""
     hide_element(key)
-    _mount()(key=key, data={"box": box, "token": token, "key": key, "align": "nearest"},
+    st.html(f"<style>.st-key-{box} {{ scroll-margin-top: 4.5rem; }}</style>")
+    _mount()(key=key, data={"box": box, "token": token, "key": key, "align": align},
              height="content")
