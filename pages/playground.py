@@ -183,6 +183,10 @@ if state.metric == "nDCG" and state.mode == "graded" and example is None:
                "grades [0, 7, 2, 4, 6, 1, 4, 3], not the 0–4 grades of its text (0.39).")
 with live:
     live_part(formula)
-st.caption(":material/link: To share this exact board (order, judgments, mode, K, metric and "
-           "view), copy the address bar: it always holds the whole state.")
+# An own example may be too long for a link, or carry pictures a link cannot: then the
+# address does not hold the whole board, and the sentence says what it holds.
+st.caption(":material/link: " + (
+    "To share this exact board (order, judgments, mode, K, metric and view), copy the "
+    "address bar: it always holds the whole state." if example is None
+    else own_example.link_note(example)))
 lesson_links("pages/playground.py")

@@ -253,6 +253,9 @@ def test_an_example_too_long_for_a_link_says_so_and_the_address_keeps_the_cats()
     assert [i["title"] for i in _board(at)["items"]] == titles
     assert "Too long for a link" in at.caption[-1].value or any(
         "Too long for a link" in c.value for c in at.caption)
+    # the page's own sentence about sharing says so too, not that the address holds it all
+    (share,) = [c.value for c in at.caption if c.value.startswith(":material/link:")]
+    assert "Too long for a link" in share and "whole state" not in share, share
     link = address(at)
     assert "ex" not in link and len(link["order"]) == 8      # the cats' board, as left
 

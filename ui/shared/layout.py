@@ -36,6 +36,9 @@ PRESENT_CSS = """<style>
   [data-testid="stMainBlockContainer"] :is(p, li, label, figcaption, td, th, input) {
     font-size: max(1.25rem, 1em); }
   [data-testid="stMainBlockContainer"] .katex-display > .katex { font-size: 1.6rem; }
+  /* the slider's value grows with the text (a paragraph) but keeps Streamlit's place above the
+     thumb: at its 1.6 line height the larger digit sat on the thumb */
+  [data-testid="stSliderThumbValue"] { line-height: 1.2; }
 }
 </style>"""
 
