@@ -190,6 +190,9 @@ def test_files_round_trip_and_broken_files_keep_the_board():
     items = _board(other)["items"]
     assert [i["title"] for i in items] == ["Fine A", "Fine B", "Fine C"]
     assert items[0]["image"].startswith("data:image/webp;base64,") and items[1]["image"] == ""
+    # a good file closes the popover on the board it changed; a refused one keeps it open
+    assert other.session_state["pg_own_open"] is False and not other.file_uploader
+    _open(other)
 
     # broken inputs: the board keeps the fines
     for name, data, kind, expected in [
@@ -199,6 +202,7 @@ def test_files_round_trip_and_broken_files_keep_the_board():
         other.file_uploader(key="pg_own_file").set_value((name, data, kind)).run()
         assert not other.exception
         assert expected in other.error[0].value.replace("\\", ""), other.error[0].value
+        assert other.session_state["pg_own_open"] is True
         assert _board(other)["items"] == items
     for name, data in [("notes.png", b"just some text"),
                        ("huge.png", _declared_png(20_000, 20_000))]:
@@ -226,6 +230,7 @@ def test_the_table_is_replaced_only_by_a_loaded_file():
     assert component_data(at, TABLE)[0]["version"] == 0
     rows[1]["title"], rows[1]["picture"] = "Red shoe", "shoe.png"
     _show(at, (query, rows))
+    _open(at)                                   # shown: the popover closed on the board
     (shown,) = component_data(at, TABLE)
     assert shown["version"] == 0 and shown["rows"][1] == {
         "title": "Red shoe", "grade": "1", "picture": "shoe.png"}
@@ -235,6 +240,7 @@ def test_the_table_is_replaced_only_by_a_loaded_file():
         assert _board(at)["items"][1]["title"] == "Red shoe"
     at.file_uploader(key="pg_own_file").set_value(
         ("three.csv", b"title,grade\nA,1\nB,2\nC,0\n", "text/csv")).run()
+    _open(at)
     (loaded,) = component_data(at, TABLE)
     assert loaded["version"] == 1 and [r["title"] for r in loaded["rows"]] == ["A", "B", "C"]
 
@@ -285,6 +291,7 @@ def test_a_cut_link_shows_the_cats_and_says_why():
 def test_a_goal_on_the_own_example_is_checked_by_irlib_and_kept_in_the_link():
     at = _open(run_page("playground", query={"mode": "graded"}))
     _show(at)
+    _open(at)                                   # the goal is set in the popover
     assert "highest one move can reach from your order: NDCG@3 = 0.86." in "\n".join(
         c.value for c in at.caption)
     at.button(key="pg_goal_set").click().run()          # the default: NDCG@3 above 0.8, 1 move
@@ -311,6 +318,7 @@ def test_k_follows_a_shorter_example_and_back():
     assert not at.exception, at.exception
     assert at.slider(key="pg_k").value == 3 and at.slider(key="pg_k").max == 3
     at.slider(key="pg_k").set_value(2).run()
+    _open(at)
     at.button(key="pg_own_cats").click().run()
     assert not at.exception and at.slider(key="pg_k").value == 2
     assert at.slider(key="pg_k").max == 8

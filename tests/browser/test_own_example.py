@@ -379,6 +379,10 @@ def test_a_bad_table_says_where_and_keeps_what_was_typed(own):
     expect(page.locator(".rb-root .rb-card .rb-title")).to_have_text(
         ["Kept while refused", "Fixed", *TITLES[2:], *more])
     expect(alert).to_be_hidden()
+    # shown: the popover closed on the board (it covered it); reopened, it holds the table
+    expect(page.get_by_test_id("stPopoverBody")).to_be_hidden()
+    page.get_by_role("button", name="Own example").click()
+    expect(inputs.nth(1)).to_have_value("Fixed")
 
 
 def test_a_phone_types_in_the_table(own):

@@ -48,6 +48,10 @@ def use(example: own_data.OwnExample) -> None:
     ss[pg.EXAMPLE] = example
     _fit_board()
     ss[ERROR] = None
+    # The popover closes on the board it changed, so the lecturer sees the example at once;
+    # reopened, it holds the table as shown, the link's note and the goal. (A callback: this
+    # runs before the popover is drawn.)
+    ss[POPOVER] = False
 
 
 def back_to_cats() -> None:
