@@ -152,10 +152,8 @@ def ranking_board(
     part, change = board_part(items, order, grades, mode=mode, key=key, k=k, outcomes=outcomes,
                               fixed_height=height is not None, size=size, preview=preview,
                               send_images=send_images, on_change=on_change)
-    component_code.mount(
-        part.name, js=part.js, css=part.css, isolate_styles=part.isolate_styles, key=key,
-        data=part.data, send_code=send_code,
-        height=height if height is not None else "content", **part.callbacks)
+    component_code.mount_part(part, key=key, send_code=send_code,
+                              height=height if height is not None else "content")
     return change
 
 

@@ -187,9 +187,7 @@ def live_charts(charts: Sequence[tuple[str, dict] | Chart] | component_code.Enco
     part = charts_part(charts, key=key, on_click=on_click, address=address, tiles=tiles,
                        note=note, footer=footer, size=size, choice=choice, on_choose=on_choose,
                        preview=preview)
-    component_code.mount(part.name, js=part.js, css=part.css,
-                         isolate_styles=part.isolate_styles, key=key, send_code=send_code,
-                         data=part.data, height="content", **part.callbacks)
+    component_code.mount_part(part, key=key, send_code=send_code)
 
 
 def charts_part(charts: Sequence[tuple[str, dict] | Chart] | component_code.Encoded, *, key: str,
