@@ -25,6 +25,9 @@ TREC_EVAL = [SAMPLES / "qrels.txt", SAMPLES / "run_test.txt"]
 RECSYS = [SAMPLES / "shop_test.csv", SAMPLES / "shop_recs_popular.tsv",
           SAMPLES / "shop_recs_mf.csv", "-k", "10", "--relevant-from", "4",
           "--train", SAMPLES / "shop_train.csv"]
+#: One worker builds the wheel and the venv: split over both (xdist's loadgroup), each built
+#: its own, 20-25 s more of the test run.
+pytestmark = pytest.mark.xdist_group("install")
 
 
 def _pip(*args, cwd: Path | None = None) -> None:

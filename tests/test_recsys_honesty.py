@@ -22,6 +22,10 @@ from irlib.stats.ties import TIE_TOLERANCE
 from tests.recsys_data import make_shop, write_shop
 
 
+#: The module's shop files are made once, on one worker (split over both, each made them).
+pytestmark = pytest.mark.xdist_group("shop20")
+
+
 @functools.cache
 def _paths(folder) -> dict:
     return write_shop(make_shop(k=20), folder)

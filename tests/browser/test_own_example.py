@@ -271,8 +271,6 @@ COUNT_RUNS_JS = """() => {
     if (app.dataset.testScriptState === 'running') window.__typedInRun++;
   }, true);
 }"""
-RUNNING_JS = ("() => document.querySelector('[data-testid=stApp]').dataset.testScriptState"
-              " === 'running'")
 
 
 def _open_table(page):
@@ -327,9 +325,12 @@ def test_edits_typed_during_a_rerun_are_kept(own, tmp_path):
         (tmp_path / f"sky{attempt}.png").write_bytes(buffer.getvalue())
         new = [f"Typed while running {i}.{attempt}" for i in range(1, 7)]
         _retype(page, inputs.nth(0), new[0])
+        runs = page.evaluate("() => window.__runs")
         page.get_by_test_id("stFileUploaderDropzoneInput").nth(0).set_input_files(
             str(tmp_path / f"sky{attempt}.png"))
-        page.wait_for_function(RUNNING_JS)               # the upload's rerun has started
+        # the upload's rerun has started (counted, not caught running: on a loaded machine
+        # a short run could start and end between two polls of the script state)
+        page.wait_for_function("(before) => window.__runs > before", arg=runs)
         for row in range(1, 6):
             _retype(page, inputs.nth(row), new[row])
         # the run reached the table: the picture is a choice
