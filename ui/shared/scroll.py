@@ -4,7 +4,8 @@ A tool page puts its inputs above its results: after *Load the samples* on a lap
 scores start below the fold, and nothing the user can see has changed. This Components v2
 element draws nothing; it scrolls the page to a heading's anchor when its ``token`` changes.
 The token belongs to the action (a counter the action raises), so a rerun from a setting,
-a trip to a lesson and back, or a shared link does not move the page.
+a trip to a lesson and back, or a shared link does not move the page; a shared link that
+names the heading (``#anchor``) is followed to it once, as the page fills.
 """
 from __future__ import annotations
 
@@ -20,13 +21,19 @@ _SCROLL_JS = """
 export default function (component) {
   const {anchor, token, key, box, align} = component.data || {};
   const seen = (window.__irlabScrolled = window.__irlabScrolled || {});
-  if (!token || seen[key] === token) return;
-  seen[key] = token;
+  // A shared link that names this heading (…#scores): Streamlit scrolls there once, when the
+  // heading is first drawn; what is drawn above it later pushed it out of view on a slow
+  // machine. Once per tab, follow it as for an action's token.
+  const linked = !box && anchor && window.location.hash === "#" + anchor && !seen["#" + key];
+  if (linked) seen["#" + key] = true;
+  else if (!token || seen[key] === token) return;
+  if (token) seen[key] = token;
   // a heading's anchor, or a keyed container (Streamlit's class st-key-<key>)
   const target = box ? document.querySelector(".st-key-" + box) : document.getElementById(anchor);
   if (!target) return;
   const reduce = window.matchMedia("(prefers-reduced-motion: reduce)").matches;
-  target.scrollIntoView({block: align || "start", behavior: reduce ? "auto" : "smooth"});
+  target.scrollIntoView({block: align || "start",
+                         behavior: reduce || linked ? "auto" : "smooth"});
   if (box) return;                     // a box is drawn before this element: it is all there
   // The results below the heading arrive after this element: while the page is still too
   // short to bring the heading up, scroll again as it grows, until the user scrolls
