@@ -81,7 +81,6 @@ def match_judged(run_q, run_d, judged_q, judged_d, n_queries: int, counts=None,
     live = np.flatnonzero(judged_d >= 0)
     live = live[np.argsort(judged_q[live], kind="stable")]
     live_q = judged_q[live]
-
     rows, judgments = [], []
     for a, b in pieces:
         first, end = int(run_q[a]), int(run_q[b - 1]) + 1
@@ -343,7 +342,8 @@ def _ranks_of_sorted_run(run_q, score, run_d, doc_names, hits):
     comparisons to check the order, and work on the hits only. Codes are given in
     first-seen order, so "each query's rows together" is "codes never decrease".
     """
-    head_q, head_score = run_q[:_pieces.PIECE_ROWS], score[:_pieces.PIECE_ROWS]    # a quick no first
+    head = _pieces.PIECE_ROWS
+    head_q, head_score = run_q[:head], score[:head]    # a quick no first
     head_same = head_q[1:] == head_q[:-1]
     if not ((head_same | (head_q[1:] > head_q[:-1])).all()
             and (~head_same | (head_score[1:] <= head_score[:-1])).all()):
