@@ -140,8 +140,9 @@ def _take(arrow: pa.ChunkedArray, rows: np.ndarray) -> pa.ChunkedArray:
 def _dictionary_encode(arrow) -> tuple[np.ndarray, pd.Index]:
     """Codes and the distinct ids as an Arrow-backed ``str`` Index (no Python string per
     id: a run may hold millions of distinct documents)."""
-    if isinstance(arrow, pa.ChunkedArray):
-        arrow = arrow.combine_chunks()       # one dictionary, not one per chunk to unify
+    if isinstance(arrow, pa.ChunkedArray):   # one dictionary, not one per chunk to unify;
+        # one chunk as it is: combining copies it (7,000,000 ids: ~9 ms and their bytes)
+        arrow = arrow.chunk(0) if arrow.num_chunks == 1 else arrow.combine_chunks()
     encoded = pc.dictionary_encode(arrow)
     codes = encoded.indices.to_numpy(zero_copy_only=False).astype(np.int32, copy=False)
     names = encoded.dictionary

@@ -5,13 +5,10 @@ import pytest
 import pytrec_eval
 
 import irlib
-from irlib.batch._judged import _place_among_hits_padded, _place_among_hits_sorted, match_judged
+from irlib.batch._judged import _levels, _place_among_hits_sorted, _search, match_judged
 
 
-@pytest.mark.parametrize("piece_rows", [1 << 16, 997])     # one piece; 13, the last short
-def test_both_placements_agree_with_ties_and_signed_zeros(monkeypatch, piece_rows):
-    import irlib.batch._judged
-    monkeypatch.setattr(irlib.batch._judged, "_PIECE_ROWS", piece_rows)
+def test_both_placements_agree_with_ties_and_signed_zeros():
     rng = np.random.default_rng(11)
     run_q = np.repeat(np.arange(300, dtype=np.int32), 40)
     score = rng.integers(-3, 4, len(run_q)) / 2.0            # many exact ties
@@ -19,7 +16,8 @@ def test_both_placements_agree_with_ties_and_signed_zeros(monkeypatch, piece_row
     hits = np.flatnonzero(rng.random(len(run_q)) < 0.3)
     hit_q, hit_score = run_q[hits], np.where(score[hits] == 0, 0.0, score[hits])
     width = 1 << int(np.bincount(hit_q).max()).bit_length()
-    below, tied = _place_among_hits_padded(run_q, score, hit_q, hit_score, width)
+    node, tied = _search(*_levels(hit_q, hit_score, 300, width), run_q, score)
+    below = node - run_q * width
     at, tied_sorted = _place_among_hits_sorted(run_q, score, hit_q, hit_score)
     first = np.concatenate([[0], np.cumsum(np.bincount(hit_q, minlength=300))])
     np.testing.assert_array_equal(below, at - first[run_q])
@@ -27,9 +25,41 @@ def test_both_placements_agree_with_ties_and_signed_zeros(monkeypatch, piece_row
     expected_below = [(hit_score[hit_q == q] < s).sum() for q, s in zip(run_q, score)]
     np.testing.assert_array_equal(below, expected_below)
     assert tied.any() and (~tied).any()
-    slot, tied_too = _place_among_hits_padded(run_q, score, hit_q, hit_score, width, slots=True)
-    np.testing.assert_array_equal(slot, 2 * below + tied + run_q * (2 * width + 1))
-    np.testing.assert_array_equal(tied_too, tied)
+
+
+@pytest.mark.parametrize("shuffle", [False, True])
+@pytest.mark.parametrize("piece_rows", [1 << 16, 997, 64])
+def test_ranks_in_pieces_are_the_same(monkeypatch, shuffle, piece_rows):
+    """Pieces of whole queries (a grouped run) or of rows (a shuffled one) give trec_eval's
+    ranks, ties by doc id descending, as one piece does; so does the matching."""
+    import irlib.batch._pieces
+    from irlib._codes import factorize
+    from irlib.batch._judged import judged_ranks
+    monkeypatch.setattr(irlib.batch._pieces, "PIECE_ROWS", piece_rows)
+    pieces = []
+    cut = irlib.batch._pieces.query_pieces
+    monkeypatch.setattr(irlib.batch._judged, "query_pieces",
+                        lambda *args: pieces.append(cut(*args)) or pieces[-1])
+    rng = np.random.default_rng(16)
+    sizes = rng.integers(1, 120, 150)
+    run = pd.DataFrame({"query_id": np.repeat([f"q{i}" for i in range(150)], sizes),
+                        "doc_id": [f"d{j}" for n in sizes for j in rng.permutation(500)[:n]],
+                        "score": rng.integers(-4, 5, sizes.sum()) / 2.0})   # many ties
+    run.loc[rng.random(len(run)) < 0.05, "score"] = -0.0
+    if shuffle:
+        run = run.sample(frac=1, random_state=5).reset_index(drop=True)
+    run_q, _ = factorize(run["query_id"], grouped=True)
+    run_d, names = factorize(run["doc_id"])
+    hits = np.sort(rng.choice(len(run), len(run) // 10, replace=False))
+    got = judged_ranks(run_q, run["score"].to_numpy(), run_d, names, hits)
+    ranked = run.sort_values(["query_id", "score", "doc_id"], ascending=[True, False, False])
+    expected = ranked.groupby("query_id").cumcount().add(1).reindex(run.index).to_numpy()
+    np.testing.assert_array_equal(got, expected[hits])
+    duplicate, rows, judgments = match_judged(run_q, run_d, run_q[hits].astype(np.int64),
+                                              run_d[hits].astype(np.int64), 150)
+    assert duplicate == -1 and dict(zip(rows, judgments)) == dict(zip(hits, range(len(hits))))
+    many = piece_rows < len(run) // 2      # grouped: cut for the search and the matching
+    assert [len(p) > 1 for p in pieces] == ([False] if shuffle else [many, many])
 
 
 def test_queries_with_many_judged_hits_match_trec_eval():

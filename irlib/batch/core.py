@@ -13,6 +13,7 @@ import numpy as np
 
 from irlib._common import GEOMETRIC_FLOOR
 from irlib.batch._judged import judged_ranks, match_judged
+from irlib.batch._pieces import grouped
 from irlib.measures._batch_kernels import Context
 from irlib.measures.registry import MEASURES, Measure
 from irlib.measures.trec_names import expand_measures
@@ -42,12 +43,12 @@ def segment_rank(q, n_queries, key):
     return pos
 
 
-def _rows_per_query(run_q: np.ndarray, n_run_queries: int) -> np.ndarray:
+def _rows_per_query(run_q: np.ndarray, n_run_queries: int, is_grouped: bool) -> np.ndarray:
     """How many rows each run query has. A run that lists each query's rows together (as
-    files do; codes in first-seen order then never decrease) is counted by a search:
-    ``bincount`` first copies every code to 64 bits (20 ms against 4 on 7,000,000 rows;
-    so would ``searchsorted`` for values of another type than the codes')."""
-    if len(run_q) > 1 and (run_q[1:] >= run_q[:-1]).all():
+    files do; codes in first-seen order then never decrease: ``is_grouped``) is counted by
+    a search: ``bincount`` first copies every code to 64 bits (20 ms against 4 on 7,000,000
+    rows; so would ``searchsorted`` for values of another type than the codes')."""
+    if len(run_q) > 1 and is_grouped:
         bounds = np.arange(n_run_queries + 1, dtype=run_q.dtype)
         return np.diff(np.searchsorted(run_q, bounds)).astype(np.int64)
     return np.bincount(run_q, minlength=n_run_queries)
@@ -75,10 +76,11 @@ def score_coded(measures: Sequence[Measure], *, grades, qrels_q, n_queries: int,
     run_of_query = np.full(n_queries, -1, np.int64)       # each qrels query's run query
     run_of_query[run_to_qrels[answered]] = np.flatnonzero(answered)
     qrels_to_run = run_of_query[qrels_q]
-    rows_per_query = _rows_per_query(run_q, n_run_queries)
+    is_grouped = grouped(run_q)              # one pass, for the three steps that ask
+    rows_per_query = _rows_per_query(run_q, n_run_queries, is_grouped)
     duplicate, hit_rows, judged_row = match_judged(
         run_q, run_d, qrels_to_run, np.where(qrels_to_run >= 0, qrels_d, -1),
-        n_run_queries, rows_per_query)
+        n_run_queries, rows_per_query, is_grouped)
     if duplicate >= 0:
         return duplicate, None, None
     retrieved = np.zeros(n_queries, np.int64)
@@ -86,10 +88,11 @@ def score_coded(measures: Sequence[Measure], *, grades, qrels_q, n_queries: int,
     in_run = retrieved.copy()
 
     # The ranks of the judged documents the run returned (hits).
-    hit_rank = judged_ranks(run_q, score, run_d, doc_names, hit_rows)
+    hit_rank = judged_ranks(run_q, score, run_d, doc_names, hit_rows, is_grouped)
     hit_q = run_to_qrels[run_q[hit_rows]]
     hit_grade = grades[judged_row]
-    by_rank = np.lexsort((hit_rank, hit_q))             # judged hits in rank order per query
+    # judged hits in rank order per query: one key, (query, rank) distinct (4 ms, lexsort 9-13)
+    by_rank = np.argsort(hit_q.astype(np.int64) * (len(run_q) + 1) + hit_rank)
     hit_q, hit_rank, hit_grade = hit_q[by_rank], hit_rank[by_rank], hit_grade[by_rank]
     if depth is not None:                                # trec_eval -M: the first N results
         kept = hit_rank <= depth
