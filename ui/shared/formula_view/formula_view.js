@@ -157,13 +157,28 @@ function showPreview(s, detail) {
   const p = s.preview;
   if (!p || detail.board !== p.board) return;
   const at = detail.key != null && detail.base === p.base && p.keys ? p.keys[detail.key] : undefined;
-  drawEntry(s, at === undefined ? s.data.formula : p.entries[at]);
+  afterPaint(s, at === undefined ? s.data.formula : p.entries[at]);
+}
+
+// A preview's formula is drawn after the frame that shows the tiles' new numbers: KaTeX's
+// few milliseconds would otherwise hold that frame back (with 30 browsers on one machine,
+// benchmarks/bench_classroom.py, much longer). Several previews in a row (a held card
+// moving) draw only the last.
+function afterPaint(s, entry) {
+  s.wanted = entry;
+  if (s.scheduled) return;
+  s.scheduled = true;
+  requestAnimationFrame(() => setTimeout(() => {
+    s.scheduled = false;
+    drawEntry(s, s.wanted);
+  }, 0));
 }
 
 function draw(s) {
   setText(s.heading, s.data.heading);
   s.heading.hidden = !s.data.heading;
   drawChoice(s);
+  s.wanted = s.data.formula;          // a preview still waiting to be drawn gives way
   drawEntry(s, s.data.formula);
 }
 

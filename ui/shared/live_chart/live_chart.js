@@ -329,9 +329,27 @@ function showPreview(s, detail) {
     // and the DCG chart's y range where a judgment moves it: moved now, so that the rerun
     // that confirms the preview finds the axis in place and redraws nothing
     const range = shown ? shown.ranges && shown.ranges[i] : yRange(chart.figure);
-    if (range && !sameRange(range, cell.range)) rescale(window.Plotly, cell, traces, range);
+    cell.wanted = null;
+    if (range && !sameRange(range, cell.range)) rescaleAfterPaint(window.Plotly, cell, traces, range);
     else moveOrAnimate(window.Plotly, cell, traces);
   });
+}
+
+// A new axis redraws the chart (Plotly.update, tens of milliseconds): after the frame that
+// shows the tiles' new numbers, so as not to hold it back; only the last of several previews,
+// and not if a rerun has drawn the chart since (drawOne clears cell.wanted).
+function rescaleAfterPaint(Plotly, cell, traces, range) {
+  cell.wanted = { traces, range };
+  if (cell.scheduled) return;
+  cell.scheduled = true;
+  requestAnimationFrame(() => setTimeout(() => {
+    cell.scheduled = false;
+    const wanted = cell.wanted;
+    cell.wanted = null;
+    if (!wanted || !cell.plot.isConnected) return;
+    if (sameRange(wanted.range, cell.range)) moveOrAnimate(Plotly, cell, wanted.traces);
+    else rescale(Plotly, cell, wanted.traces, wanted.range);
+  }, 0));
 }
 
 function yRange(figure) {
@@ -494,6 +512,7 @@ function drawOne(Plotly, s, cell, chart) {
                  present].join("|");
   const same = cell.drawn && frame === cell.frame;
   cell.range = range && range.slice();
+  cell.wanted = null;                 // a preview's rescale still waiting gives way
   if (same) {
     moveOrAnimate(Plotly, cell, figure.data);
   } else {
