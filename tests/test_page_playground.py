@@ -232,3 +232,22 @@ def test_board_and_charts_are_one_element_unless_the_predict_panel_stands_betwee
     assert "irlab_board_and_charts" not in names
     assert names.index("irlab_ranking_board") < names.index("irlab_charts_and_formula")
     assert component_data(predicting, "irlab_formula")[0]["preview"] is None   # no answers given
+
+
+def test_the_metric_switch_in_the_formula_view_picks_the_formula_and_its_pros_and_cons():
+    """The Metric switch moved into the joint element (ui/shared/formula_view.py): its trigger
+    sets the metric, and the page reruns whole, so the pros and cons outside follow."""
+    from tests.apptest import trigger
+    at = run(k=8)
+    assert r"\cdot 1}{4} = 0.54" not in formula(at)["latex"]      # not AP's yet
+    at = trigger(at, "irlab_board_and_charts", "metric", "AP")
+    assert not at.exception, at.exception
+    assert r"\cdot 1}{4} = 0.54" in formula(at)["latex"]
+    assert page_state_value(at, "metric") == "AP"
+    assert any("**AP@K**" in m.value for m in at.markdown)          # the pros and cons
+    at = trigger(at, "irlab_board_and_charts", "metric", "not a metric")
+    assert page_state_value(at, "metric") == "AP"
+
+
+def page_state_value(at, name):
+    return at.session_state["pg_" + name]
