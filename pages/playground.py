@@ -14,12 +14,13 @@ from irlib.measures.dcg import GAIN_FORMULAS
 from ui.lessons.playground import example_editor as own_example
 from ui.lessons.playground import predict
 from ui.lessons.playground import session as pg
-from ui.lessons.playground.preview import PRECISION_RECALL, neighbour_preview
+from ui.lessons.playground.preview import PRECISION_RECALL, formula_preview, neighbour_preview
 from ui.shared.board import board_part as ranking_board_part
 from ui.shared.catalog import board_items, load_catalog
 from ui.shared.component_code import mount_part, mount_parts
 from ui.shared.course import SOURCES, lesson_links
-from ui.shared.formula import show_explanation, show_pros_cons
+from ui.shared.formula import show_pros_cons
+from ui.shared.formula_view import formula_part
 from ui.shared.layout import board_page
 from ui.shared.live_chart import charts_part
 from ui.shared.texts import METRIC_TEXT, md_escape
@@ -110,12 +111,12 @@ controls[-2].slider("K — results returned (the cut on the board)", 1,
 # A drag or a badge click reruns only this part: the page above does not change with the
 # board, and every element re-sent costs the server and each browser time (see
 # benchmarks/bench_classroom.py). The formula follows the board, so the fragment draws it too,
-# into ``formula`` below the Metric picker: what does not change with the board (the heading,
-# the picker, the metric's pros and cons) stays out of the rerun.
+# in the same element, under its heading and the Metric switch (ui/shared/formula_view.py);
+# the metric's pros and cons, which do not change with the board, stay out of the rerun.
 @st.fragment
-def live_part(formula) -> None:
-    if pg.take_k_from_chart():
-        st.rerun(scope="app")             # the K slider above must show the new K too
+def live_part() -> None:
+    if pg.take_whole_run():
+        st.rerun(scope="app")     # the K slider above, or the metric's pros and cons below
     values = pg.page_state().values()         # one read of each field for the whole run
     state = pg.current(values)
     judgments = state.current_grades()
@@ -159,30 +160,32 @@ def live_part(formula) -> None:
         note=view.note, tiles=view.tiles_data,
         footer="Click a point to set K.", size=large if state.present else "normal",
         preview=near and near.for_charts(P + "board"))
+    # The formula under its heading and the Metric switch, each neighbour's formula looked up
+    # at a click like the tiles (ui/shared/formula_view.py).
+    formula = formula_part(
+        view.formula_data, heading="The math, with today's numbers",
+        choice=("Metric", {m: METRIC_TEXT[m].label for m in pg.url_state.METRICS}, state.metric),
+        on_choose=pg.set_metric, key=P + "live" if joint else P + "curves",
+        preview=None if predicting else formula_preview(
+            state.order, judgments, (0, 1) if state.mode == "binary" else range(5), k=k,
+            rel=rel, gain=state.gain, metric=state.metric, board=P + "board"))
     if joint:
-        mount_parts("irlab_board_and_charts", [board, curves], key=P + "live", send_code=full_run)
+        mount_parts("irlab_board_and_charts", [board, curves, formula], key=P + "live",
+                    send_code=full_run)
     else:
         mount_part(board, key=board_key, send_code=full_run)
         own_example.show_goal(list(state.order), judgments)      # a lecturer's goal, if set
         if predicting:
             predict.panel(S)
-        mount_part(curves, key=P + "curves", send_code=full_run)
-
-    with formula:
-        show_explanation(view.explanation, pros_cons=False)
+        mount_parts("irlab_charts_and_formula", [curves, formula], key=P + "curves",
+                    send_code=full_run)
 
 
-live = st.container()           # the live part, drawn last: its formula slot must exist first
-st.subheader("The math, with today's numbers")
-st.segmented_control("Metric", list(pg.url_state.METRICS), **S.bind("metric"), required=True,
-                     format_func=lambda m: METRIC_TEXT[m].label)
-formula = st.container()        # filled by the live part (a fragment writing outside itself)
+live_part()
 show_pros_cons(state.metric)
 if state.metric == "nDCG" and state.mode == "graded" and example is None:
     st.caption("The article later prints NDCG@2 = 0.41: that number comes from its code's "
                "grades [0, 7, 2, 4, 6, 1, 4, 3], not the 0–4 grades of its text (0.39).")
-with live:
-    live_part(formula)
 # An own example may be too long for a link, or carry pictures a link cannot: then the
 # address does not hold the whole board, and the sentence says what it holds.
 st.caption(":material/link: " + (

@@ -23,7 +23,7 @@ def run_page(name: str, *, query: dict | None = None, session: dict | None = Non
 
 #: Components v2 elements that draw several components (ui.shared.component_code.mount_parts):
 #: their data holds each part's under the part's name.
-JOINT = ("irlab_board_and_charts",)
+JOINT = ("irlab_board_and_charts", "irlab_charts_and_formula")
 
 
 def component_data(at: AppTest, name: str) -> list[dict]:

@@ -26,22 +26,27 @@ def test_default_state_shows_the_articles_numbers():
     shown = tiles(at)
     assert shown["Recall@2"] == "0.25" and shown["Precision@2"] == "0.5"
     assert shown["RR@2"] == "0.5"
-    assert r"\frac{1}{1 + 3} = 0.25" in at.latex[0].value
+    assert r"\frac{1}{1 + 3} = 0.25" in formula(at)["latex"]
 
 
 def test_ap_at_8_is_054_with_the_articles_terms():
     at = run(k=8, metric="AP")
     assert tiles(at)["AP@8"] == "0.54"
-    assert r"0.5 \cdot 1 + 0.5 \cdot 1 + 0.6 \cdot 1 + 0.57 \cdot 1}{4} = 0.54" in at.latex[0].value
+    assert r"0.5 \cdot 1 + 0.5 \cdot 1 + 0.6 \cdot 1 + 0.57 \cdot 1}{4} = 0.54" in formula(at)["latex"]
+    (table,) = formula(at)["tables"]                 # the article's terms, 3 decimals
+    assert table["columns"] == ["rank", "rel_k", "Precision@k", "Precision@k · rel_k"]
+    assert table["rows"][2] == ["3", "0", "0.333", "0.000"]
 
 
 def test_graded_mode_gives_ndcg_at_2_039_and_the_dcg_table():
     at = run(mode="graded", metric="nDCG")
     shown = tiles(at)
     assert shown["NDCG@2"] == "0.39" and shown["DCG@2"] == "2.52" and shown["IDCG@2"] == "6.52"
-    assert at.latex[0].value.strip("$\n ").endswith(r"\frac{2.52}{6.52} = 0.39")
-    ranking, ideal = at.dataframe[0].value, at.dataframe[1].value
-    assert ranking["grade"].tolist() == [0, 4] and ideal["grade"].tolist() == [4, 4]
+    assert formula(at)["latex"].strip("$\n ").endswith(r"\frac{2.52}{6.52} = 0.39")
+    ranking, ideal = formula(at)["tables"]
+    assert [r[1] for r in ranking["rows"]] == ["0", "4"] and [r[1] for r in ideal["rows"]] == ["4", "4"]
+    assert ranking["caption"] == "This ranking"
+    assert ranking["rows"][1][2:] == ["4.000", "1.585", "2.524", "2.524"]      # 3 decimals
 
 
 def test_exponential_gain_switch_changes_ndcg_at_8():
@@ -54,6 +59,12 @@ def test_dragging_rank_2_to_the_top_makes_rr_one():
     order.insert(0, order.pop(1))
     at = run(order=order, k=1)
     assert tiles(at)["RR@1"] == "1" and tiles(at)["Recall@1"] == "0.25"
+
+
+def formula(at):
+    """What the formula view gets (ui/shared/formula_view.py): its LaTeX and tables."""
+    (data,) = component_data(at, "irlab_formula")
+    return data["formula"]
 
 
 def live_data(at):
@@ -208,13 +219,35 @@ def bidi_names(at) -> list[str]:
 def test_board_and_charts_are_one_element_unless_the_predict_panel_stands_between():
     """Issue 48: each Components v2 element costs a rerun about a millisecond of the server's
     time, so the board and the live charts are drawn as one (component_code.mount_parts), its
-    data holding each part's; Predict first's panel stands between them, so then two."""
-    at = run()
+    data holding each part's, the formula view's too (no st.latex, no st.dataframe); Predict
+    first's panel stands between the board and the rest, so then two."""
+    at = run(metric="nDCG", mode="graded")
     assert bidi_names(at).count("irlab_board_and_charts") == 1
+    assert not at.latex and not at.dataframe and formula(at)["tables"]
     assert "irlab_ranking_board" not in bidi_names(at) and "irlab_live_chart" not in bidi_names(at)
     (board,) = component_data(at, "irlab_ranking_board")
     assert len(board["order"]) == 8 and live_data(at)["tiles"]
     predicting = run_page("playground", query={"predict": "on"})
     names = bidi_names(predicting)
     assert "irlab_board_and_charts" not in names
-    assert names.index("irlab_ranking_board") < names.index("irlab_live_chart")
+    assert names.index("irlab_ranking_board") < names.index("irlab_charts_and_formula")
+    assert component_data(predicting, "irlab_formula")[0]["preview"] is None   # no answers given
+
+
+def test_the_metric_switch_in_the_formula_view_picks_the_formula_and_its_pros_and_cons():
+    """The Metric switch moved into the joint element (ui/shared/formula_view.py): its trigger
+    sets the metric, and the page reruns whole, so the pros and cons outside follow."""
+    from tests.apptest import trigger
+    at = run(k=8)
+    assert r"\cdot 1}{4} = 0.54" not in formula(at)["latex"]      # not AP's yet
+    at = trigger(at, "irlab_board_and_charts", "metric", "AP")
+    assert not at.exception, at.exception
+    assert r"\cdot 1}{4} = 0.54" in formula(at)["latex"]
+    assert page_state_value(at, "metric") == "AP"
+    assert any("**AP@K**" in m.value for m in at.markdown)          # the pros and cons
+    at = trigger(at, "irlab_board_and_charts", "metric", "not a metric")
+    assert page_state_value(at, "metric") == "AP"
+
+
+def page_state_value(at, name):
+    return at.session_state["pg_" + name]

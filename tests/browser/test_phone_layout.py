@@ -18,7 +18,7 @@ from tests.browser.helpers import swipe, wait_until  # noqa: E402
 pytestmark = pytest.mark.browser
 
 PHONE = dict(width=390, height=844, is_mobile=True, has_touch=True, device_scale_factor=2)
-FORMULA = "[data-testid='stMarkdown'] .katex-display"
+FORMULA = ":is([data-testid='stMarkdown'], .fm-formula) .katex-display"
 #: Each formula's box and whether its content is wider than the box.
 FORMULAS_JS = f"""() => [...document.querySelectorAll("{FORMULA}")].map(d => {{
   const box = d.getBoundingClientRect(), style = getComputedStyle(d);

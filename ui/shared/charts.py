@@ -115,9 +115,18 @@ def curves_figure(curves: dict, names: Sequence[str], k: int, *, y_title: str = 
     # A fixed y range (not autorange) keeps the axes still while the curves move, and lets
     # ui/shared/live_chart.py move only the points. IDCG's top bounds every DCG, so a drag leaves
     # it, and rounding it up to a round number keeps it through most judgment changes.
-    top = 1.0 if unit_interval else _round_up(max(max(t["y"], default=0.0) for t in traces))
-    layout["yaxis"]["range"] = [-0.03 * top, 1.05 * top]
+    layout["yaxis"]["range"] = y_range(
+        None if unit_interval else max(max(t["y"], default=0.0) for t in traces))
     return {"data": traces, "layout": layout}
+
+
+def y_range(highest: float | None) -> list[float]:
+    """:func:`curves_figure`'s fixed y range: 0..1 for scores (``highest`` None), else up to
+    ``highest`` rounded up to a round number; a little room below 0 and above the top.
+    (``ui.lessons.playground.preview`` sends a neighbour's range too, so the preview moves
+    the axis the rerun would.)"""
+    top = 1.0 if highest is None else _round_up(highest)
+    return [-0.03 * top, 1.05 * top]
 
 
 #: The precision–recall chart's traces in order, each an (x, y) pair of

@@ -14,15 +14,15 @@ from ui.shared.texts import METRIC_TEXT
 #: formula that scrolls fades out at the edge where it goes on (browsers with scroll timelines;
 #: elsewhere it simply scrolls).
 FORMULA_CSS = """<style>
-[data-testid="stMarkdown"] .katex-display {
+:is([data-testid="stMarkdown"], .fm-formula) .katex-display {
   overflow-x: auto; overflow-y: hidden; max-width: 100%; scrollbar-width: thin;
   padding: 0 2px;   /* KaTeX's 2px spacer (.vlist-s) would otherwise make it scroll */
 }
 @media (max-width: 640px) {
-  [data-testid="stMarkdown"] .katex-display > .katex { font-size: 1em; }
+  :is([data-testid="stMarkdown"], .fm-formula) .katex-display > .katex { font-size: 1em; }
 }
 @supports (animation-timeline: scroll()) {
-  [data-testid="stMarkdown"] .katex-display {
+  :is([data-testid="stMarkdown"], .fm-formula) .katex-display {
     animation: formula-goes-on linear both; animation-timeline: scroll(self inline);
   }
 }
@@ -114,3 +114,38 @@ def show_swapped(expl: Explanation) -> None:
     """The same formula for the ranking with its first two results swapped, labelled above."""
     st.caption("With the first two results swapped:")
     st.latex(two_lines(expl.latex))
+
+
+#: The per-rank tables' columns as the formula view names them, and which show 3 decimals
+#: (as ``show_explanation``'s ``%.3f`` columns); the rest are whole numbers.
+_TABLE_COLUMNS = {
+    "AP": (("rank", "rank"), ("rel", "rel_k"), ("precision", "Precision@k"),
+           ("term", "Precision@k · rel_k")),
+    "DCG": (("rank", "rank"), ("grade", "grade"), ("gain", "gain"),
+            ("discount", "discount log2(rank+1)"), ("discounted_gain", "discounted gain"),
+            ("running_dcg", "DCG so far")),
+}
+_DECIMAL_COLUMNS = {"precision", "term", "gain", "discount", "discounted_gain", "running_dcg"}
+
+
+def _cell(name: str, value) -> str:
+    if name in _DECIMAL_COLUMNS:
+        return f"{float(value):.3f}"
+    number = float(value)
+    return str(int(number)) if number.is_integer() else str(value)
+
+
+def explanation_tables(expl: Explanation) -> list[dict]:
+    """The per-rank tables of :func:`show_explanation` as text, for a view that draws them
+    itself (``ui/shared/formula_view.py``): ``[{"caption", "columns", "rows"}]``, each cell
+    as the table prints it (3 decimals in the same columns). No metric is computed here."""
+    def table(caption: str, kind: str, rows: list[dict]) -> dict:
+        columns = _TABLE_COLUMNS[kind]
+        return {"caption": caption, "columns": [label for _, label in columns],
+                "rows": [[_cell(name, row[name]) for name, _ in columns] for row in rows]}
+    if expl.metric == "AP" and expl.rows:
+        return [table("", "AP", expl.rows)]
+    if expl.metric in ("DCG", "IDCG", "nDCG", "CG") and expl.rows:
+        return [table("This ranking", "DCG", expl.rows),
+                table("Ideal ranking (highest grades first)", "DCG", expl.ideal_rows)]
+    return []

@@ -35,6 +35,9 @@ PRESENT_CSS = """<style>
 @media (min-width: 1600px) {
   [data-testid="stMainBlockContainer"] :is(p, li, label, figcaption, td, th, input) {
     font-size: max(1.25rem, 1em); }
+  /* the playground's formula view (ui/shared/formula_view.py): its label, switch and captions */
+  [data-testid="stMainBlockContainer"] :is(.fm-label, .fm-option, .fm-caption) {
+    font-size: max(1.25rem, 1em); }
   [data-testid="stMainBlockContainer"] .katex-display > .katex { font-size: 1.6rem; }
   /* the slider's value grows with the text (a paragraph) but keeps Streamlit's place above the
      thumb: at its 1.6 line height the larger digit sat on the thumb */

@@ -107,7 +107,8 @@ def _charts_data(charts) -> list[dict]:
 
 
 def figure_look(figure: Mapping) -> str:
-    """A digest of everything in ``figure`` except the points' values (``x`` and ``y``).
+    """A digest of everything in ``figure`` except the points' values (``x`` and ``y``) and
+    the y axis's range (the browser compares that itself: a preview may have moved it).
 
     While it stays the same from one rerun to the next, the browser only moves the points
     (``moveValues`` in ``live_chart/live_chart.js``; along axes with a fixed ``range``);
@@ -116,7 +117,10 @@ def figure_look(figure: Mapping) -> str:
     """
     traces = [{name: value for name, value in trace.items() if name not in ("x", "y")}
               for trace in figure.get("data", [])]
-    text = json.dumps([figure.get("layout", {}), traces], sort_keys=True, default=str)
+    layout = dict(figure.get("layout", {}))
+    if isinstance(layout.get("yaxis"), Mapping):
+        layout["yaxis"] = {n: v for n, v in layout["yaxis"].items() if n != "range"}
+    text = json.dumps([layout, traces], sort_keys=True, default=str)
     return hashlib.blake2b(text.encode(), digest_size=12).hexdigest()
 
 

@@ -21,9 +21,11 @@ from dataclasses import dataclass
 import numpy as np
 
 import irlib
+from irlib.measures.registry import MEASURES
 from ui.shared import component_code
 from ui.shared.numbers import fmt
-from ui.shared.charts import PR_TRACES
+from ui.shared.charts import PR_TRACES, y_range
+from ui.shared.formula_view import formula_entry
 
 #: Curve values travel rounded: a quarter of a pixel on a 240 px chart of 0..1, the hover
 #: label's own precision, and the rerun brings the exact ones.
@@ -99,7 +101,11 @@ def neighbour_preview(order: Sequence[str], grades: Mapping[str, int], levels: S
     >>> p = neighbour_preview(["a", "b"], {"a": 0, "b": 1}, (0, 1), k=1, rel=1, gain="linear",
     ...                       tiles=["P"], charts=[["R"]], note=lambda k, *c: str(c))
     >>> p.numbers["move:1:0"]        # b to rank 1: P@1 = 1, recall 1 at K = 1 and 2
-    {'tiles': ['1'], 'note': '(1, 0, 0, 1)', 'charts': [[[1.0, 1.0]]]}
+    {'tiles': ['1'], 'note': '(1, 0, 0, 1)', 'charts': [[[1.0, 1.0]]], 'ranges': [None]}
+    >>> q = neighbour_preview(["a", "b"], {"a": 0, "b": 1}, (0, 1), k=1, rel=1, gain="linear",
+    ...                       tiles=["P"], charts=[["DCG", "IDCG"]], note=lambda k, *c: "")
+    >>> q.numbers["grade:0:1"]["ranges"]     # both relevant: IDCG@2 = 1.63, the axis up to 2
+    [[-0.06, 2.1]]
     >>> p.outcomes["grade:0:1"]       # a judged relevant: both relevant, only a returned
     ['TP', 'FN']
     """
@@ -128,12 +134,17 @@ def _neighbour_preview(order: tuple[str, ...], current: tuple[int, ...],
     at_k = np.array([curves[name][:, k - 1] for name in tiles]).reshape(len(tiles), n).T
     cut = np.array([counts[name][:, k - 1] for name in irlib.CONFUSION_NAMES]).T
     per_chart = [_chart_numbers(chart, curves, pr) for chart in charts]
+    # The DCG chart's y range follows its highest value (ui.shared.charts.y_range): a judgment
+    # may move it, and the preview moves it too, so the rerun finds the axis in place.
+    tops = [None if chart == PRECISION_RECALL or all(MEASURES[n].bounded for n in chart)
+            else np.max([curves[name] for name in chart], axis=(0, 2)) for chart in charts]
     # Many neighbours show the same numbers (two cards of one grade swapped): each distinct
     # row is formatted once, and its entry is shared by every key that leads to it.
     # (Rows found equal by their bytes in a dict: np.unique(axis=0) on ~90 short rows costs
     # more than the curves.)
     rows = np.ascontiguousarray(np.concatenate(
-        [at_k, cut, *(flat for flat, _ in per_chart)], axis=1), dtype=float)
+        [at_k, cut, *(flat for flat, _ in per_chart),
+         *(top[:, None] for top in tops if top is not None)], axis=1), dtype=float)
     first, inverse, seen = [], [], {}
     for i, row in enumerate(rows):
         j = seen.setdefault(row.tobytes(), len(first))
@@ -146,7 +157,9 @@ def _neighbour_preview(order: tuple[str, ...], current: tuple[int, ...],
             if v not in texts:
                 texts[v] = fmt(v)
     entries = [{"tiles": [texts[v] for v in at_k_rows[r]], "note": note(k, *cut_rows[r]),
-                "charts": [moved[r] for _, moved in per_chart]} for r in first]
+                "charts": [moved[r] for _, moved in per_chart],
+                "ranges": [None if top is None else y_range(float(top[r])) for top in tops]}
+               for r in first]
     numbers, outcomes = {}, {}
     for key, entry, tag in zip(near.keys(), inverse, tags):
         numbers[key] = entries[entry]
@@ -165,3 +178,34 @@ def _chart_numbers(chart, curves: dict, pr: dict | None) -> tuple[np.ndarray, li
         return np.hstack([np.hstack(pair) for pair in traces]), moved
     line = np.stack([curves[name].round(DECIMALS) for name in chart], axis=1)
     return line.reshape(len(line), -1), line.tolist()
+
+
+def formula_preview(order: Sequence[str], grades: Mapping[str, int], levels: Sequence[int], *,
+                    k: int, rel: int, gain: str, metric: str, board: str) -> str:
+    """Each neighbour's formula (``ui.shared.formula_view.formula_entry``: irlib's LaTeX and
+    per-rank tables), keyed as :func:`neighbour_preview`'s numbers, for the formula view to
+    show at a click. Deflated JSON text like :meth:`Preview.for_charts`; cached per state."""
+    return _formula_preview(tuple(order), tuple(int(grades.get(i, 0)) for i in order),
+                            tuple(levels), k, rel, gain, metric, board)
+
+
+@functools.lru_cache(maxsize=256)
+def _formula_preview(order: tuple[str, ...], current: tuple[int, ...], levels: tuple[int, ...],
+                     k: int, rel: int, gain: str, metric: str, board: str) -> str:
+    near = irlib.one_move_neighbours(current, levels)
+    entries, index, keys = [], {}, {}
+    for key, grades in zip(near.keys(), near.grades.tolist()):
+        # the formula reads only the top K's grades (and the ideal's, from all of them)
+        state = tuple(int(g) for g in grades)
+        if state not in index:
+            index[state] = len(entries)
+            entries.append(_formula_entry(state, k, rel, gain, metric))
+        keys[key] = index[state]
+    text = json.dumps({"board": board, "base": signature(order, dict(zip(order, current))),
+                       "keys": keys, "entries": entries}, separators=(",", ":"))
+    return "deflate:" + base64.b64encode(zlib.compress(text.encode(), 6)).decode("ascii")
+
+
+@functools.lru_cache(maxsize=4096)
+def _formula_entry(grades: tuple[int, ...], k: int, rel: int, gain: str, metric: str) -> dict:
+    return formula_entry(irlib.explain(metric, list(grades), k, rel=rel, gain=gain))

@@ -18,7 +18,7 @@ import streamlit as st
 
 import irlib
 from irlib.measures.registry import MEASURES
-from ui.shared import live_chart
+from ui.shared import formula_view, live_chart
 from ui.lessons.playground import predict
 from ui.lessons.playground import example_data as own_data, example_goal as own_goal
 from ui.shared import page_state as ps
@@ -191,6 +191,11 @@ class BoardView:
             for name in tile_measures())
 
     @functools.cached_property
+    def formula_data(self) -> bytes:
+        """:attr:`explanation` as the formula view draws it (LaTeX and tables), encoded once."""
+        return formula_view.encode_formula(self.explanation)
+
+    @functools.cached_property
     def note(self) -> str:
         """The caption's counts at K (:func:`confusion_note`)."""
         c = self.confusion
@@ -309,9 +314,18 @@ def set_k_from_chart(x: float) -> None:
     s = page_state()
     if x == int(x) and 1 <= x <= len(item_ids()) and x != s["k"]:
         s.set("k", int(x))
-        st.session_state[PREFIX + "k_from_chart"] = True
+        st.session_state[PREFIX + "whole_run"] = True
 
 
-def take_k_from_chart() -> bool:
-    """True once after a chart click changed K (the page then reruns whole, slider included)."""
-    return bool(st.session_state.pop(PREFIX + "k_from_chart", False))
+def set_metric(metric: str) -> None:
+    """The formula view's Metric switch chose ``metric``."""
+    s = page_state()
+    if metric != s["metric"]:
+        s.set("metric", metric)
+        st.session_state[PREFIX + "whole_run"] = True
+
+
+def take_whole_run() -> bool:
+    """True once after a change the page outside the live part shows too (a chart click's K:
+    the slider; the Metric switch: the metric's pros and cons): the page then reruns whole."""
+    return bool(st.session_state.pop(PREFIX + "whole_run", False))

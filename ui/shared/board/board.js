@@ -227,6 +227,14 @@ function paintPlaces(s, order, tags) {
   if (last && last.nextSibling !== s.divider) s.list.insertBefore(s.divider, last.nextSibling);
 }
 
+// The looked-up tags of the state the board now shows (a badge clicked, a card moved) become
+// its outcomes, in the cards' labels for screen readers too: a rerun that confirms them then
+// finds every card as it would paint it and writes nothing (tests/browser/test_rerun_confirms.py).
+function takeOutcomes(s, tags) {
+  s.outcomes = new Map(s.order.map((id, i) => [id, tags[i] || ""]));
+  s.order.forEach((id, i) => paintCard(s, id, i));
+}
+
 function send(s) {
   s.seq += 1;
   s.sentAt = Date.now();
@@ -247,7 +255,7 @@ function move(s, card, delta, focusEl) {
   s.order.splice(j, 0, id);
   paint(s);
   const tags = preview(s, `move:${i}:${j}`);
-  if (tags) paintPlaces(s, s.order, tags);
+  if (tags) takeOutcomes(s, tags);
   const target = focusEl && !focusEl.disabled ? focusEl : card;
   target.focus();
   announce(s, `${titleOf(s, id)} moved to rank ${j + 1}`);
@@ -261,7 +269,7 @@ function setGrade(s, card, grade) {
   s.grades[id] = grade;
   paintCard(s, id, s.order.indexOf(id));
   const tags = preview(s, `grade:${s.order.indexOf(id)}:${grade}`);
-  if (tags) paintPlaces(s, s.order, tags);
+  if (tags) takeOutcomes(s, tags);
   const t = titleOf(s, id);
   announce(s, s.mode === "binary" ? `${t} marked ${grade ? "relevant" : "not relevant"}` : `${t} graded ${grade}`);
   send(s);
@@ -512,7 +520,8 @@ function setup(parentElement) {
       // Dropped: the numbers stay on the new order until Python confirms; cancelled: back.
       const tags = preview(s, changed ? `move:${before.indexOf(id)}:${s.order.indexOf(id)}` : null);
       if (changed) {
-        paintPlaces(s, s.order, tags);
+        if (tags) takeOutcomes(s, tags);
+        else paintPlaces(s, s.order, tags);
         announce(s, `${titleOf(s, id)} moved to rank ${s.order.indexOf(id) + 1}`);
       } else if (place === "back" && shown.indexOf(id) !== before.indexOf(id)) {
         announce(s, `${titleOf(s, id)} not moved: ${s.escaped ? "cancelled" : "let go outside the board"}`);

@@ -262,7 +262,7 @@ function drawChoice(s) {
   options.forEach((option, i) => {
     const button = group.children[i];
     setText(button, option.text);
-    button.dataset.value = String(option.value);
+    setIfChanged(button, "data-value", String(option.value));
     setIfChanged(button, "aria-pressed", String(option.value === c.value));
   });
 }
@@ -326,8 +326,59 @@ function showPreview(s, detail) {
     // (the precision–recall graph)
     const traces = shown ? shown.charts[i].map((t) => (Array.isArray(t) ? { y: t } : t))
       : chart.figure.data;
-    moveOrAnimate(window.Plotly, cell, traces);
+    // and the DCG chart's y range where a judgment moves it: moved now, so that the rerun
+    // that confirms the preview finds the axis in place and redraws nothing
+    const range = shown ? shown.ranges && shown.ranges[i] : yRange(chart.figure);
+    cell.wanted = null;
+    if (range && !sameRange(range, cell.range)) rescaleAfterPaint(window.Plotly, cell, traces, range);
+    else moveOrAnimate(window.Plotly, cell, traces);
   });
+}
+
+// A new axis redraws the chart (Plotly.update, tens of milliseconds): after the frame that
+// shows the tiles' new numbers, so as not to hold it back; only the last of several previews,
+// and not if a rerun has drawn the chart since (drawOne clears cell.wanted).
+function rescaleAfterPaint(Plotly, cell, traces, range) {
+  cell.wanted = { traces, range };
+  if (cell.scheduled) return;
+  cell.scheduled = true;
+  requestAnimationFrame(() => setTimeout(() => {
+    cell.scheduled = false;
+    const wanted = cell.wanted;
+    cell.wanted = null;
+    if (!wanted || !cell.plot.isConnected) return;
+    if (sameRange(wanted.range, cell.range)) moveOrAnimate(Plotly, cell, wanted.traces);
+    else rescale(Plotly, cell, wanted.traces, wanted.range);
+  }, 0));
+}
+
+function yRange(figure) {
+  const axis = figure && figure.layout && figure.layout.yaxis;
+  return axis && Array.isArray(axis.range) ? axis.range : null;
+}
+
+function sameRange(a, b) {
+  return Array.isArray(a) && Array.isArray(b) && a.length === b.length &&
+    a.every((v, j) => Math.abs(v - b[j]) < 1e-9);
+}
+
+// A new y range and new values at once (Plotly.update: one redraw of the chart); then the
+// points are placed by moveValues, which notes where, so a rerun bringing the same values
+// writes nothing.
+function rescale(Plotly, cell, traces, range) {
+  cell.range = range.slice();
+  cell.frame = frameOf(cell.frame, range);
+  const data = { y: traces.map((t) => t.y) };
+  if (traces.some((t) => Array.isArray(t.x))) data.x = traces.map((t, j) => t.x || cell.plot.data[j].x);
+  Plotly.update(cell.plot, data, { "yaxis.range": range.slice() })
+    .then(() => moveValues(cell.plot, traces));
+}
+
+// A chart's frame (drawOne) with another y range.
+function frameOf(frame, range) {
+  const parts = String(frame || "").split("|");
+  parts[1] = JSON.stringify(range);
+  return parts.join("|");
 }
 
 // Move a drawn chart's lines and markers to new values, the way plotly.js would draw them:
@@ -456,8 +507,12 @@ function drawOne(Plotly, s, cell, chart) {
   // (Plotly.animate with redraw: false, still cheaper than Plotly.react).
   const large = s.data.size === "large" || s.data.size === "present";
   const present = s.data.size === "present";
-  const frame = [chart.look, cell.width, height, s.themeKey, large, present].join("|");
+  const range = yRange(figure);
+  const frame = [chart.look, JSON.stringify(range), cell.width, height, s.themeKey, large,
+                 present].join("|");
   const same = cell.drawn && frame === cell.frame;
+  cell.range = range && range.slice();
+  cell.wanted = null;                 // a preview's rescale still waiting gives way
   if (same) {
     moveOrAnimate(Plotly, cell, figure.data);
   } else {
