@@ -27,6 +27,7 @@ from ui.shared.texts import METRIC_TEXT, md_escape
 P = pg.PREFIX
 st.session_state[P + "full_run"] = True     # the live part sends pictures and code this time
 pg.init()                   # first: a link's own example decides the board's fields
+own_example.follow_history()     # Back or Forward onto the cats or an own example
 S = pg.page_state()
 state = pg.current()
 example = pg.own_example()               # the lecturer's own example, or None: the cats
@@ -192,4 +193,5 @@ st.caption(":material/link: " + (
     "To share this exact board (order, judgments, mode, K, metric and view), copy the "
     "address bar: it always holds the whole state." if example is None
     else own_example.link_note(example)))
+own_example.push_step()          # a switch between the cats and an own example: a Back step
 lesson_links("pages/playground.py")
