@@ -48,13 +48,18 @@ def use(example: own_data.OwnExample, *, step: bool = True) -> None:
     """Put ``example`` on the board, in its own order with its own grades (the cats' board is
     kept for "Back to the cats"). From the cats, a ``step`` of the browser's Back button."""
     ss = st.session_state
-    if pg.own_example() is None:
+    shown = pg.own_example()
+    if shown is None:
         if step:
             _history_step()
         s = pg.page_state()
-        ss[KEPT] = {name: s[name] for name in _BOARD}
+        ss[KEPT] = {name: s[name] for name in (*_BOARD, "mode")}
     ss[pg.EXAMPLE] = example
-    _fit_board()
+    # Its grades' kind decides the mode (0-4: graded, 0/1: binary) when it comes in place of the
+    # cats or of an example of the other kind; an edit of the example keeps the one chosen.
+    mode = pg.defaults_of(example).mode
+    _fit_board(None if shown is not None and pg.defaults_of(shown).mode == mode
+               else {"mode": mode})
     ss[ERROR] = None
     # The popover closes on the board it changed, so the lecturer sees the example at once;
     # reopened, it holds the table as shown, the link's note and the goal. (A callback: this
@@ -63,11 +68,12 @@ def use(example: own_data.OwnExample, *, step: bool = True) -> None:
 
 
 def back_to_cats(*, step: bool = True) -> None:
-    """The cats again, as they were left; a ``step`` of the browser's Back button."""
+    """The cats again, as they were left (never seen in this session: as the sources have
+    them, in binary mode); a ``step`` of the browser's Back button."""
     ss = st.session_state
     if step and pg.own_example() is not None:
         _history_step()
-    kept = ss.pop(KEPT, None)
+    kept = ss.pop(KEPT, None) or {"mode": pg.defaults_of(None).mode}
     ss[pg.EXAMPLE] = None
     _fit_board(kept)
 
