@@ -133,6 +133,26 @@ def test_back_and_forward_step_between_the_cats_and_an_own_example(own, tmp_path
     expect(page.locator(".rb-root .rb-card")).to_have_count(8)
 
 
+def test_a_phone_reaches_back_to_the_cats_with_nothing_over_the_popover(own):
+    """On a phone the tiles' numbers are pinned to the foot of the screen while the tiles are
+    out of sight; the own example's popover reaches down there, and the strip's cut numbers
+    showed around "Back to the cats" (a lecturer's walk). While the popover is open the strip
+    is gone and the button is whole inside the popover and the screen."""
+    page = own(**PHONE)
+    strip = page.locator(".lc-strip")
+    expect(strip).to_be_visible()                     # the tiles are below the board
+    page.get_by_role("button", name="Own example").tap()
+    back = page.get_by_role("button", name="Back to the cats")
+    back.scroll_into_view_if_needed()
+    expect(back).to_be_in_viewport(ratio=1)
+    expect(strip).to_be_hidden()
+    box, popover = back.bounding_box(), page.get_by_test_id("stPopoverBody").bounding_box()
+    assert popover["y"] <= box["y"] and box["y"] + box["height"] <= popover["y"] + popover["height"]
+    back.tap()
+    expect(page.get_by_role("heading", level=1)).to_have_text(re.compile("^Rank the cats"))
+    expect(strip).to_be_visible()                     # the popover closed: the numbers again
+
+
 #: Twelve results of a product search, short and long titles (the longest wrap past two lines).
 PRESENT_ITEMS = [
     *own_data.TEMPLATE.items,

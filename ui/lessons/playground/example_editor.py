@@ -76,6 +76,7 @@ def back_to_cats(*, step: bool = True) -> None:
     kept = ss.pop(KEPT, None) or {"mode": pg.defaults_of(None).mode}
     ss[pg.EXAMPLE] = None
     _fit_board(kept)
+    ss[POPOVER] = False         # closed on the board it changed, as use() does
 
 
 def _fit_board(kept: dict | None = None) -> None:
@@ -225,8 +226,19 @@ def _error_text(message: str) -> str:
 
 # --------------------------------------------------------------------------- the popover
 
+#: A phone pins the tiles' numbers to the foot of the screen (ui/shared/live_chart/live_chart.css,
+#: .lc-strip); the popover reaches down there, and the strip's cut numbers showed around its
+#: last lines ("Back to the cats", a lecturer's walk). While it is open, the board it covers
+#: needs no numbers: the strip goes, and the page's scrolling area reaches the foot again.
+_PHONE_CSS = """<style>@media (max-width: 640px) {
+  body:has([data-testid="stPopoverBody"]) .lc-root .lc-strip { display: none !important; }
+  body:has([data-testid="stPopoverBody"]) [data-testid="stMain"] { bottom: 0 !important; }
+}</style>"""
+
+
 def panel() -> None:
     """The popover's content (call inside ``st.popover``)."""
+    st.html(_PHONE_CSS)
     example = pg.own_example()
     query, rows, version = _draft()
     st.markdown("**Your own example**: a query and 3 to 12 results in your system's order, "
