@@ -28,16 +28,20 @@ from ui.shared.texts import METRIC_TEXT, md_escape
 P = pg.PREFIX
 st.session_state[P + "full_run"] = True     # the live part sends pictures and code this time
 pg.init()                   # first: a link's own example decides the board's fields
+own_example.follow_history()     # Back or Forward onto the cats or an own example
 S = pg.page_state()
 state = pg.current()
-board_page(state.present, steady=not S["predict"])   # predicting: no preview
 example = pg.own_example()               # the lecturer's own example, or None: the cats
+board_page(state.present, steady=not S["predict"],   # predicting: no preview
+           tight=example is not None)               # its query may take two lines
 # The presenter view: a lecturer's own example (3 to 12 results) keeps its type at 20 px or
 # more on a laptop's screen too, its cards and tiles more compact ("present": board.css).
 large = "present" if example is not None else "large"
 # predicting adds a panel above the tiles: smaller cards keep the tiles in view (beside the
 # sidebar; the presenter view's cards stay large, to be read from the back of a room)
 size = large if state.present else "small" if S["predict"] else "normal"
+if size == "normal" and example is not None and len(example.items) > 8:
+    size = "compact"        # two rows of cards as tall as the cats' one row (board.css)
 if example is None:
     query = load_catalog().queries[pg.BINARY_QUERY if state.mode == "binary"
                                    else pg.GRADED_QUERY].text
@@ -192,4 +196,5 @@ st.caption(":material/link: " + (
     "To share this exact board (order, judgments, mode, K, metric and view), copy the "
     "address bar: it always holds the whole state." if example is None
     else own_example.link_note(example)))
+own_example.push_step()          # a switch between the cats and an own example: a Back step
 lesson_links("pages/playground.py")

@@ -270,15 +270,51 @@ def test_sources_ideal_and_predict_first_work_on_an_own_example():
     at = _open(run_page("playground"))
     _show(at)
     at.button(key="pg_ideal").click().run()
-    assert _board(at)["order"] == ["1", "2", "3", "5", "6", "4"]   # binary: grade 0 is last
-    at.segmented_control(key="pg_mode").set_value("graded").run()
-    at.button(key="pg_ideal").click().run()
     assert _board(at)["order"] == ["3", "1", "6", "2", "5", "4"]   # graded: 4, 3, 3, 1, 1, 0
+    at.segmented_control(key="pg_mode").set_value("binary").run()
+    at.button(key="pg_ideal").click().run()
+    assert _board(at)["order"] == ["1", "2", "3", "5", "6", "4"]   # binary: grade 0 is last
     at.button(key="pg_reset").click().run()
     assert _board(at)["order"] == ["1", "2", "3", "4", "5", "6"]
     at.toggle(key="pg_predict").set_value(True).run()
     assert not at.exception, at.exception
     assert len(_board(at)["items"]) == 6 and address(at)["predict"] == "on"
+
+
+def test_an_example_graded_beyond_one_opens_in_graded_mode():
+    """Grades 0-4 typed by a lecturer show as grades at once, not as ✓/✗ until "Grades 0–4" is
+    chosen (a lecturer's walk); an example of 0s and 1s stays binary; the cats come back in
+    the mode they were left in; a link keeps the mode it names, and without one the example's."""
+    at = _open(run_page("playground"))
+    assert at.segmented_control(key="pg_mode").value == "binary"
+    _show(at)                                                  # the template: grades 0-4
+    assert at.segmented_control(key="pg_mode").value == "graded"
+    assert _board(at)["mode"] == "graded" and address(at)["mode"] == "graded"
+    _open(at)
+    query, rows = _edit(at, {0: {"title": "Trail shoe, red"}})
+    _show(at, (query, rows))                  # an edit keeps the mode chosen
+    assert at.segmented_control(key="pg_mode").value == "graded"
+    _open(at)
+    _show(at, (query, [{**row, "grade": str(min(int(row["grade"]), 1))} for row in rows]))
+    assert at.segmented_control(key="pg_mode").value == "binary"      # 0s and 1s only
+    _open(at)
+    at.button(key="pg_own_cats").click().run()
+    assert at.title[0].value == CATS_TITLE
+    assert at.segmented_control(key="pg_mode").value == "binary"      # as the cats were left
+    at.segmented_control(key="pg_mode").set_value("graded").run()
+    _open(at)
+    _show(at, (query, rows))
+    at.segmented_control(key="pg_mode").set_value("binary").run()
+    _open(at)
+    at.button(key="pg_own_cats").click().run()
+    assert at.segmented_control(key="pg_mode").value == "graded"      # as the cats were left
+    assert at.title[0].value == "Rank the cats: “white cat in a box”"
+    text = own_data.to_link(own_data.TEMPLATE)
+    linked = run_page("playground", query={"ex": text, "order": "123456"})
+    assert linked.segmented_control(key="pg_mode").value == "graded"
+    assert _board(linked)["mode"] == "graded"
+    kept = run_page("playground", query={"ex": text, "order": "123456", "mode": "binary"})
+    assert kept.segmented_control(key="pg_mode").value == "binary"
 
 
 def test_a_cut_link_shows_the_cats_and_says_why():

@@ -4,11 +4,14 @@ presenter view reads from the back of a room."""
 from __future__ import annotations
 
 import re
+from urllib.parse import urlencode
 
 import pytest
 from playwright.sync_api import expect
 
 from tests.browser.helpers import board_card, small_text, wait_for_app_run
+from tests.browser.test_own_example import PRESENT_ITEMS
+from ui.lessons.playground import example_data as own_data
 
 pytestmark = pytest.mark.browser
 
@@ -39,6 +42,27 @@ def test_board_tiles_and_curves_fit_one_screen(start_app, open_page, width, heig
     expect(page.locator(".lc-root .js-plotly-plot")).to_have_count(2)
     found = boxes(page)
     assert len(found["cards"]) == 8 and len(found["tiles"]) == 8
+    outside = {name: [b for b in bs if not inside(b, width, height)] for name, bs in found.items()}
+    assert not any(outside.values()), outside
+    assert page.evaluate("() => document.querySelector('[data-testid=stMain]').scrollTop") == 0
+
+
+@pytest.mark.parametrize("width, height", VIEWPORTS)
+@pytest.mark.parametrize("results, query", [(9, "k=3"), (12, "mode=graded&k=5")])
+def test_an_own_example_of_nine_to_twelve_results_fits_one_screen(start_app, open_page, width,
+                                                                 height, results, query):
+    """The learning view (sidebar, intro line) of a lecturer's own example of 9-12 results:
+    its two rows of cards, the tiles, both charts and the line under them on one screen, as
+    the cats' one row (a lecturer's walk: below a laptop's fold, scrolled to see the numbers
+    move). The query takes the heading to two lines at 1366 px; graded mode adds its input."""
+    example = own_data.OwnExample("red running shoes", tuple(PRESENT_ITEMS[:results]))
+    app = start_app("app.py")
+    page = open_page(app.url + "/playground", width=width, height=height, query=urlencode(
+        {"ex": own_data.to_link(example), "order": "".join(example.ids)}) + "&" + query)
+    board_card(page, rank=results).wait_for()
+    expect(page.locator(".lc-root .js-plotly-plot")).to_have_count(2)
+    found = boxes(page)
+    assert len(found["cards"]) == results and len(found["tiles"]) == 8
     outside = {name: [b for b in bs if not inside(b, width, height)] for name, bs in found.items()}
     assert not any(outside.values()), outside
     assert page.evaluate("() => document.querySelector('[data-testid=stMain]').scrollTop") == 0

@@ -95,6 +95,64 @@ def test_a_phone_drags_and_judges_a_text_card(own):
     assert box and box["height"] > 40                # the title fills the picture's place
 
 
+def test_back_and_forward_step_between_the_cats_and_an_own_example(own, tmp_path):
+    """A switch between the cats and an own example is a step of the browser's Back button
+    (a lecturer's walk: Back after "Back to the cats" left the page); each comes back as it
+    was left, a drag or a judgment is no step."""
+    page = own(width=1366, height=768)
+    heading = page.get_by_role("heading", level=1)
+    drag_card(page, board_card(page, rank=3), board_card(page, rank=1))
+    wait_for_app_run(page)
+    expect(page).to_have_url(re.compile(r"order=312456"))
+    entries = page.evaluate("() => history.length")
+    page.get_by_role("button", name="Own example").click()
+    page.get_by_role("button", name="Back to the cats").click()
+    expect(heading).to_have_text(re.compile("^Rank the cats"))
+    expect(page).not_to_have_url(re.compile(r"[?&]ex="))
+    page.wait_for_function("(n) => history.length === n + 1", arg=entries)
+    page.go_back()
+    expect(heading).to_have_text("Rank the results: “red running shoes”")
+    wait_for_app_run(page)
+    expect(page.locator(".rb-root .rb-card .rb-title").first).to_have_text(TITLES[2])
+    assert titles(page) == [TITLES[2], TITLES[0], TITLES[1], *TITLES[3:]]
+    assert tile(page, "NDCG@3") == ndcg_at_3([4, 3, 1, 0, 1, 3])
+    expect(page).to_have_url(re.compile(r"[?&]ex=.*"))
+    page.go_forward()
+    expect(heading).to_have_text(re.compile("^Rank the cats"))
+    wait_for_app_run(page)
+    # from the cats, a file's example: Back brings the cats back, not the page before
+    page.get_by_role("button", name="Own example").click()
+    (tmp_path / "socks.csv").write_text("query,title,grade\nsocks,Wool sock,2\n,Shoe,0\n,Sock,1\n")
+    page.get_by_test_id("stFileUploaderDropzoneInput").nth(1).set_input_files(
+        str(tmp_path / "socks.csv"))
+    expect(heading).to_have_text("Rank the results: “socks”")
+    page.wait_for_function("(n) => history.length === n + 2", arg=entries)   # [.., cats, socks]
+    page.go_back()
+    expect(heading).to_have_text(re.compile("^Rank the cats"))
+    wait_for_app_run(page)
+    expect(page.locator(".rb-root .rb-card")).to_have_count(8)
+
+
+def test_a_phone_reaches_back_to_the_cats_with_nothing_over_the_popover(own):
+    """On a phone the tiles' numbers are pinned to the foot of the screen while the tiles are
+    out of sight; the own example's popover reaches down there, and the strip's cut numbers
+    showed around "Back to the cats" (a lecturer's walk). While the popover is open the strip
+    is gone and the button is whole inside the popover and the screen."""
+    page = own(**PHONE)
+    strip = page.locator(".lc-strip")
+    expect(strip).to_be_visible()                     # the tiles are below the board
+    page.get_by_role("button", name="Own example").tap()
+    back = page.get_by_role("button", name="Back to the cats")
+    back.scroll_into_view_if_needed()
+    expect(back).to_be_in_viewport(ratio=1)
+    expect(strip).to_be_hidden()
+    box, popover = back.bounding_box(), page.get_by_test_id("stPopoverBody").bounding_box()
+    assert popover["y"] <= box["y"] and box["y"] + box["height"] <= popover["y"] + popover["height"]
+    back.tap()
+    expect(page.get_by_role("heading", level=1)).to_have_text(re.compile("^Rank the cats"))
+    expect(strip).to_be_visible()                     # the popover closed: the numbers again
+
+
 #: Twelve results of a product search, short and long titles (the longest wrap past two lines).
 PRESENT_ITEMS = [
     *own_data.TEMPLATE.items,

@@ -187,3 +187,14 @@ def test_your_own_judgments_with_four_systems_prints_verdict_and_tables_whole(ap
             assert widget not in everything, (paper, widget)
         # the per-query table prints every query (the grid on screen shows ~10 rows)
         assert all(f" {q} " in everything for q in ("101", "114", "2", "8")), paper
+
+
+def test_the_boards_badges_print_whole_at_a_papers_width(app_url, open_page):
+    """On A4 (about 700 px for the page) the eight cards are narrower than "✗ not relevant"
+    on one line: the badge's words wrap on paper rather than being cut (a lecturer's walk)."""
+    page = open_page(app_url + "/playground", width=703, height=1000)
+    page.locator(".rb-card .rb-badge").first.wait_for()
+    page.emulate_media(media="print")
+    cut = page.locator(".rb-card .rb-badge").evaluate_all(
+        "(badges) => badges.filter((b) => b.scrollWidth > b.clientWidth).map((b) => b.textContent)")
+    assert len(page.locator(".rb-card .rb-badge").all()) == 8 and cut == [], cut

@@ -71,8 +71,11 @@ STYLE = """<style>
 @media (max-width: 640px) {
   .room-cards { gap: .2rem; }
   .room-cut { font-size: .65rem; }
-  .room-card { padding: .05rem; border-width: 2px; font-size: .72rem; }
+  .room-card { padding: .05rem; border-width: 2px; font-size: .72rem; container-type: inline-size; }
   .room-card .doc { font-size: 1.1rem; }
+  /* a title's type shrinks until the rankings' longest word (--w letters, at most 10) fits its
+     card, to .55rem; only a longer word breaks inside (no hyphenation dictionary on Linux) */
+  .room-card .doc.text { font-size: clamp(.55rem, 100cqw / (var(--w, 1) * .62), .75rem); }
 }
 .room-qr { margin: .5rem 0; width: min(300px, 100%); text-align: center; }
 .room-qr img { width: 100%; image-rendering: pixelated; border-radius: .3rem; }
@@ -299,6 +302,8 @@ def rankings(question: Mapping) -> None:
     shown = question.get("rankings") or []
     graded = any(int(item.get("grade", 0)) > 1 for r in shown for item in r["items"])
     k = int(question.get("k") or 0)
+    longest = min(10, max((len(word) for r in shown for item in r["items"]     # STYLE: --w
+                           for word in str(item.get("title", "")).split()), default=1))
     for ranking in shown:
         label = html.escape(str(ranking.get("label", "")))
         items = ranking["items"]
@@ -313,7 +318,7 @@ def rankings(question: Mapping) -> None:
             grid = f"grid-template-columns: repeat({len(items)}, {card})"
         cards = "".join(cards)
         st.markdown(f'<div class="room-strip"><div class="lbl">{label}</div>'
-                    f'<div class="room-cards" style="{grid}">{cards}</div></div>',
+                    f'<div class="room-cards" style="{grid}; --w: {longest}">{cards}</div></div>',
                     unsafe_allow_html=True)
 
 

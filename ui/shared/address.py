@@ -1,4 +1,5 @@
-"""Keep the browser's address bar at a link to what the page shows (``history.replaceState``).
+"""Keep the browser's address bar at a link to what the page shows (``history.replaceState``;
+``history.pushState`` only for :func:`push_address`).
 
 ``st.query_params`` would do the same, but Streamlit's frontend answers it with
 ``history.pushState`` — every drag would become a step of the Back button — and re-renders
@@ -37,6 +38,33 @@ def _mount():
 def keep_address(query: str) -> None:
     """Set the address bar's query string to ``query`` (``"k=2&gain=linear"``, no ``?``)."""
     _mount()(key="irlab_address", data={"address": query}, height="content")
+
+
+_PUSH_JS = """
+export default function (component) {
+  const d = component.data || {};
+  pushAddress(d.before, d.after, d.token);
+}
+"""
+
+
+@functools.cache
+def _push_mount():
+    return st.components.v2.component("irlab_push_address", js=address_js() + _PUSH_JS)
+
+
+def push_address(before: str, after: str, token: str, key: str) -> None:
+    """Make the change from the address ``before`` to ``after`` a step of the browser's Back
+    button (``history.pushState``), once per ``token`` (new for each such change).
+
+    For the few changes that replace what a page is about (the playground's cats and a
+    lecturer's own example), not for a drag: Back then brings back the board that was left.
+    The page must follow the address Back lands on (Streamlit reruns it with that query).
+    Drawn hidden (``key`` is a plain CSS class name).
+    """
+    hide_element(key)
+    _push_mount()(key=key, data={"before": before, "after": after, "token": token},
+                  height="content")
 
 
 # Sends the address this tab last kept for the page, if it is not the one in the bar.

@@ -125,7 +125,9 @@ def ranking_board(
         ``"normal"``, ``"small"`` for several boards on a page (smaller pictures), or
         ``"large"`` for a projector (bigger pictures and text), or ``"present"``: ``"large"``
         whose type stays at least 20 px on a laptop's screen too, the cards more compact (a
-        lecturer's own example of up to 12 results on the playground's presenter view).
+        lecturer's own example of up to 12 results on the playground's presenter view), or
+        ``"compact"``: a wide board's two rows of 9 to 12 cards as tall as one row of eight (a
+        lecturer's own example in the playground's learning view).
     preview
         ``ui.lessons.playground.preview.Preview.for_board(key)`` (or ``board_json(key)``, the same encoded
         once per state): the outcome tags of every state one action

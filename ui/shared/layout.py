@@ -60,6 +60,16 @@ SIDEBAR_TOGGLE_CSS = f"""<style>
 </style>"""
 
 
+#: A short screen (a 1366x768 laptop) holding a lecturer's own example: half a rem between the
+#: page's parts, as the presenter view has, keeps the line under the charts in view when a
+#: long query takes the heading to two lines (tests/browser/test_one_screen.py).
+TIGHT_CSS = """<style>
+@media (min-width: 640px) and (max-height: 900px) {
+  [data-testid="stMainBlockContainer"] [data-testid="stVerticalBlock"] { gap: 0.5rem; }
+}
+</style>"""
+
+
 #: Metric tiles a size smaller, so a tile pair fits beside a board's row of cards.
 COMPACT_METRICS_CSS = """<style>
 [data-testid="stMetricValue"] { font-size: 1.75rem; }
@@ -77,16 +87,18 @@ STEADY_CSS = """<style>
 
 
 def board_page(present: bool = False, *, compact_metrics: bool = False,
-               steady: bool = False) -> None:
+               steady: bool = False, tight: bool = False) -> None:
     """Tighten the page around its boards; ``present`` is the view for a projector (the sidebar
     hidden until its toggle in the header bar shows it); ``steady`` keeps elements from fading
-    while a rerun runs (:data:`STEADY_CSS`)."""
+    while a rerun runs (:data:`STEADY_CSS`); ``tight`` halves the gaps on a short screen
+    (:data:`TIGHT_CSS`, the presenter view's own)."""
     sidebar = present and st.toggle(
         "Sidebar", key=SIDEBAR_TOGGLE_KEY,
         help="Show the course's pages beside the presenter view (it hides them).")
     st.html((PRESENT_CSS + SIDEBAR_TOGGLE_CSS if present else COMPACT_CSS)
             + (HIDE_SIDEBAR_CSS if present and not sidebar else "")
-            + (COMPACT_METRICS_CSS if compact_metrics else "") + (STEADY_CSS if steady else ""))
+            + (COMPACT_METRICS_CSS if compact_metrics else "") + (STEADY_CSS if steady else "")
+            + (TIGHT_CSS if tight and not present else ""))
 
 
 def hide_element(key: str) -> None:

@@ -11,8 +11,12 @@ Nothing is stored on the server beyond the session: uploads are read, checked an
 """
 from __future__ import annotations
 
+import uuid
+from urllib.parse import urlencode
+
 import pandas as pd
 import streamlit as st
+from streamlit.runtime.scriptrunner import get_script_run_ctx
 
 from course.challenges import Board
 from ui.lessons.playground import example_data as own_data
@@ -20,6 +24,7 @@ from ui.lessons.playground import example_goal as own_goal
 from ui.lessons.playground import session as pg
 from ui.lessons.playground.example_pictures import MAX_BYTES, check_picture
 from ui.lessons.playground.example_table import own_table
+from ui.shared.address import push_address
 from ui.shared.downloads import csv_bytes
 from ui.shared.scroll import scroll_to_box
 from ui.shared.texts import md_escape
@@ -33,20 +38,28 @@ DRAFT = P + "own_draft"           # (query, rows, version): what the table start
 POOL = P + "own_pictures"         # picture name -> checked, re-encoded data URI
 TABLE = P + "own_table"           # the table (ui/lessons/playground/example_table.py)
 _BOARD = ("order", "labels", "grades")
+HISTORY_STEP = P + "own_step"     # (address left, token): a switch for the Back button
 MAX_PICTURE_MB = MAX_BYTES // 2**20
 
 
 # --------------------------------------------------------------------------- moving examples
 
-def use(example: own_data.OwnExample) -> None:
+def use(example: own_data.OwnExample, *, step: bool = True) -> None:
     """Put ``example`` on the board, in its own order with its own grades (the cats' board is
-    kept for "Back to the cats")."""
+    kept for "Back to the cats"). From the cats, a ``step`` of the browser's Back button."""
     ss = st.session_state
-    if pg.own_example() is None:
+    shown = pg.own_example()
+    if shown is None:
+        if step:
+            _history_step()
         s = pg.page_state()
-        ss[KEPT] = {name: s[name] for name in _BOARD}
+        ss[KEPT] = {name: s[name] for name in (*_BOARD, "mode")}
     ss[pg.EXAMPLE] = example
-    _fit_board()
+    # Its grades' kind decides the mode (0-4: graded, 0/1: binary) when it comes in place of the
+    # cats or of an example of the other kind; an edit of the example keeps the one chosen.
+    mode = pg.defaults_of(example).mode
+    _fit_board(None if shown is not None and pg.defaults_of(shown).mode == mode
+               else {"mode": mode})
     ss[ERROR] = None
     # The popover closes on the board it changed, so the lecturer sees the example at once;
     # reopened, it holds the table as shown, the link's note and the goal. (A callback: this
@@ -54,12 +67,16 @@ def use(example: own_data.OwnExample) -> None:
     ss[POPOVER] = False
 
 
-def back_to_cats() -> None:
-    """The cats again, as they were left."""
+def back_to_cats(*, step: bool = True) -> None:
+    """The cats again, as they were left (never seen in this session: as the sources have
+    them, in binary mode); a ``step`` of the browser's Back button."""
     ss = st.session_state
-    kept = ss.pop(KEPT, None)
+    if step and pg.own_example() is not None:
+        _history_step()
+    kept = ss.pop(KEPT, None) or {"mode": pg.defaults_of(None).mode}
     ss[pg.EXAMPLE] = None
     _fit_board(kept)
+    ss[POPOVER] = False         # closed on the board it changed, as use() does
 
 
 def _fit_board(kept: dict | None = None) -> None:
@@ -68,6 +85,58 @@ def _fit_board(kept: dict | None = None) -> None:
     for name, value in (kept or {}).items():
         s.set(name, value)
     s.set("k", min(int(s["k"]), len(pg.item_ids())))
+
+
+# --------------------------------------------------------------------------- Back and Forward
+# The cats and an own example are two boards, not two states of one: switching between them
+# is a step of the browser's Back button (a drag or an edit of the example is not; it only
+# rewrites the address, ui/shared/address.py).
+
+def _history_step() -> None:
+    """In a callback, before the switch: the address left, kept for :func:`push_step`."""
+    st.session_state[HISTORY_STEP] = (pg.address(), uuid.uuid4().hex)
+
+
+def push_step() -> None:
+    """After a switch between the cats and an own example: the address before it stays an entry
+    of the browser's history, the new one is the next (call once per full run)."""
+    step = st.session_state.pop(HISTORY_STEP, None)
+    if step is not None and step[0] != pg.address():     # an example too long for a link: none
+        push_address(step[0], pg.address(), step[1], key=P + "own_history")
+
+
+def follow_history() -> None:
+    """Back or Forward onto an address of this page that holds another board than the one
+    shown (Streamlit reruns the page with that address's query, marked as history
+    navigation): the board takes it, the cats or the own example in the address, as that
+    address left them. Call after ``pg.init()``.
+
+    Only then: on any other run Streamlit's query is the page's arrival's, or the address
+    bar's as this page last rewrote it (ui/shared/page_state.py), not a request.
+    """
+    ctx = get_script_run_ctx()
+    if ctx is None or not getattr(ctx, "is_history_navigation", False):
+        return
+    params = st.query_params.to_dict()
+    if "order" not in params:            # a bare address: the board as this session left it
+        return
+    shown, text = pg.own_example(), params.get("ex")
+    if text is None:
+        if shown is None:
+            return
+        back_to_cats(step=False)
+    else:
+        try:
+            example = own_data.from_link(text)
+        except own_data.ExampleError:
+            return
+        if shown is not None and example.key == shown.key:
+            return
+        use(example, step=False)
+        _set_draft(example)
+    s = pg.page_state()
+    s.start(params)
+    s.restore(urlencode(params))
 
 
 def refuse(message: str) -> None:
@@ -157,8 +226,19 @@ def _error_text(message: str) -> str:
 
 # --------------------------------------------------------------------------- the popover
 
+#: A phone pins the tiles' numbers to the foot of the screen (ui/shared/live_chart/live_chart.css,
+#: .lc-strip); the popover reaches down there, and the strip's cut numbers showed around its
+#: last lines ("Back to the cats", a lecturer's walk). While it is open, the board it covers
+#: needs no numbers: the strip goes, and the page's scrolling area reaches the foot again.
+_PHONE_CSS = """<style>@media (max-width: 640px) {
+  body:has([data-testid="stPopoverBody"]) .lc-root .lc-strip { display: none !important; }
+  body:has([data-testid="stPopoverBody"]) [data-testid="stMain"] { bottom: 0 !important; }
+}</style>"""
+
+
 def panel() -> None:
     """The popover's content (call inside ``st.popover``)."""
+    st.html(_PHONE_CSS)
     example = pg.own_example()
     query, rows, version = _draft()
     st.markdown("**Your own example**: a query and 3 to 12 results in your system's order, "

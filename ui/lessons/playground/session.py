@@ -42,11 +42,13 @@ def defaults() -> url_state.PlaygroundState:
 def defaults_of(example: own_data.OwnExample | None) -> url_state.PlaygroundState:
     """The sources' order and judgments (article: relevant at 2, 4, 5, 7; video: grades 0-4),
     or the lecturer's own example's (:mod:`ui.lessons.playground.example_data`; its binary labels: grade 1 or more
-    counts as relevant)."""
+    counts as relevant). An own example whose grades go beyond 0 and 1 opens in graded mode:
+    the lecturer typed grades, and binary mode would show them as ✓/✗."""
     if example is not None:
         grades = example.grades
         return url_state.PlaygroundState(order=tuple(example.ids), grades=grades,
-                                         labels={i: int(g >= 1) for i, g in grades.items()})
+                                         labels={i: int(g >= 1) for i, g in grades.items()},
+                                         mode="graded" if max(grades.values()) > 1 else "binary")
     catalog = load_catalog()
     binary, graded = catalog.queries[BINARY_QUERY], catalog.queries[GRADED_QUERY]
     return url_state.PlaygroundState(order=tuple(binary.order), labels=dict(binary.grades),

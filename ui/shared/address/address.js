@@ -33,3 +33,20 @@ function keptAddress() {
     return null;
   }
 }
+
+// A step of Back: the entry the page is on keeps ``before`` (the board the user left), a new
+// entry holds ``after``. Runs once per step (``token``): whether the page's own keepAddress
+// wrote ``after`` first or not, the result is the same two entries (ui/shared/address.py:
+// push_address).
+function pushAddress(before, after, token) {
+  const done = (window.__irlabPushed = window.__irlabPushed || new Set());
+  if (!token || done.has(token) || typeof before !== "string" || typeof after !== "string") {
+    return;
+  }
+  done.add(token);
+  const { pathname, hash } = window.location;
+  const at = (query) => pathname + (query ? `?${query}` : "") + hash;
+  window.history.replaceState(window.history.state, "", at(before));
+  window.history.pushState(window.history.state, "", at(after));
+  keepAddress(after);
+}

@@ -568,7 +568,8 @@ function apply(s, data) {
   const large = data.size === "large" || data.size === "present";
   for (const [name, on] of [["rb-fixed", Boolean(data.fixedHeight)], ["rb-large", large],
                             ["rb-present", data.size === "present"],
-                            ["rb-small", data.size === "small"]]) {
+                            ["rb-small", data.size === "small"],
+                            ["rb-compact", data.size === "compact"]]) {
     if (s.root.classList.contains(name) !== on) s.root.classList.toggle(name, on);
   }
   paint(s);
