@@ -25,6 +25,7 @@ from __future__ import annotations
 import functools
 import json
 from collections.abc import Callable, Sequence
+from pathlib import Path
 from typing import Any, NamedTuple
 
 import streamlit as st
@@ -53,6 +54,12 @@ class Encoded(bytes):
 def encoded(value: Any) -> Encoded:
     """``value`` as compact JSON, for :func:`mount`'s data."""
     return Encoded(json.dumps(value, separators=(",", ":")).encode())
+
+
+def preview_table_js() -> str:
+    """``loadPreview(s)``: the JavaScript that inflates a part's neighbour table (the live
+    charts' and the formula view's), prepended to each part's own code."""
+    return (Path(__file__).resolve().parent / "preview_table.js").read_text(encoding="utf-8")
 
 
 def _body(data: Any) -> bytes:

@@ -36,7 +36,9 @@ NAME = "irlab_formula"
 
 @functools.cache
 def _code() -> tuple[str, str]:
-    return ((_HERE / "formula_view.js").read_text(encoding="utf-8"),
+    """The part's JavaScript (with the preview table's) and CSS."""
+    return (component_code.preview_table_js()
+            + (_HERE / "formula_view.js").read_text(encoding="utf-8"),
             (_HERE / "formula_view.css").read_text(encoding="utf-8"))
 
 

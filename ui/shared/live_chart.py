@@ -45,8 +45,10 @@ _CHOICE = "choice"
 
 @functools.cache
 def _code() -> tuple[str, str]:
-    """The component's JavaScript (with ``ui/shared/address``'s) and CSS."""
-    return (address_js() + (_HERE / "live_chart.js").read_text(encoding="utf-8"),
+    """The component's JavaScript (with ``ui/shared/address``'s and the preview table's)
+    and CSS."""
+    return (address_js() + component_code.preview_table_js()
+            + (_HERE / "live_chart.js").read_text(encoding="utf-8"),
             (_HERE / "live_chart.css").read_text(encoding="utf-8"))
 
 

@@ -137,19 +137,7 @@ function drawEntry(s, entry) {
   s.tables.replaceChildren(...made);
 }
 
-// The table of every neighbour's formula arrives deflated, as the live charts' numbers do
-// (ui/shared/live_chart/live_chart.js: loadPreview).
-function loadPreview(s) {
-  const raw = s.data && s.data.preview;
-  if (s.previewRaw === raw) return;
-  s.previewRaw = raw;
-  s.preview = null;
-  if (typeof raw !== "string" || !raw.startsWith("deflate:")) return;
-  const bytes = Uint8Array.from(atob(raw.slice(8)), (c) => c.charCodeAt(0));
-  const text = new Response(new Blob([bytes]).stream().pipeThrough(new DecompressionStream("deflate"))).text();
-  text.then((json) => { if (s.previewRaw === raw) s.preview = JSON.parse(json); })
-    .catch(() => { if (s.previewRaw === raw) s.preview = null; });
-}
+// loadPreview(s): ui/shared/preview_table.js, as the live charts load theirs
 
 // The board announced a state one action away (a card held, a badge clicked): its formula,
 // looked up; key null, or a table made for another state: the formula Python last sent.

@@ -292,20 +292,7 @@ function drawStrip(s, tiles, values) {
   });
 }
 
-// The table arrives deflated ("deflate:" + base64, ui/lessons/playground/preview.py): inflated once per rerun
-// with the browser's own DecompressionStream, as soon as it arrives. Until then (a few ms
-// after a rerun) a preview falls back to the numbers Python sent, like an unknown state.
-function loadPreview(s) {
-  const raw = s.data && s.data.preview;
-  if (s.previewRaw === raw) return;
-  s.previewRaw = raw;
-  s.preview = null;
-  if (typeof raw !== "string" || !raw.startsWith("deflate:")) return;
-  const bytes = Uint8Array.from(atob(raw.slice(8)), (c) => c.charCodeAt(0));
-  const text = new Response(new Blob([bytes]).stream().pipeThrough(new DecompressionStream("deflate"))).text();
-  text.then((json) => { if (s.previewRaw === raw) s.preview = JSON.parse(json); })
-    .catch(() => { if (s.previewRaw === raw) s.preview = null; });
-}
+// loadPreview(s): ui/shared/preview_table.js (the neighbour table, inflated once per rerun)
 
 
 // A board announced the state the learner is looking at (a card held over another rank, a
