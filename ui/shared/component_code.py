@@ -56,6 +56,12 @@ def encoded(value: Any) -> Encoded:
     return Encoded(json.dumps(value, separators=(",", ":")).encode())
 
 
+def load_script_js() -> str:
+    """``loadGlobalScript(src, name)``: the JavaScript that loads a vendored script once per
+    tab (the live charts' plotly.js, the formula view's KaTeX), prepended to each part's code."""
+    return (Path(__file__).resolve().parent / "load_script.js").read_text(encoding="utf-8")
+
+
 def preview_table_js() -> str:
     """``loadPreview(s)``: the JavaScript that inflates a part's neighbour table (the live
     charts' and the formula view's), prepended to each part's own code."""

@@ -37,7 +37,7 @@ NAME = "irlab_formula"
 @functools.cache
 def _code() -> tuple[str, str]:
     """The part's JavaScript (with the preview table's) and CSS."""
-    return (component_code.preview_table_js()
+    return (component_code.load_script_js() + component_code.preview_table_js()
             + (_HERE / "formula_view.js").read_text(encoding="utf-8"),
             (_HERE / "formula_view.css").read_text(encoding="utf-8"))
 

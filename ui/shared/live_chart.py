@@ -47,7 +47,7 @@ _CHOICE = "choice"
 def _code() -> tuple[str, str]:
     """The component's JavaScript (with ``ui/shared/address``'s and the preview table's)
     and CSS."""
-    return (address_js() + component_code.preview_table_js()
+    return (address_js() + component_code.load_script_js() + component_code.preview_table_js()
             + (_HERE / "live_chart.js").read_text(encoding="utf-8"),
             (_HERE / "live_chart.css").read_text(encoding="utf-8"))
 

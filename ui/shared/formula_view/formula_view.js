@@ -15,23 +15,7 @@ function loadKatex(src, css) {
     link.dataset.irlabKatex = "";
     document.head.appendChild(link);
   }
-  if (window.katex) return Promise.resolve(window.katex);
-  const pending = (window.__irlabKatexLoads ||= {});
-  if (!pending[src]) {
-    pending[src] = new Promise((resolve, reject) => {
-      const script = document.createElement("script");
-      script.src = src;
-      script.async = true;
-      script.onload = () => (window.katex ? resolve(window.katex) : reject(new Error("no KaTeX")));
-      script.onerror = () => {
-        delete pending[src];
-        script.remove();
-        reject(new Error(`could not load ${src}`));
-      };
-      document.head.appendChild(script);
-    });
-  }
-  return pending[src];
+  return loadGlobalScript(src, "katex");      // ui/shared/load_script.js
 }
 
 function el(tag, cls) {

@@ -12,23 +12,7 @@
 // cleanup, so the charts and their state live on the root element and are reused.
 
 function loadPlotly(src) {
-  if (window.Plotly) return Promise.resolve(window.Plotly);
-  const pending = (window.__irlabPlotlyLoads ||= {});
-  if (!pending[src]) {
-    pending[src] = new Promise((resolve, reject) => {
-      const script = document.createElement("script");
-      script.src = src;
-      script.async = true;
-      script.onload = () => (window.Plotly ? resolve(window.Plotly) : reject(new Error("no Plotly")));
-      script.onerror = () => {
-        delete pending[src];
-        script.remove();
-        reject(new Error(`could not load ${src}`));
-      };
-      document.head.appendChild(script);
-    });
-  }
-  return pending[src];
+  return loadGlobalScript(src, "Plotly");     // ui/shared/load_script.js
 }
 
 // Streamlit's theme reaches components as --st-* CSS variables (light and dark). Reading
