@@ -1,6 +1,7 @@
 """A lecturer's trip through the course in one browser session: change something on every
 page, go everywhere else (sidebar, Home, Back) and come back: no error, the same state, and
-the address bar a link that reopens it."""
+the address bar a link that reopens it; after a reload the sidebar brings each page back as
+this tab left it."""
 from __future__ import annotations
 
 import re
@@ -84,35 +85,9 @@ def test_a_lecturer_moves_around_and_nothing_is_lost(start_app, open_page, brows
                                                               "[aria-pressed=true]").first
            ).to_contain_text("2^grade")
 
-    # A colleague opens the address bar's link in a fresh browser: the same page.
+    # A reload starts a new session, and Streamlit's sidebar links carry no query: each page
+    # comes back from the address this tab kept for it (sessionStorage), not its defaults.
     link = page.url
-    other = browser.new_context(viewport={"width": 1366, "height": 768})
-    try:
-        shared = other.new_page()
-        shared.goto(link)
-        expect(shared.locator("[data-testid='stApp'][data-test-script-state='notRunning']")
-               ).to_be_attached(timeout=30_000)
-        expect(shared).to_have_url(re.compile(r"gain=exponential"))
-        no_error(shared)
-        expect(shared.get_by_test_id("stAlert")).to_have_count(0)      # no bad-link notice
-    finally:
-        other.close()
-
-
-
-def test_after_a_reload_the_sidebar_brings_each_page_back_as_this_tab_left_it(start_app,
-                                                                               open_page):
-    """A reload starts a new session, and Streamlit's sidebar links carry no query: each page
-    comes back from the address this tab kept for it (sessionStorage), not its defaults.
-    A new tab (another person, a fresh start) still opens the defaults."""
-    app = start_app("app.py")
-    page = open_page(app.url, width=1366, height=768)
-    titles = {lesson.url_path: lesson.title for lesson in LESSONS}
-    for path in ("playground", "ndcg", "libraries"):
-        nav(page, titles[path])
-        change, param = CHANGES[path]
-        change(page)
-        expect(page).to_have_url(re.compile(re.escape(param)))
     nav(page, titles["choosing"])
     page.reload()
     wait_for_app_run(page)
@@ -124,7 +99,19 @@ def test_after_a_reload_the_sidebar_brings_each_page_back_as_this_tab_left_it(st
     nav(page, titles["playground"])                     # the board itself, not only its link
     expect(board_card(page, rank=1).locator(".rb-badge")).to_have_text(re.compile("✓"))
 
-    fresh = open_page(app.url + "/choosing", width=1366, height=768)   # a new context
-    nav(fresh, titles["playground"])
-    no_error(fresh)
-    expect(fresh).not_to_have_url(re.compile(re.escape(CHANGES["playground"][1])))
+    # A colleague opens the address bar's link in a fresh browser: the same page. Their tab
+    # kept nothing, so the sidebar opens the other pages at their defaults.
+    other = browser.new_context(viewport={"width": 1366, "height": 768})
+    try:
+        shared = other.new_page()
+        shared.goto(link)
+        expect(shared.locator("[data-testid='stApp'][data-test-script-state='notRunning']")
+               ).to_be_attached(timeout=30_000)
+        expect(shared).to_have_url(re.compile(r"gain=exponential"))
+        no_error(shared)
+        expect(shared.get_by_test_id("stAlert")).to_have_count(0)      # no bad-link notice
+        nav(shared, titles["playground"])
+        no_error(shared)
+        expect(shared).not_to_have_url(re.compile(re.escape(CHANGES["playground"][1])))
+    finally:
+        other.close()
