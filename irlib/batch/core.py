@@ -91,27 +91,8 @@ def score_coded(measures: Sequence[Measure], *, grades, qrels_q, n_queries: int,
     hit_rank = judged_ranks(run_q, score, run_d, doc_names, hit_rows, is_grouped)
     hit_q = run_to_qrels[run_q[hit_rows]]
     hit_grade = grades[judged_row]
-    values = score_hits(measures, n_queries=n_queries, qrels_q=qrels_q, grades=grades,
-                        hit_q=hit_q, hit_rank=hit_rank, hit_grade=hit_grade,
-                        retrieved=retrieved, depth=depth, judged_only=judged_only)
-    return -1, values, in_run
-
-
-def score_hits(measures: Sequence[Measure], *, n_queries: int, qrels_q, grades, hit_q,
-               hit_rank, hit_grade, retrieved, depth: int | None = None,
-               judged_only: bool = False) -> dict:
-    """Each measure's value for every qrels query, from the ranks of the judged documents
-    the run returned: all any batch measure needs (:class:`~irlib.measures._batch_kernels.
-    Context`). ``qrels_q, grades``: per judgment, its query (0 to ``n_queries - 1``) and
-    grade; ``hit_q, hit_rank, hit_grade``: per judged result, its query, its rank in the
-    run (1-based, trec_eval's order) and its grade, in any order; ``retrieved``: each
-    query's results in the run (0: missing). :func:`score_coded` finds the hits in coded
-    rows; :mod:`irlib.spark` gets them ranked by Spark.
-    """
-    hit_rank = np.asarray(hit_rank, dtype=np.int64)
     # judged hits in rank order per query: one key, (query, rank) distinct (4 ms, lexsort 9-13)
-    by_rank = np.argsort(hit_q.astype(np.int64) * (int(hit_rank.max(initial=0)) + 1) +
-                         hit_rank)
+    by_rank = np.argsort(hit_q.astype(np.int64) * (len(run_q) + 1) + hit_rank)
     hit_q, hit_rank, hit_grade = hit_q[by_rank], hit_rank[by_rank], hit_grade[by_rank]
     if depth is not None:                                # trec_eval -M: the first N results
         kept = hit_rank <= depth
@@ -127,7 +108,8 @@ def score_hits(measures: Sequence[Measure], *, n_queries: int, qrels_q, grades, 
     ideal_rank = segment_rank(qrels_q, n_queries, -grades)
     context = Context(n_queries, hit_q, hit_rank, hit_grade, qrels_q, grades, ideal_rank,
                       retrieved)
-    return {str(m): MEASURES[m.name].kernel(context, m) for m in measures}
+    values = {str(m): MEASURES[m.name].kernel(context, m) for m in measures}
+    return -1, values, in_run
 
 
 def summary_value(x: np.ndarray, m: Measure, *, complete: bool,
