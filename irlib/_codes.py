@@ -8,7 +8,8 @@ buffers lives (a weak reference to the ``pyarrow.ChunkedArray``, which every pan
 frame made from the column shares: an entry goes with the last frame, so a session's upload
 is freed when the session ends, and the addresses cannot meanwhile be reused by other data).
 (The readers only hash document ids: encoding millions of distinct ones costs more than
-hashing them.)
+hashing them.) Document ids of up to 8 bytes need no codes: :func:`short_keys` turns each
+into a 64-bit key that is its bytes (8 bytes a row, remembered the same way).
 
 Examples
 --------

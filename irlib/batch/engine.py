@@ -255,8 +255,9 @@ def evaluate(qrels: pd.DataFrame, run: pd.DataFrame, measures: Iterable, *,
     qrels_qid, qrels_doc = _ids(qrels, "query_id", "qrels"), _ids(qrels, "doc_id", "qrels")
     run_qid, run_doc = _ids(run, "query_id", "run"), _ids(run, "doc_id", "run")
 
-    # Queries: the qrels' ids in sorted order, the run's in its own order; docs: the run's
-    # distinct ids, each qrels doc looked up among them (-1: never returned).
+    # Queries: the qrels' ids in sorted order, the run's in its own order. Docs: ids of up
+    # to 8 bytes are their own 64-bit keys (irlib._codes.short_keys), else the run's
+    # distinct ids with each qrels doc looked up among them (-1: never returned).
     qrels_codes, qrels_names = factorize(qrels_qid)
     q_ids = np.sort(qrels_names.to_numpy(dtype=object))
     q_index = pd.Index(q_ids)
