@@ -8,7 +8,8 @@ buffers lives (a weak reference to the ``pyarrow.ChunkedArray``, which every pan
 frame made from the column shares: an entry goes with the last frame, so a session's upload
 is freed when the session ends, and the addresses cannot meanwhile be reused by other data).
 (The readers only hash document ids: encoding millions of distinct ones costs more than
-hashing them.)
+hashing them.) Document ids of up to 8 bytes need no codes: :func:`short_keys` turns each
+into a 64-bit key that is its bytes (8 bytes a row, remembered the same way).
 
 Examples
 --------
@@ -79,6 +80,117 @@ def factorize(ids: pd.Series, *, grouped: bool = False) -> tuple[np.ndarray, pd.
     return codes.astype(np.int32), pd.Index(np.asarray(names, dtype=object))
 
 
+def short_keys(ids: pd.Series) -> np.ndarray | None:
+    """Each id as a uint64 key that *is* the id, for Arrow text of at most 8 bytes an id
+    (read-only; remembered as :func:`factorize`'s codes are), else None.
+
+    A key is the id's bytes, little-endian, with its length in the top byte when shorter
+    than 8 (``0xF8 | length``: a byte UTF-8 never holds); an 8-byte id is its bytes, unless
+    one ends in such a byte (then None). So two ids are equal exactly when their keys are:
+    no dictionary to build, no hash to check, and the run's 7,000,000 document ids take a
+    gather and two masks (~40 ms against ``dictionary_encode``'s ~125).
+    """
+    values = ids.array
+    if not isinstance(values, pd.arrays.ArrowStringArray) or not len(values):
+        return None
+    arrow = values.__arrow_array__()
+    key = ("keys", *_fingerprint(arrow)) if len(arrow) >= _MIN_ROWS else None
+    if key is not None:
+        with _lock:
+            known = _remembered.get(key)
+            if known is not None and known[0]() is not None:
+                _remembered.move_to_end(key)
+                return known[1]
+    out = np.empty(len(arrow), np.uint64)
+    at = 0
+    for chunk in arrow.chunks:
+        if _chunk_keys(chunk, out[at:at + len(chunk)], strict=True) is None:
+            return None
+        at += len(chunk)
+    out.flags.writeable = False
+    if key is not None:
+        with _lock:
+            _remembered[key] = (weakref.ref(arrow, _forget(key)), out, None)
+            while len(_remembered) > _KEEP:
+                _remembered.popitem(last=False)
+    return out
+
+
+def name_keys(names: pd.Index) -> tuple[np.ndarray, np.ndarray]:
+    """:func:`short_keys` of a few distinct ids (e.g. the qrels' documents), and which have
+    one (at most 8 bytes): an id without a key equals none of a keyed column's."""
+    arrow = _arrow_of(names)
+    if arrow is None:
+        arrow = pa.array(np.asarray(names.astype(str), dtype=object), type=pa.string())
+    keys = np.zeros(len(arrow), np.uint64)
+    fits = _chunk_keys(arrow, keys, strict=False) if len(arrow) else np.ones(0, bool)
+    return keys, fits
+
+
+_KEY_MASK = np.array([(1 << 8 * b) - 1 for b in range(8)] + [2**64 - 1], np.uint64)
+_KEY_TAG = np.array([(0xF8 | b) << 56 for b in range(8)] + [0], np.uint64)
+_TAGGED = np.uint64(0xF8 << 56)
+_KEY_PIECE = 1 << 16                # rows keyed together: their temporaries in the cache
+
+
+def _chunk_keys(chunk: pa.Array, out: np.ndarray, *, strict: bool) -> np.ndarray | None:
+    """:func:`short_keys` of one Arrow (large_)string array without nulls, into ``out``.
+    Returns which rows have a key (True everywhere), or None as soon as a row has none
+    when ``strict`` (a longer id: the caller codes the column another way)."""
+    offsets, raw = string_buffers(chunk)
+    n = len(chunk)
+    fits = np.ones(n, bool)
+    # an unaligned view: words[i] is the 8 bytes from byte i on; the last few ids, whose 8
+    # bytes would run past the data, are read from a padded copy of its end
+    safe = int(np.searchsorted(offsets[:n], len(raw) - 8, side="right")) if len(raw) >= 8 \
+        else 0
+    if safe:
+        words = np.ndarray((len(raw) - 7,), dtype="<u8", buffer=raw, strides=(1,))
+        for a in range(0, safe, _KEY_PIECE):
+            b = min(a + _KEY_PIECE, safe)
+            if not _piece_keys(words, offsets[a:b + 1], 0, out[a:b], fits[a:b], strict):
+                return None
+    if safe < n:
+        begin = int(offsets[safe])
+        padded = np.zeros(len(raw) - begin + 8, np.uint8)
+        padded[:len(raw) - begin] = raw[begin:]
+        words = np.ndarray((len(padded) - 7,), dtype="<u8", buffer=padded, strides=(1,))
+        if not _piece_keys(words, offsets[safe:], begin, out[safe:], fits[safe:], strict):
+            return None
+    return fits
+
+
+def string_buffers(chunk: pa.Array) -> tuple[np.ndarray, np.ndarray]:
+    """An Arrow (large_)string array's offsets (``n + 1``, into the data) and its data bytes,
+    as NumPy views, without copying."""
+    offset_type = np.int64 if pa.types.is_large_string(chunk.type) else np.int32
+    _validity, offsets_buf, data_buf = chunk.buffers()[:3]
+    offsets = np.frombuffer(offsets_buf, dtype=offset_type, count=len(chunk) + 1,
+                            offset=chunk.offset * np.dtype(offset_type).itemsize)
+    raw = np.frombuffer(data_buf, np.uint8) if data_buf is not None and data_buf.size else \
+        np.empty(0, np.uint8)
+    return offsets, raw
+
+
+def _piece_keys(words, bounds, begin: int, out, fits, strict: bool) -> bool:
+    length = np.diff(bounds)
+    try:
+        mask = _KEY_MASK.take(length)     # an id over 8 bytes: out of the table's bounds
+    except IndexError:
+        if strict:
+            return False
+        fits &= length <= 8
+        length = np.minimum(length, 8)
+        mask = _KEY_MASK.take(length)
+    np.bitwise_and(words[bounds[:-1] - begin if begin else bounds[:-1]], mask, out=out)
+    if out.max() >= _TAGGED:             # an 8-byte id ending in 0xF8-0xFF (not UTF-8)
+        if strict:
+            return False
+        fits &= out < _TAGGED
+    out |= _KEY_TAG.take(length)
+    return True
+
+
 def integer_ids(dtype) -> bool:
     """Whether a column of this dtype is integers that :func:`factorize` encodes as such:
     numpy, nullable (``Int64``) or Arrow-backed; not sparse or categorical ones."""
@@ -116,10 +228,10 @@ def _fingerprint(arrow: pa.ChunkedArray) -> tuple:
 
 def _encode(arrow: pa.ChunkedArray, grouped: bool) -> tuple[np.ndarray, pd.Index]:
     if grouped:
-        change = np.empty(len(arrow), bool)
-        change[0] = True
-        change[1:] = pc.not_equal(arrow[1:], arrow[:-1]).to_numpy(zero_copy_only=False)
-        starts = np.flatnonzero(change)
+        # the rows where the id changes (pyarrow finds them in the comparison's bits:
+        # 7,000,000 rows, ~4 ms against ~8 for NumPy booleans and flatnonzero)
+        changes = pc.indices_nonzero(pc.not_equal(arrow[1:], arrow[:-1])).to_numpy()
+        starts = np.concatenate([[0], changes.astype(np.int64) + 1])
         if len(starts) * 8 < len(arrow):
             head_codes, names = _dictionary_encode(_take(arrow, starts))
             return np.repeat(head_codes, np.diff(np.append(starts, len(arrow)))), names

@@ -35,7 +35,8 @@ def test_evaluating_a_read_run_reuses_the_readers_query_codes(monkeypatch):
     def fingerprint(column):
         return irlib._codes._fingerprint(column.array.__arrow_array__())
     assert fingerprint(run["query_id"]) not in encoded     # the reader's codes
-    assert fingerprint(run["doc_id"]) in encoded           # the reader only hashed these
+    assert fingerprint(run["doc_id"]) not in encoded       # ids of <= 8 bytes: keys
+    assert ("keys", *fingerprint(run["doc_id"])) in irlib._codes._remembered
     copied = run.astype({"query_id": object}).astype({"query_id": "str"})
     assert fingerprint(copied["query_id"]) != fingerprint(run["query_id"])
     fresh = irlib.evaluate(qrels, copied, measures).per_query

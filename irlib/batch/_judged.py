@@ -23,6 +23,11 @@ def _next_multiplier(multiplier: int) -> int:
     return (multiplier * 1664525 + 1013904223) % 2**32 | 1
 
 
+def _wide(multiplier: int) -> np.uint64:
+    """A 64-bit odd multiplier from a round's 32-bit one, for 64-bit keys."""
+    return np.uint64((multiplier * 0x9E3779B97F4A7C15 + multiplier) % 2**64 | 1)
+
+
 class _Regions:
     """One hash table region per query, ``2^bits >= 2 * rows`` slots.
 
@@ -51,16 +56,23 @@ class _Regions:
 
     def home(self, q, d, multiplier: int) -> np.ndarray:
         # views and ``take``, not copies and fancy indexing: this runs on every run row
-        # of every round. Codes are >= 0, so int32 codes read as uint32 are the same.
-        d = d.view(np.uint32) if d.dtype == np.int32 else d.astype(np.uint32)
-        high = d * np.uint32(multiplier)
+        # of every round. Codes are >= 0, so int32 codes read as uint32 are the same;
+        # 64-bit keys (:func:`irlib._codes.short_keys`) take a 64-bit multiplier.
+        if d.dtype == np.uint64:
+            high = d * _wide(multiplier)
+            wide = 32
+        else:
+            d = d.view(np.uint32) if d.dtype == np.int32 else d.astype(np.uint32)
+            high = d * np.uint32(multiplier)
+            wide = 0
         if self.bits:
-            high >>= np.uint32(32 - self.bits)
+            high >>= high.dtype.type(wide + 32 - self.bits)
             slot = np.left_shift(q, self.bits, dtype=np.intp)
         else:
-            high >>= self.shift.take(q)
-            slot = self.base.take(q)
-        slot += high.view(np.int32)          # < 2**31: shifted right by at least 1
+            shift = self.shift.take(q)
+            high >>= shift.astype(np.uint64) + np.uint64(wide) if wide else shift
+            slot = self.base.take(q).astype(np.intp, copy=False)
+        slot += high.view(np.int64 if wide else np.int32)   # < 2**31: shifted by at least 1
         return slot
 
 
@@ -78,7 +90,7 @@ def match_judged(run_q, run_d, judged_q, judged_d, n_queries: int, counts=None,
     pieces = query_pieces(run_q, is_grouped)
     if len(pieces) == 1:
         return _match_judged_at_once(run_q, run_d, judged_q, judged_d, n_queries, counts)
-    live = np.flatnonzero(judged_d >= 0)
+    live = _pending(judged_q, judged_d)
     live = live[np.argsort(judged_q[live], kind="stable")]
     live_q = judged_q[live]
     rows, judgments = [], []
@@ -96,11 +108,21 @@ def match_judged(run_q, run_d, judged_q, judged_d, n_queries: int, counts=None,
     return -1, np.concatenate(rows), np.concatenate(judgments)
 
 
+def _pending(judged_q, judged_d) -> np.ndarray:
+    """The judgments that may be in the run: their query is (code >= 0) and so is their
+    document (a code >= 0; a 64-bit key always may)."""
+    if judged_d.dtype == np.uint64:
+        return np.flatnonzero(judged_q >= 0)
+    return np.flatnonzero((judged_q >= 0) & (judged_d >= 0))
+
+
 def _match_judged_at_once(run_q, run_d, judged_q, judged_d, n_queries: int, counts=None):
     """Find a duplicated run row and the run rows that are judged, without sorting.
 
-    ``run_q, run_d``: the run's (query, doc) codes; ``judged_q, judged_d``: the qrels' in
-    the same code spaces (``judged_d`` -1 for documents the run never returns);
+    ``run_q, run_d``: the run's (query, doc) codes, or the docs' 64-bit keys
+    (:func:`irlib._codes.short_keys`); ``judged_q, judged_d``: the qrels' in the same
+    spaces (``judged_q`` -1 for queries the run lacks; a ``judged_d`` code -1 for documents
+    the run never returns);
     ``counts``: the run's rows per query, when the caller has them. Returns
     ``(duplicate, rows, judgments)``: a run row whose (query, doc) another row has too
     (-1 when none; then nothing else is computed), and the run rows that are judged with
@@ -115,7 +137,7 @@ def _match_judged_at_once(run_q, run_d, judged_q, judged_d, n_queries: int, coun
     """
     rows = np.arange(len(run_q), dtype=np.int32)
     q, d = run_q, run_d
-    pending = np.flatnonzero(judged_d >= 0)
+    pending = _pending(judged_q, judged_d)
     found_rows, found_judgments = [], []
     multiplier = _GOLDEN
     regions = _Regions(q, n_queries, counts)
@@ -261,8 +283,8 @@ def judged_ranks(run_q, score, run_d, doc_names, hits: np.ndarray,
     Rank = 1 + (rows of the query with a higher score) + (rows with the same score and a
     larger doc id, compared as strings). Each row is placed among its query's hits; counts
     of the rows in each place give, for every hit, the rows above it; only rows tied with
-    a hit compare doc ids. ``is_grouped``: whether each query's rows are together, when the
-    caller knows.
+    a hit compare doc ids: ``doc_names`` by ``run_d``'s codes, or by row when ``run_d`` is
+    None. ``is_grouped``: whether each query's rows are together, when the caller knows.
     """
     if not hits.size:
         return np.empty(0, np.int64)
@@ -302,7 +324,7 @@ def _larger_docs_ahead(group, rows, run_d, doc_names, hits) -> np.ndarray:
 
     Rows are distinct, and so are the docs of a group (a repeated pair is refused first).
     """
-    docs = _doc_texts(doc_names, run_d[rows])
+    docs = _doc_texts(doc_names, rows if run_d is None else run_d[rows])
     doc_order = np.empty(len(docs), np.int64)                # docs compared as text
     doc_order[np.argsort(docs, kind="stable")] = np.arange(len(docs))
     order = np.lexsort((-doc_order, group))                  # by group, larger docs first

@@ -56,7 +56,7 @@ def _rows_per_query(run_q: np.ndarray, n_run_queries: int, is_grouped: bool) -> 
 
 def score_coded(measures: Sequence[Measure], *, grades, qrels_q, n_queries: int, qrels_d,
                 run_q, run_to_qrels, score, run_d, doc_names, depth: int | None = None,
-                judged_only: bool = False):
+                judged_only: bool = False, qrels_keyed=None):
     """Each measure's value for every qrels query, from coded ids.
 
     ``grades, qrels_q, qrels_d``: per qrels row, its grade (float), its query (0 to
@@ -64,7 +64,10 @@ def score_coded(measures: Sequence[Measure], *, grades, qrels_q, n_queries: int,
     run's documents (-1: never returned). ``run_q, score, run_d``: per run row, its query's
     code (first-seen order, 0 to ``len(run_to_qrels) - 1``), score and document code;
     ``run_to_qrels``: each run query's qrels query (-1: none). ``doc_names``: the documents
-    by code (``take`` gives them; used for tied scores only).
+    by code (``take`` gives them; used for tied scores only). Or the documents by key:
+    ``run_d`` and ``qrels_d`` their 64-bit keys (:func:`irlib._codes.short_keys`),
+    ``qrels_keyed`` which qrels documents have one (the others are in no keyed run) and
+    ``doc_names`` the run's documents row by row.
 
     Returns ``(duplicate, values, retrieved)``: a run row whose (query, document) another
     row has too (-1 when none; then nothing else is computed and the rest is None), the
@@ -76,11 +79,15 @@ def score_coded(measures: Sequence[Measure], *, grades, qrels_q, n_queries: int,
     run_of_query = np.full(n_queries, -1, np.int64)       # each qrels query's run query
     run_of_query[run_to_qrels[answered]] = np.flatnonzero(answered)
     qrels_to_run = run_of_query[qrels_q]
+    keyed = run_d.dtype == np.uint64
+    if keyed:                                 # a judgment without a key matches no row
+        judged_q, judged_d = np.where(qrels_keyed, qrels_to_run, -1), qrels_d
+    else:
+        judged_q, judged_d = qrels_to_run, np.where(qrels_to_run >= 0, qrels_d, -1)
     is_grouped = grouped(run_q)              # one pass, for the three steps that ask
     rows_per_query = _rows_per_query(run_q, n_run_queries, is_grouped)
     duplicate, hit_rows, judged_row = match_judged(
-        run_q, run_d, qrels_to_run, np.where(qrels_to_run >= 0, qrels_d, -1),
-        n_run_queries, rows_per_query, is_grouped)
+        run_q, run_d, judged_q, judged_d, n_run_queries, rows_per_query, is_grouped)
     if duplicate >= 0:
         return duplicate, None, None
     retrieved = np.zeros(n_queries, np.int64)
@@ -88,7 +95,8 @@ def score_coded(measures: Sequence[Measure], *, grades, qrels_q, n_queries: int,
     in_run = retrieved.copy()
 
     # The ranks of the judged documents the run returned (hits).
-    hit_rank = judged_ranks(run_q, score, run_d, doc_names, hit_rows, is_grouped)
+    hit_rank = judged_ranks(run_q, score, None if keyed else run_d, doc_names, hit_rows,
+                            is_grouped)
     hit_q = run_to_qrels[run_q[hit_rows]]
     hit_grade = grades[judged_row]
     # judged hits in rank order per query: one key, (query, rank) distinct (4 ms, lexsort 9-13)

@@ -28,7 +28,7 @@ from dataclasses import dataclass
 import numpy as np
 import pandas as pd
 
-from irlib._codes import factorize, integer_ids, positions_in
+from irlib._codes import factorize, integer_ids, name_keys, positions_in, short_keys
 from irlib._columns import choose_columns, not_numbers_message
 from irlib.batch._judged import match_judged
 from irlib.batch.core import check_options, score_coded, summary_value  # noqa: F401 (spark)
@@ -255,8 +255,9 @@ def evaluate(qrels: pd.DataFrame, run: pd.DataFrame, measures: Iterable, *,
     qrels_qid, qrels_doc = _ids(qrels, "query_id", "qrels"), _ids(qrels, "doc_id", "qrels")
     run_qid, run_doc = _ids(run, "query_id", "run"), _ids(run, "doc_id", "run")
 
-    # Queries: the qrels' ids in sorted order, the run's in its own order; docs: the run's
-    # distinct ids, each qrels doc looked up among them (-1: never returned).
+    # Queries: the qrels' ids in sorted order, the run's in its own order. Docs: ids of up
+    # to 8 bytes are their own 64-bit keys (irlib._codes.short_keys), else the run's
+    # distinct ids with each qrels doc looked up among them (-1: never returned).
     qrels_codes, qrels_names = factorize(qrels_qid)
     q_ids = np.sort(qrels_names.to_numpy(dtype=object))
     q_index = pd.Index(q_ids)
@@ -266,12 +267,19 @@ def evaluate(qrels: pd.DataFrame, run: pd.DataFrame, measures: Iterable, *,
     qrels_doc_codes, qrels_doc_names = factorize(qrels_doc)
     if match_judged(qrels_q, qrels_doc_codes, qrels_q[:0], qrels_q[:0], len(q_ids))[0] >= 0:
         _raise_duplicate(qrels, "qrels")
-    run_d, doc_names = factorize(run_doc)
-    qrels_d = positions_in(doc_names, qrels_doc_names)[qrels_doc_codes]
+    run_d = short_keys(run_doc)     # ids of up to 8 bytes: keys, no dictionary of the docs
+    if run_d is not None:
+        doc_keys, keyed = name_keys(qrels_doc_names)
+        qrels_d, qrels_keyed = doc_keys[qrels_doc_codes], keyed[qrels_doc_codes]
+        doc_names = run_doc.array.__arrow_array__()        # tied docs, row by row
+    else:
+        run_d, doc_names = factorize(run_doc)
+        qrels_d = positions_in(doc_names, qrels_doc_names)[qrels_doc_codes]
+        qrels_keyed = None
     duplicate, values, retrieved = score_coded(
         parsed, grades=grades, qrels_q=qrels_q, n_queries=len(q_ids), qrels_d=qrels_d,
         run_q=run_codes, run_to_qrels=run_to_qrels, score=score, run_d=run_d,
-        doc_names=doc_names, depth=depth, judged_only=judged_only)
+        doc_names=doc_names, depth=depth, judged_only=judged_only, qrels_keyed=qrels_keyed)
     if duplicate >= 0:
         _raise_duplicate(run, "run")
     ignored = tuple(sorted(run_q_names[run_to_qrels < 0]))

@@ -24,6 +24,8 @@ import numpy as np
 import pandas as pd
 import pyarrow as pa
 
+from irlib._codes import string_buffers
+
 _M1 = np.uint64(0xFF51AFD7ED558CCD)            # MurmurHash3's 64-bit finaliser
 _M2 = np.uint64(0xC4CEB9FE1A85EC53)
 _GOLDEN = np.uint64(0x9E3779B97F4A7C15)        # 2^64 / golden ratio: Fibonacci hashing
@@ -43,18 +45,6 @@ def _mix(h: np.ndarray) -> np.ndarray:
     h *= _M2
     h ^= h >> np.uint64(33)
     return h
-
-
-def string_buffers(chunk: pa.Array) -> tuple[np.ndarray, np.ndarray]:
-    """An Arrow (large_)string array's offsets (``n + 1``, into the data) and its data bytes,
-    as NumPy views, without copying."""
-    offset_type = np.int64 if pa.types.is_large_string(chunk.type) else np.int32
-    _validity, offsets_buf, data_buf = chunk.buffers()[:3]
-    offsets = np.frombuffer(offsets_buf, dtype=offset_type, count=len(chunk) + 1,
-                            offset=chunk.offset * np.dtype(offset_type).itemsize)
-    raw = np.frombuffer(data_buf, np.uint8) if data_buf is not None and data_buf.size else \
-        np.empty(0, np.uint8)
-    return offsets, raw
 
 
 def _hash_strings(chunk: pa.Array) -> np.ndarray:
