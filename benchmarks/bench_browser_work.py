@@ -1,6 +1,9 @@
 """Where a browser's time goes per badge click: the playground against the bare page.
 
-    python benchmarks/bench_browser_work.py [--clicks 20] [--path "playground?..."]
+    python benchmarks/bench_browser_work.py [--clicks 20] [--path "playground?..."] [--root DIR]
+
+``--root``: another checkout of the repo whose playground to measure (an A/B of two commits,
+as benchmarks/ab_interaction.py does).
 
 One Chromium page per app at bench_classroom.py's 1280x800 viewport, each clicking what the
 class clicks (the playground's rank-1 badge, the bare page's st.toggle) N times, each click
@@ -71,6 +74,7 @@ def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__)
     parser.add_argument("--clicks", type=int, default=20)
     parser.add_argument("--path", default=None, help="the playground's address after the server's")
+    parser.add_argument("--root", type=Path, default=ROOT, help="the checkout whose app to run")
     args = parser.parse_args()
     link = session_link(0)
     path = args.path or "playground?" + "&".join(f"{k}={v}" for k, v in link.items())
@@ -78,7 +82,7 @@ def main() -> None:
     with sync_playwright() as pw:
         browser = launch_browser(pw)
         rows = {}
-        with streamlit_app("app.py") as app:
+        with streamlit_app("app.py", root=args.root) as app:
             rows["playground"] = per_click(browser, f"{app.url}/{path}", PLAYGROUND, args.clicks)
         with streamlit_app("toggle_app.py") as app:
             rows["bare page"] = per_click(browser, app.url, REFERENCE, args.clicks)

@@ -45,18 +45,18 @@ function setup(parentElement) {
   // Off screen (below the charts on a laptop's first screen) the formula is not redrawn at a
   // click, nor its neighbour table inflated: with 30 browsers on the server's cores every
   // browser's milliseconds delay everyone (docs/benchmarks.md). It is drawn as the data says
-  // when it comes near the screen, and before printing (the paper shows it whole).
-  const near = new IntersectionObserver((entries) => {
+  // as soon as any of it is on screen, and before printing (the paper shows it whole).
+  const inSight = new IntersectionObserver((entries) => {
     s.inView = entries[entries.length - 1].isIntersecting;
     if (s.inView) catchUp(s);
-  }, { rootMargin: "200px 0px" });
-  near.observe(root);
+  });
+  inSight.observe(root);
   const onPrint = () => { s.printing = true; catchUp(s); };
   const afterPrint = () => { s.printing = false; };
   window.addEventListener("beforeprint", onPrint);
   window.addEventListener("afterprint", afterPrint);
   s.destroy = () => {
-    near.disconnect();
+    inSight.disconnect();
     window.removeEventListener("irlab-preview", onPreview);
     window.removeEventListener("beforeprint", onPrint);
     window.removeEventListener("afterprint", afterPrint);
@@ -167,7 +167,7 @@ function afterPaint(s, entry) {
   }, 0));
 }
 
-// Whether the formula is to be drawn now: near the screen, being printed, or never drawn yet
+// Whether the formula is to be drawn now: on screen, being printed, or never drawn yet
 // (the page's first run draws it wherever it is).
 function shown(s) {
   return s.inView || s.printing || s.latex === null;
