@@ -2,6 +2,7 @@
 
     python benchmarks/bench_classroom.py                    # 30 sessions x 6 rounds + a drag round
     python benchmarks/bench_classroom.py --processes 2      # the same through deploy/run_class.py
+    python benchmarks/bench_classroom.py --own 12           # a lecturer's own example of 12 results
 
 Each session is its own Playwright context, opened from its own playground link (its own
 order, judgments and K). In each round every session clicks the relevance badge of its
@@ -29,7 +30,7 @@ import os
 import statistics
 import sys
 import time
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from typing import Callable, Sequence
 from pathlib import Path
 from urllib.parse import parse_qs, urlparse
@@ -38,8 +39,10 @@ ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT))
 
 from benchmarks.bench_interaction import hold_over, server_cpu_seconds  # noqa: E402
+from benchmarks.class_ports import free_ports, listener_pid
 from tests.browser.helpers import (NET_SPY, REPO_ROOT, free_port, launch_browser, serve,  # noqa: E402
                                    streamlit_app, wait_for_app_loaded)
+from ui.lessons.playground import example_data as own_data
 
 N_CARDS = 8
 #: In-page tools: find elements through open shadow roots, read the numbers the
@@ -92,11 +95,28 @@ class Target:
     path: str            # after the server's address
     click: str           # CSS selector (through shadow roots) of what every session clicks
     shown: str           # CSS selector of the text that changes once the result is painted
+    symbols: str = ""    # the board's item ids (the playground's), in the link's ``order``
+    query: str = ""      # the link's part every session shares (an own example's ``ex``)
 
 
-PLAYGROUND = Target("/playground", '.rb-card[data-rank="1"] .rb-badge', ".lc-tile-value")
+PLAYGROUND = Target("/playground", '.rb-card[data-rank="1"] .rb-badge', ".lc-tile-value",
+                    "12345678")
 #: Streamlit's own floor: the bare toggle page of bench_interaction.py, a rerun per click.
 REFERENCE = Target("", "[data-testid=stCheckbox] input", "[data-testid=stText]")
+#: Six results more for a lecturer's own example of up to 12 (ui/lessons/playground/example_data.py).
+MORE_RESULTS = ("Waterproof red hiking boots with Vibram sole, wide fit", "Red sneakers",
+                "Running shorts, lightweight, red and black with reflective stripes",
+                "Carbon-plated racing flat for marathon runners, crimson red colourway, unisex sizing",
+                "Shoe laces", "Red running shoe (refurbished), size 42, free returns within 30 days")
+
+
+def own_example(results: int) -> Target:
+    """The playground with a lecturer's own example of ``results`` text results (3-12), the
+    same shared link for every session (judged binary: a badge click toggles one)."""
+    items = (*own_data.TEMPLATE.items, *(own_data.OwnItem(t, j % 5) for j, t in enumerate(MORE_RESULTS)))
+    example = own_data.OwnExample("red running shoes", tuple(items[:results]))
+    return replace(PLAYGROUND, symbols="".join(example.ids),
+                               query=f"ex={own_data.to_link(example)}&mode=binary&")
 SETTLED = """(quiet) => {
   const t = window.__class.t;
   const app = document.querySelector("[data-testid=stApp]");
@@ -108,40 +128,41 @@ SETTLED = """(quiet) => {
 # --------------------------------------------------------------------------- sessions
 
 
-def session_link(i: int, k: int = 1) -> dict[str, str]:
+def session_link(i: int, k: int = 1, symbols: str = PLAYGROUND.symbols) -> dict[str, str]:
     """Session ``i``'s own playground state: a distinct order and judgments, K=1.
 
     K=1 makes every action visible in the tiles: a click toggles the rank-1 card (P@1
     changes) and the drag swaps ranks 1 and 2, whose judgments differ after any number
-    of rounds (see ``expected_state``).
+    of rounds (see ``expected_state``). ``symbols``: the board's item ids.
     """
-    order = list(range(1, N_CARDS + 1))
-    shift = i % N_CARDS
-    order = order[shift:] + order[:shift]
-    if (i // N_CARDS) % 2:
-        order.reverse()
-    labels = [(i >> (j % 6)) & 1 for j in range(N_CARDS)]
-    return {"order": "".join(map(str, order)), "labels": "".join(map(str, labels)), "k": str(k)}
+    n = len(symbols)
+    shift = i % n
+    order = symbols[shift:] + symbols[:shift]
+    if (i // n) % 2:
+        order = order[::-1]
+    labels = [(i >> (j % 6)) & 1 for j in range(n)]
+    return {"order": order, "labels": "".join(map(str, labels)), "k": str(k)}
 
 
-def with_different_top_two(link: dict[str, str], rounds: int) -> dict[str, str]:
+def with_different_top_two(link: dict[str, str], rounds: int,
+                           symbols: str = PLAYGROUND.symbols) -> dict[str, str]:
     """The link, judgments adjusted so that after ``rounds`` clicks ranks 1 and 2 differ."""
-    order = [int(c) for c in link["order"]]
     labels = [int(c) for c in link["labels"]]
-    first, second = order[0] - 1, order[1] - 1
+    first, second = (symbols.index(c) for c in link["order"][:2])
     if (labels[first] ^ (rounds % 2)) == labels[second]:
         labels[second] ^= 1
     return {**link, "labels": "".join(map(str, labels))}
 
 
-def expected_state(link: dict[str, str], rounds: int, drag: bool) -> dict[str, str]:
+def expected_state(link: dict[str, str], rounds: int, drag: bool,
+                   symbols: str = PLAYGROUND.symbols) -> dict[str, str]:
     """Order and labels after ``rounds`` rank-1 clicks and (optionally) the 2 -> 1 drag."""
-    order = [int(c) for c in link["order"]]
+    order = list(link["order"])
     labels = [int(c) for c in link["labels"]]
-    labels[order[0] - 1] ^= rounds % 2
+    labels[symbols.index(order[0])] ^= rounds % 2
     if drag:
         order[0], order[1] = order[1], order[0]
-    return {"order": "".join(map(str, order)), "labels": "".join(map(str, labels))}
+    return {"order": "".join(order), "labels": "".join(map(str, labels))}
 
 
 def address_state(url: str) -> dict[str, str]:
@@ -205,40 +226,6 @@ def class_server(processes: int = 1, options: Sequence[str] = ()):
             *options, "--", "--browser.gatherUsageStats", "false"]
     with serve(argv, port, cwd=REPO_ROOT, env=dict(os.environ), timeout_s=120) as running:
         yield Server(running.url, [listener_pid(p) for p in app_ports], running.log)
-
-
-def free_ports(n: int) -> int:
-    """The first of ``n`` consecutive unused TCP ports on 127.0.0.1 (deploy/run_class.py
-    numbers its app processes' ports from one): a free port's next one may be taken (seen as
-    "Port … is not available" beside other servers' tests)."""
-    import socket
-    while True:
-        first = free_port()
-        try:
-            with contextlib.ExitStack() as held:
-                for port in range(first, first + n):
-                    s = held.enter_context(socket.socket(socket.AF_INET, socket.SOCK_STREAM))
-                    s.bind(("127.0.0.1", port))
-            return first
-        except OSError:
-            continue
-
-
-def listener_pid(port: int) -> int:
-    """The pid of the process listening on 127.0.0.1:``port`` (Linux /proc)."""
-    inode = None
-    for line in Path("/proc/net/tcp").read_text().splitlines()[1:]:
-        parts = line.split()
-        if parts[1].endswith(f":{port:04X}") and parts[3] == "0A":      # LISTEN
-            inode = parts[9]
-    if inode is None:
-        raise LookupError(f"nothing listens on port {port}")
-    for pid in filter(str.isdigit, os.listdir("/proc")):
-        with contextlib.suppress(OSError):
-            for fd in os.listdir(f"/proc/{pid}/fd"):
-                if os.readlink(f"/proc/{pid}/fd/{fd}") == f"socket:[{inode}]":
-                    return int(pid)
-    raise LookupError(f"no process owns the socket on port {port}")
 
 
 # --------------------------------------------------------------------------- the class
@@ -306,10 +293,12 @@ def run_class(browser, server: Server, sessions: int = 30, rounds: int = 6, drag
     ``keep_open``: a list that receives the sessions' pages, left open for the caller (who
     closes their contexts), so a test can go on in the same sessions."""
     result = ClassResult(sessions, rounds)
-    links = [with_different_top_two(session_link(i), rounds) for i in range(sessions)]
+    symbols = target.symbols or PLAYGROUND.symbols
+    links = [with_different_top_two(session_link(i, symbols=symbols), rounds, symbols)
+             for i in range(sessions)]
     pages = []
     try:
-        urls = [server.url + target.path + "?" + "&".join(f"{k}={v}" for k, v in link.items())
+        urls = [server.url + target.path + "?" + target.query + "&".join(f"{k}={v}" for k, v in link.items())
                 for link in links]
         pages = open_many(browser, urls)
         for i, page in enumerate(pages):
@@ -347,8 +336,8 @@ def run_class(browser, server: Server, sessions: int = 30, rounds: int = 6, drag
             for t in filter(None, timings):
                 result.drag_painted.append((t["painted"] - t["start"]) / 1000)
                 result.drag_last.append((t["last"] - t["start"]) / 1000)
-        for i, (page, link) in enumerate(zip(pages, links) if target == PLAYGROUND else ()):
-            want = expected_state(link, rounds, drag)
+        for i, (page, link) in enumerate(zip(pages, links) if target.symbols else ()):
+            want = expected_state(link, rounds, drag, symbols)
             got = address_state(page.evaluate("() => location.href"))
             if got != want:
                 result.wrong_state.append(f"session {i}: address bar {got}, its own actions give {want}")
@@ -406,6 +395,9 @@ def main() -> None:
     parser.add_argument("--no-drag", action="store_true")
     parser.add_argument("--processes", type=int, default=1,
                         help="app processes; >1 runs deploy/run_class.py (HAProxy, sticky sessions)")
+    parser.add_argument("--own", type=int, default=0, metavar="N",
+                        help="a lecturer's own example of N text results (3-12, one shared link) "
+                             "instead of the cats")
     parser.add_argument("--no-reference", action="store_true",
                         help="skip the reference class (the same clicks on a bare st.toggle page)")
     args = parser.parse_args()
@@ -413,13 +405,16 @@ def main() -> None:
     with sync_playwright() as pw:
         browser = launch_browser(pw)
         with class_server(args.processes) as server:
-            result = run_class(browser, server, args.sessions, args.rounds, drag=not args.no_drag)
+            result = run_class(browser, server, args.sessions, args.rounds, drag=not args.no_drag,
+                               target=own_example(args.own) if args.own else PLAYGROUND)
         reference = None
         if not args.no_reference:
             with streamlit_app("toggle_app.py") as app:
                 reference = run_class(browser, Server(app.url, [app.process.pid]), args.sessions,
                                       args.rounds, drag=False, target=REFERENCE)
         browser.close()
+    if args.own:
+        print(f"A lecturer's own example of {args.own} results (one shared link), judged binary:")
     report(result, args.processes)
     if reference is not None:
         print("\nReference, the same class on a bare st.toggle page (Streamlit's floor per rerun):")
