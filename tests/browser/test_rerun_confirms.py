@@ -82,9 +82,4 @@ def test_the_rerun_after_a_badge_click_changes_nothing_the_preview_showed(start_
     after = page.evaluate("() => window.__watch.after")
     inside = [m for m in after if not m.split(" ", 2)[2].startswith("page:")]
     assert [m for m in inside if not m.split(" ", 2)[2].startswith(CONFIRMED)] == [], "\n".join(inside)
-    # the formula followed, once in view (off screen it is not redrawn: formula_view.js; at
-    # 1366x768 it starts under the screen's edge)
-    if not page.locator(".fm-root").evaluate("root => root._fmState.inView"):
-        assert page.locator(".fm-formula").inner_text() == before
-    page.locator(".fm-formula").scroll_into_view_if_needed()
-    expect(page.locator(".fm-formula")).not_to_have_text(before)
+    assert page.locator(".fm-formula").inner_text() != before       # the formula followed

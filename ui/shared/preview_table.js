@@ -1,23 +1,20 @@
 // loadPreview(s): the neighbour table of a part (the live charts' numbers, the formula
 // view's formulas) arrives deflated ("deflate:" + base64, ui/lessons/playground/preview.py):
 // inflated once per rerun with the browser's own DecompressionStream, as soon as it arrives,
-// into s.preview (the promise returned, also s.previewReady, resolves then). Until then (a
-// few ms after a rerun) a preview falls back to what Python sent, like an unknown state.
-// Prepended to each part's code (preview_table_js()).
+// into s.preview. Until then (a few ms after a rerun) a preview falls back to what Python
+// sent, like an unknown state. Prepended to each part's code (preview_table_js()).
 function loadPreview(s) {
   const raw = s.data && s.data.preview;
-  if (s.previewRaw === raw) return s.previewReady;
+  if (s.previewRaw === raw) return;
   s.previewRaw = raw;
   s.preview = null;
-  s.previewReady = Promise.resolve();
-  if (typeof raw !== "string" || !raw.startsWith("deflate:")) return s.previewReady;
+  if (typeof raw !== "string" || !raw.startsWith("deflate:")) return;
   // the browser's own base64 decoder where it has one (Chromium 140+): atob and a call per
   // character took a few milliseconds per rerun for the formula's table alone
   const b64 = raw.slice(8);
   const bytes = typeof Uint8Array.fromBase64 === "function" ? Uint8Array.fromBase64(b64)
     : Uint8Array.from(atob(b64), (c) => c.charCodeAt(0));
   const text = new Response(new Blob([bytes]).stream().pipeThrough(new DecompressionStream("deflate"))).text();
-  s.previewReady = text.then((json) => { if (s.previewRaw === raw) s.preview = JSON.parse(json); })
+  text.then((json) => { if (s.previewRaw === raw) s.preview = JSON.parse(json); })
     .catch(() => { if (s.previewRaw === raw) s.preview = null; });
-  return s.previewReady;
 }

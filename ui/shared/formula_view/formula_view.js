@@ -38,28 +38,11 @@ function setup(parentElement) {
   root.append(heading, label, choice, formula, tables, message);
   parentElement.appendChild(root);
   const s = { root, heading, label, choice, formula, tables, message, data: null,
-              latex: null, tablesText: null, shown: null, setTriggerValue: null,
-              inView: true, owed: null, printing: false };
+              latex: null, tablesText: null, shown: null, setTriggerValue: null };
   const onPreview = (event) => showPreview(s, event.detail || {});
   window.addEventListener("irlab-preview", onPreview);
-  // Off screen (below the charts on a laptop's first screen) the formula is not redrawn at a
-  // click, nor its neighbour table inflated: with 30 browsers on the server's cores every
-  // browser's milliseconds delay everyone (docs/benchmarks.md). It is drawn as the data says
-  // as soon as any of it is on screen, and before printing (the paper shows it whole).
-  const inSight = new IntersectionObserver((entries) => {
-    s.inView = entries[entries.length - 1].isIntersecting;
-    if (s.inView) catchUp(s);
-  });
-  inSight.observe(root);
-  const onPrint = () => { s.printing = true; catchUp(s); };
-  const afterPrint = () => { s.printing = false; };
-  window.addEventListener("beforeprint", onPrint);
-  window.addEventListener("afterprint", afterPrint);
   s.destroy = () => {
-    inSight.disconnect();
     window.removeEventListener("irlab-preview", onPreview);
-    window.removeEventListener("beforeprint", onPrint);
-    window.removeEventListener("afterprint", afterPrint);
     root.remove();
   };
   root._fmState = s;
@@ -143,10 +126,6 @@ function drawEntry(s, entry) {
 // The board announced a state one action away (a card held, a badge clicked): its formula,
 // looked up; key null, or a table made for another state: the formula Python last sent.
 function showPreview(s, detail) {
-  if (!shown(s)) {
-    s.owed = detail;                 // drawn when the formula comes into view
-    return;
-  }
   const p = s.preview;
   if (!p || detail.board !== p.board) return;
   const at = detail.key != null && detail.base === p.base && p.keys ? p.keys[detail.key] : undefined;
@@ -167,38 +146,12 @@ function afterPaint(s, entry) {
   }, 0));
 }
 
-// Whether the formula is to be drawn now: on screen, being printed, or never drawn yet
-// (the page's first run draws it wherever it is).
-function shown(s) {
-  return s.inView || s.printing || s.latex === null;
-}
-
 function draw(s) {
   setText(s.heading, s.data.heading);
   s.heading.hidden = !s.data.heading;
   drawChoice(s);
   s.wanted = s.data.formula;          // a preview still waiting to be drawn gives way
-  s.owed = null;                      // and so does one noted off screen: this data is newer
-  if (!shown(s)) {
-    s.owed = {};                      // no preview: the data's own formula
-    return;
-  }
-  loadPreview(s);
   drawEntry(s, s.data.formula);
-}
-
-// Come into view (or about to be printed): draw what the data says, then a preview noted
-// off screen (a click whose rerun has not come yet), once its neighbour table is inflated.
-function catchUp(s) {
-  if (!s.data || !window.katex) return;
-  const owed = s.owed;
-  s.owed = null;
-  if (owed || s.printing) drawEntry(s, s.data.formula);
-  const data = s.data;
-  const ready = loadPreview(s);
-  if (owed && owed.board !== undefined && !s.printing && ready) {
-    ready.then(() => { if (s.data === data && s.owed === null) showPreview(s, owed); });
-  }
 }
 
 export default function (component) {
@@ -207,6 +160,7 @@ export default function (component) {
   const s = root && root._fmState ? root._fmState : setup(parentElement);
   s.setTriggerValue = setTriggerValue;
   s.data = component.data || {};
+  loadPreview(s);
   if (window.katex) draw(s);
   else {
     drawChoice(s);
