@@ -111,7 +111,10 @@ def test_a_lecturer_moves_around_and_nothing_is_lost(start_app, open_page, brows
         no_error(shared)
         expect(shared.get_by_test_id("stAlert")).to_have_count(0)      # no bad-link notice
         nav(shared, titles["playground"])
+        expect(shared).to_have_url(re.compile(r"/playground"))
+        wait_for_app_run(shared)
         no_error(shared)
         expect(shared).not_to_have_url(re.compile(re.escape(CHANGES["playground"][1])))
+        expect(board_card(shared, rank=1).locator(".rb-badge")).to_have_text(re.compile("✗"))
     finally:
         other.close()
