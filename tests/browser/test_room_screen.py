@@ -155,3 +155,50 @@ def test_a_lecturers_own_example_reads_from_the_back_row(rooms, open_page):
     assert sorted(shown) == sorted(2 * [item.title for item in own_data.TEMPLATE.items])
     assert small_text(projector) == []
     shot(projector, "screen_1920_own_example")
+
+
+#: Every word of the room's cards that the browser laid out on more than one line (a line may
+#: break after a hyphen: "Noise-" and "cancelling" are two words here).
+SPLIT_WORDS = """() => [...document.querySelectorAll('.room-card .doc.text')].flatMap((el) => {
+  const node = el.firstChild, out = [];
+  for (const m of node.textContent.matchAll(/[^\\s-]+-?/g)) {
+    const range = document.createRange();
+    range.setStart(node, m.index);
+    range.setEnd(node, m.index + m[0].length);
+    if (new Set([...range.getClientRects()].map((b) => Math.round(b.top))).size > 1) out.push(m[0]);
+  }
+  return out; })"""
+
+
+def test_a_phone_never_breaks_a_word_of_the_lecturers_titles(rooms, open_page):
+    """A lecturer's own titles on a 390 px phone: eight cards in a row are 39 px wide, and
+    "Dishwasher", "Refrigerator," or "Loudspeakers" broke mid-letter ("Dishwas/her") even at
+    the .55rem floor. The strip wraps to rows of cards wide enough for its longest word."""
+    from urllib.parse import urlencode
+
+    from ui.lessons.playground import example_data as own_data
+
+    url, _ = rooms
+    titles = ("Refrigerator, stainless", "Dishwasher", "Noise-cancelling headphones",
+              "Multicooker", "Humidifier", "Thermostat", "Microwave oven", "Loudspeakers")
+    example = own_data.OwnExample("kitchen appliances", tuple(
+        own_data.OwnItem(title, grade) for title, grade in zip(titles, (3, 1, 0, 2, 0, 1, 2, 0))))
+    teacher = open_page(f"{url}/playground", width=1366, height=768,
+                        query=urlencode({"ex": own_data.to_link(example)}))
+    teacher.get_by_test_id("stSidebarNav").get_by_role("link", name="Run a class room").click()
+    wait_for_app_run(teacher)
+    teacher.get_by_role("button", name="Open a room").click()
+    code = teacher.locator(".room-code")
+    code.wait_for()
+    choose(teacher, "A or B?")
+    teacher.get_by_text("On your example").click()
+    wait_for_app_run(teacher)
+    ask(teacher)
+    student = open_page(f"{url}/join?code={code.inner_text().strip()}", **PHONE)
+    cards = student.locator(".room-card .doc.text")
+    expect(cards).to_have_count(16)
+    assert sorted(cards.all_inner_texts()) == sorted(2 * titles)
+    assert student.evaluate(SPLIT_WORDS) == []
+    sizes = cards.evaluate_all("cs => cs.map((c) => parseFloat(getComputedStyle(c).fontSize))")
+    assert min(sizes) >= 8.8, sizes                                 # the .55rem floor
+    assert student.evaluate("() => document.documentElement.scrollWidth") <= 390
