@@ -16,7 +16,7 @@ from playwright.sync_api import Page, expect  # noqa: E402
 
 from tests.browser.test_rooms import (PHONE, POLL_TIMEOUT_MS, answers, ask, choose,  # noqa: E402
                                       latest_question, open_room)
-from tests.browser.helpers import small_text  # noqa: E402
+from tests.browser.helpers import small_text, split_words  # noqa: E402
 from tests.browser.waiting import wait_for_app_run  # noqa: E402
 from ui.rooms.screen import TALLY_NOTE  # noqa: E402
 
@@ -157,18 +157,6 @@ def test_a_lecturers_own_example_reads_from_the_back_row(rooms, open_page):
     shot(projector, "screen_1920_own_example")
 
 
-#: Every word of the room's cards that the browser laid out on more than one line (a line may
-#: break after a hyphen: "Noise-" and "cancelling" are two words here).
-SPLIT_WORDS = """() => [...document.querySelectorAll('.room-card .doc.text')].flatMap((el) => {
-  const node = el.firstChild, out = [];
-  for (const m of node.textContent.matchAll(/[^\\s-]+-?/g)) {
-    const range = document.createRange();
-    range.setStart(node, m.index);
-    range.setEnd(node, m.index + m[0].length);
-    if (new Set([...range.getClientRects()].map((b) => Math.round(b.top))).size > 1) out.push(m[0]);
-  }
-  return out; })"""
-
 
 def test_a_phone_never_breaks_a_word_of_the_lecturers_titles(rooms, open_page):
     """A lecturer's own titles on a 390 px phone: eight cards in a row are 39 px wide, and
@@ -198,7 +186,7 @@ def test_a_phone_never_breaks_a_word_of_the_lecturers_titles(rooms, open_page):
     cards = student.locator(".room-card .doc.text")
     expect(cards).to_have_count(16)
     assert sorted(cards.all_inner_texts()) == sorted(2 * titles)
-    assert student.evaluate(SPLIT_WORDS) == []
+    assert split_words(student, ".room-card .doc.text") == []
     sizes = cards.evaluate_all("cs => cs.map((c) => parseFloat(getComputedStyle(c).fontSize))")
     assert min(sizes) >= 8.8, sizes                                 # the .55rem floor
     assert student.evaluate("() => document.documentElement.scrollWidth") <= 390
