@@ -304,13 +304,13 @@ def rankings(question: Mapping) -> None:
     shown = question.get("rankings") or []
     graded = any(int(item.get("grade", 0)) > 1 for r in shown for item in r["items"])
     k = int(question.get("k") or 0)
-    longest = min(30, max((len(word) for r in shown for item in r["items"]     # STYLE: --w; a
+    strips = [[_card(item, n, graded) for n, item in enumerate(r["items"], start=1)] for r in shown]
+    longest = min(30, max((len(word) for r, cards in zip(shown, strips)   # STYLE's --w: of the
+                           for item, c in zip(r["items"], cards) if 'class="doc text"' in c
                            for word in re.findall(r"[^\s-]+-?", str(item.get("title", "")))),
-                          default=1))                              # line breaks after a hyphen
-    for ranking in shown:
-        label = html.escape(str(ranking.get("label", "")))
-        items = ranking["items"]
-        cards = [_card(item, n, graded) for n, item in enumerate(items, start=1)]
+                          default=1))    # titles shown as text (a picture's is no width); a line
+    for ranking, cards in zip(shown, strips):                 # breaks after a hyphen
+        label, items = html.escape(str(ranking.get("label", ""))), ranking["items"]
         card = "minmax(0, 5.5rem)"     # one row, at most 5.5rem a card (phones: STYLE)
         if 0 < k < len(items):          # a cut after the last card would cut nothing
             cards.insert(k, _cut(k))
