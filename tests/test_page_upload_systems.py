@@ -193,7 +193,8 @@ def test_the_report_holds_the_question_verdict_table_chart_settings_and_provenan
     assert html.escape(pair.verdict.sentence) in text
     assert html.escape(pair.verdict.plain) in text
     assert "All systems" in text and "Query by query" in text and "Plotly.newPlot" in text
-    assert hashlib.sha256(b"c").hexdigest() in text and "run_control.txt" in text
+    # (a file name may break after its _ or . on a phone: the report writes a <wbr> there)
+    assert hashlib.sha256(b"c").hexdigest() in text and "run_control.txt" in text.replace("<wbr>", "")
     assert "trec_eval -l 2" in text and "count as 0 (trec_eval -c)" in text
     assert "https://" not in text.split("<script>")[0]          # nothing to fetch
     assert "cdn" not in text.lower().split("<body>")[1]

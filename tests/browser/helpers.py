@@ -366,3 +366,27 @@ TEXT_SIZES = """(selector) => {
 def small_text(page: Page, root: str = "[data-testid=stMain]", least: float = HALL_PX):
     """The visible text under ``root`` smaller than ``least`` CSS px: (size, text) pairs."""
     return [(size, text) for size, text in page.evaluate(TEXT_SIZES, root) if size < least]
+
+
+#: Every word under the elements ``selector`` matches that the browser laid out on more than
+#: one line: a word split mid-letter (a line may break after a hyphen: "Noise-" and
+#: "cancelling" are two words here). Elements of class ``long`` (a SHA-256) are left out.
+SPLIT_WORDS = """(selector) => [...document.querySelectorAll(selector)]
+  .filter((el) => !el.classList.contains('long')).flatMap((el) => {
+    const out = [], walk = document.createTreeWalker(el, NodeFilter.SHOW_TEXT);
+    while (walk.nextNode()) {
+      const node = walk.currentNode;
+      for (const m of node.textContent.matchAll(/[^\\s-]+-?/g)) {
+        const range = document.createRange();
+        range.setStart(node, m.index);
+        range.setEnd(node, m.index + m[0].length);
+        const lines = new Set([...range.getClientRects()].map((b) => Math.round(b.top)));
+        if (lines.size > 1) out.push(m[0]);
+      }
+    }
+    return out; })"""
+
+
+def split_words(page: Page, selector: str) -> list[str]:
+    """The words under ``selector`` broken across lines (see :data:`SPLIT_WORDS`)."""
+    return page.evaluate(SPLIT_WORDS, selector)

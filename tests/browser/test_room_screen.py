@@ -16,7 +16,7 @@ from playwright.sync_api import Page, expect  # noqa: E402
 
 from tests.browser.test_rooms import (PHONE, POLL_TIMEOUT_MS, answers, ask, choose,  # noqa: E402
                                       latest_question, open_room)
-from tests.browser.helpers import small_text  # noqa: E402
+from tests.browser.helpers import small_text, split_words  # noqa: E402
 from tests.browser.waiting import wait_for_app_run  # noqa: E402
 from ui.rooms.screen import TALLY_NOTE  # noqa: E402
 
@@ -155,3 +155,38 @@ def test_a_lecturers_own_example_reads_from_the_back_row(rooms, open_page):
     assert sorted(shown) == sorted(2 * [item.title for item in own_data.TEMPLATE.items])
     assert small_text(projector) == []
     shot(projector, "screen_1920_own_example")
+
+
+
+def test_a_phone_never_breaks_a_word_of_the_lecturers_titles(rooms, open_page):
+    """A lecturer's own titles on a 390 px phone: eight cards in a row are 39 px wide, and
+    "Dishwasher", "Refrigerator," or "Loudspeakers" broke mid-letter ("Dishwas/her") even at
+    the .55rem floor. The strip wraps to rows of cards wide enough for its longest word."""
+    from urllib.parse import urlencode
+
+    from ui.lessons.playground import example_data as own_data
+
+    url, _ = rooms
+    titles = ("Refrigerator, stainless", "Dishwasher", "Noise-cancelling headphones",
+              "Multicooker", "Humidifier", "Thermostat", "Microwave oven", "Loudspeakers")
+    example = own_data.OwnExample("kitchen appliances", tuple(
+        own_data.OwnItem(title, grade) for title, grade in zip(titles, (3, 1, 0, 2, 0, 1, 2, 0))))
+    teacher = open_page(f"{url}/playground", width=1366, height=768,
+                        query=urlencode({"ex": own_data.to_link(example)}))
+    teacher.get_by_test_id("stSidebarNav").get_by_role("link", name="Run a class room").click()
+    wait_for_app_run(teacher)
+    teacher.get_by_role("button", name="Open a room").click()
+    code = teacher.locator(".room-code")
+    code.wait_for()
+    choose(teacher, "A or B?")
+    teacher.get_by_text("On your example").click()
+    wait_for_app_run(teacher)
+    ask(teacher)
+    student = open_page(f"{url}/join?code={code.inner_text().strip()}", **PHONE)
+    cards = student.locator(".room-card .doc.text")
+    expect(cards).to_have_count(16)
+    assert sorted(cards.all_inner_texts()) == sorted(2 * titles)
+    assert split_words(student, ".room-card .doc.text") == []
+    sizes = cards.evaluate_all("cs => cs.map((c) => parseFloat(getComputedStyle(c).fontSize))")
+    assert min(sizes) >= 8.8, sizes                                 # the .55rem floor
+    assert student.evaluate("() => document.documentElement.scrollWidth") <= 390

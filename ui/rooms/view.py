@@ -40,16 +40,14 @@ STYLE = """<style>
 .room-local code { white-space: nowrap; }   /* never "-" / "-server.address" */
 .room-strip { margin: .1rem 0 .5rem; }
 .room-strip .lbl { font-weight: 700; font-size: 1.1rem; }
-.room-cards { display: grid; gap: .3rem; }
-.room-card { text-align: center; border-radius: .4rem; padding: .15rem; min-width: 0;
-  border: 3px solid #999; font-size: .85rem; line-height: 1.15; }
+.room-cards { display: grid; gap: .3rem; } .room-card { text-align: center; border-radius: .4rem;
+  padding: .15rem; min-width: 0; border: 3px solid #999; font-size: .85rem; line-height: 1.15; }
 .room-card.rel { border-color: #009E73; background: rgba(0,158,115,.14); }
 .room-card img { width: 100%; aspect-ratio: 1; object-fit: contain; display: block; }
 /* a letter needs no square: lower cards keep two rankings and their answers on one screen */
 .room-card .doc { aspect-ratio: 4 / 3; display: flex; align-items: center; justify-content: center;
   font-size: 1.6rem; font-weight: 700; }
-/* a title breaks between words, hyphenated inside a word only when one is wider than the card
-   ("Alumi nium headp hon" broke anywhere) */
+/* a title breaks between words (not anywhere: "Alumi nium headp hon"); phones: see below */
 .room-card .doc.text { display: -webkit-box; -webkit-box-orient: vertical; -webkit-line-clamp: 4;
   overflow: hidden; overflow-wrap: break-word; word-break: normal; hyphens: auto;
   font-size: .75rem; font-weight: 600;
@@ -73,8 +71,12 @@ STYLE = """<style>
   .room-cut { font-size: .65rem; }
   .room-card { padding: .05rem; border-width: 2px; font-size: .72rem; container-type: inline-size; }
   .room-card .doc { font-size: 1.1rem; }
-  /* a title's type shrinks until the rankings' longest word (--w letters, at most 10) fits its
-     card, to .55rem; only a longer word breaks inside (no hyphenation dictionary on Linux) */
+  /* a title's type shrinks until the rankings' longest word (--w letters) fits its card, to
+     .55rem; a word too wide for one row of --n cards even then wraps the strip to rows of cards
+     that hold it ("Dishwas/her" broke mid-letter: Linux has no hyphenation dictionary) */
+  .room-cards { display: flex; flex-wrap: wrap; } .room-cut { flex: 0 0 1.4em; }
+  .room-card { flex: 0 0 max(min(5.5rem, (100% - 1.4em - var(--n, 1) * .2rem) / var(--n, 1)),
+                              var(--w, 1) * .62 * .55rem + .5rem); }
   .room-card .doc.text { font-size: clamp(.55rem, 100cqw / (var(--w, 1) * .62), .75rem); }
 }
 .room-qr { margin: .5rem 0; width: min(300px, 100%); text-align: center; }
@@ -302,14 +304,14 @@ def rankings(question: Mapping) -> None:
     shown = question.get("rankings") or []
     graded = any(int(item.get("grade", 0)) > 1 for r in shown for item in r["items"])
     k = int(question.get("k") or 0)
-    longest = min(10, max((len(word) for r in shown for item in r["items"]     # STYLE: --w
-                           for word in str(item.get("title", "")).split()), default=1))
-    for ranking in shown:
-        label = html.escape(str(ranking.get("label", "")))
-        items = ranking["items"]
-        cards = [_card(item, n, graded) for n, item in enumerate(items, start=1)]
-        # one row whatever the screen: the cards share the width, at most 5.5rem each
-        card = "minmax(0, 5.5rem)"
+    strips = [[_card(item, n, graded) for n, item in enumerate(r["items"], start=1)] for r in shown]
+    longest = min(30, max((len(word) for r, cards in zip(shown, strips)   # STYLE's --w: of the
+                           for item, c in zip(r["items"], cards) if 'class="doc text"' in c
+                           for word in re.findall(r"[^\s-]+-?", str(item.get("title", "")))),
+                          default=1))    # titles shown as text (a picture's is no width); a line
+    for ranking, cards in zip(shown, strips):                 # breaks after a hyphen
+        label, items = html.escape(str(ranking.get("label", ""))), ranking["items"]
+        card = "minmax(0, 5.5rem)"     # one row, at most 5.5rem a card (phones: STYLE)
         if 0 < k < len(items):          # a cut after the last card would cut nothing
             cards.insert(k, _cut(k))
             grid = (f"grid-template-columns: repeat({k}, {card}) 1.4em "
@@ -317,8 +319,8 @@ def rankings(question: Mapping) -> None:
         else:
             grid = f"grid-template-columns: repeat({len(items)}, {card})"
         cards = "".join(cards)
-        st.markdown(f'<div class="room-strip"><div class="lbl">{label}</div>'
-                    f'<div class="room-cards" style="{grid}; --w: {longest}">{cards}</div></div>',
+        st.markdown(f'<div class="room-strip"><div class="lbl">{label}</div><div class="room-cards" '
+                    f'style="{grid}; --w: {longest}; --n: {len(items)}">{cards}</div></div>',
                     unsafe_allow_html=True)
 
 
