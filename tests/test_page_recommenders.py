@@ -142,7 +142,8 @@ def test_trap_3_popularity_shows_the_lists_their_accuracy_and_what_accuracy_cann
     assert sentence.startswith("No clear winner on MRR@10: Trending 0.312 vs Matrix "
                                "factorisation 0.18, a difference that could be chance (paired "
                                "randomization test over the users, corrected for the 2 "
-                               "comparisons with the baseline (Holm–Bonferroni): p = 0.065; "
+                               "comparisons with Matrix factorisation, the baseline "
+                               "(Holm–Bonferroni): p = 0.065; "
                                "uncorrected p = 0.032)")
     assert "15.8 % of users had them in the last 7 days of training (of its 45 active " \
         "users)" in sentence

@@ -48,13 +48,14 @@ class RecommenderVerdicts:
 
 
 def _family(result: ManyComparison, measure: str) -> str:
-    """'corrected for the 2 comparisons with the baseline (Holm–Bonferroni)', or ''."""
+    """', corrected for the 2 comparisons with Popular, the baseline (Holm–Bonferroni)', or
+    ''. The baseline is named: a sentence may compare two systems, neither called that."""
     tests = result.tests[result.tests["measure"] == measure]
     m = len(tests)
     if result.correction == "none" or m < 2:
         return ""
     every = (tests["against"] != result.baseline).any()
-    what = "of every pair" if every else "with the baseline"
+    what = "of every pair" if every else f"with {result.baseline}, the baseline"
     return f", corrected for the {m} comparisons {what} ({CORRECTIONS[result.correction]})"
 
 
@@ -154,8 +155,8 @@ def _outcome(c: RecommenderComparison, system: str, against: str) -> str:
 
 def method(result: ManyComparison, measure: str) -> str:
     """How the verdicts were tested, for a note: 'paired randomization test over the 200
-    users, corrected for the 2 comparisons with the baseline (Holm–Bonferroni), significant
-    at 0.05'."""
+    users, corrected for the 2 comparisons with Popular, the baseline (Holm–Bonferroni),
+    significant at 0.05'."""
     tests = result.tests[result.tests["measure"] == measure]
     users = int(tests["n"].max()) if len(tests) else 0
     return (f"paired {TESTS[result.test].removeprefix('paired ')} over the {users:,} users"
