@@ -21,7 +21,7 @@ from playwright.sync_api import Page, expect  # noqa: E402
 
 from tests.browser.helpers import (REPO_ROOT, expect_app_run, streamlit_app,  # noqa: E402
                                   wait_for_app_run)
-from tests.browser.waiting import wait_until  # noqa: E402
+from tests.browser.waiting import wait_for_app_idle, wait_until  # noqa: E402
 from ui.rooms.room import ALPHABET  # noqa: E402
 
 pytestmark = pytest.mark.browser
@@ -130,8 +130,13 @@ def test_the_students_id_stays_in_their_browser_not_in_the_address(rooms, open_p
     teacher, code = open_room(open_page, url)
     link = teacher.locator(".room-url").inner_text().strip()
     student = open_page(link, **PHONE)                       # by the QR link
+    # the browser sends the student's id after the first run, and the join follows: click
+    # once that has been drawn (a click in between was lost once on a loaded CI machine)
+    expect(answers(student)).to_have_count(3)
+    wait_for_app_idle(student)
     answers(student).first.click()
-    expect(student.get_by_text("Your answer: ranking A is higher")).to_be_visible()
+    expect(student.get_by_text("Your answer: ranking A is higher")).to_be_visible(
+        timeout=POLL_TIMEOUT_MS)
     expect(student).to_have_url(f"{url}/join?code={code}")  # no `me=`
     first_id = stored_id(student)
     assert re.fullmatch("[0-9a-f]{32}", first_id or ""), first_id
@@ -147,8 +152,10 @@ def test_the_students_id_stays_in_their_browser_not_in_the_address(rooms, open_p
     expect(neighbour).to_have_url(f"{url}/join?code={code}")  # the old `me=` rewritten away
     expect(neighbour.get_by_text("Your answer")).to_have_count(0)
     assert stored_id(neighbour) not in (None, first_id)
+    wait_for_app_idle(neighbour)
     answers(neighbour).nth(1).click()
-    expect(neighbour.get_by_text("Your answer: ranking B is higher")).to_be_visible()
+    expect(neighbour.get_by_text("Your answer: ranking B is higher")).to_be_visible(
+        timeout=POLL_TIMEOUT_MS)
     expect(teacher.get_by_text("2 answered · 2 joined")).to_be_visible(timeout=POLL_TIMEOUT_MS)
 
 
