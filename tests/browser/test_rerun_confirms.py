@@ -12,6 +12,7 @@ import pytest
 from playwright.sync_api import expect
 
 from tests.browser.helpers import board_card, wait_for_app_run
+from tests.browser.waiting import wait_until
 
 pytestmark = pytest.mark.browser
 
@@ -69,6 +70,11 @@ def test_the_rerun_after_a_badge_click_changes_nothing_the_preview_showed(start_
     board_card(page, rank=8).wait_for()
     expect(page.locator(".lc-root .js-plotly-plot")).to_have_count(2)
     page.locator(".fm-formula .katex").wait_for()
+    # the neighbour tables arrive deflated and are inflated as the data comes
+    # (preview_table.js): a click before then has no preview, and its rerun draws it all
+    wait_until(page, lambda: all(page.locator(part).evaluate(
+        f"root => !!(root.{state} && root.{state}.preview)")
+        for part, state in ((".lc-root", "_lcState"), (".fm-root", "_fmState"))))
     before = page.locator(".fm-formula").inner_text()
     page.evaluate(WATCH_JS, "irlab_board_and_charts")
     if "graded" in query:      # a grade from the badge's picker
