@@ -157,7 +157,6 @@ def test_a_lecturers_own_example_reads_from_the_back_row(rooms, open_page):
     shot(projector, "screen_1920_own_example")
 
 
-
 def test_a_phone_never_breaks_a_word_of_the_lecturers_titles(rooms, open_page):
     """A lecturer's own titles on a 390 px phone: eight cards in a row are 39 px wide, and
     "Dishwasher", "Refrigerator," or "Loudspeakers" broke mid-letter ("Dishwas/her") even at

@@ -183,7 +183,9 @@ def style() -> None:
     st.html(f"<style>:root {{ --room-primary: {html.escape(primary)}; }}</style>" + STYLE)
 
 
-def _card(item: Mapping, rank: int, graded: bool) -> str:
+def _card(item: Mapping, rank: int, graded: bool) -> tuple[str, str]:
+    """The card's HTML, and its title when the card shows it as text ("" for a picture or a
+    letter: STYLE's --w sizes the type of text titles only)."""
     title = html.escape(str(item.get("title", "")))
     relevant = int(item.get("grade", 0)) > 0
     try:
@@ -196,16 +198,18 @@ def _card(item: Mapping, rank: int, graded: bool) -> str:
         # titles under the posters made two strips taller than a laptop's screen)
         (film,) = films.film_items([str(item["id"])])
         picture = f'<img src="{film["image"]}" alt="{title}, {html.escape(film["alt"])}">'
+    text = ""
     if picture is None:
         # a letter (the lecture's documents), or a lecturer's own result title: smaller text
-        text = " text" if len(str(item.get("title", ""))) > 2 else ""
-        picture = f'<div class="doc{text}" lang="en" aria-hidden="true">{title}</div>'
+        text = str(item.get("title", "")) if len(str(item.get("title", ""))) > 2 else ""
+        picture = (f'<div class="doc{" text" if text else ""}" lang="en" aria-hidden="true">'
+                   f'{title}</div>')
     # graded boards show every grade (a plain ✓ would hide grade 1); binary ones just ✓
     mark = (f"✓ {item['grade']}" if graded else "✓") if relevant else "✗"
     word = "relevant" if relevant else "not relevant"
     return (f'<div class="room-card{" rel" if relevant else ""}" title="{title}: {word}">'
             f'<span class="rank">#{rank}</span>{picture}'
-            f'<span class="mark" aria-label="{word}">{html.escape(mark)}</span></div>')
+            f'<span class="mark" aria-label="{word}">{html.escape(mark)}</span></div>', text)
 
 
 def _cut(k: int) -> str:
@@ -219,14 +223,13 @@ def rankings(question: Mapping) -> None:
     shown = question.get("rankings") or []
     graded = any(int(item.get("grade", 0)) > 1 for r in shown for item in r["items"])
     k = int(question.get("k") or 0)
-    strips = [[_card(item, n, graded) for n, item in enumerate(r["items"], start=1)] for r in shown]
-    # STYLE's --w: the longest word of the titles shown as text (a picture's title takes no
-    # width), split after a hyphen as a line may break there
-    longest = min(30, max((len(word) for r, cards in zip(shown, strips)
-                           for item, c in zip(r["items"], cards) if 'class="doc text"' in c
-                           for word in re.findall(r"[^\s-]+-?", str(item.get("title", "")))),
-                          default=1))
-    for ranking, cards in zip(shown, strips):
+    made = [[_card(item, n, graded) for n, item in enumerate(r["items"], start=1)] for r in shown]
+    # STYLE's --w: the longest word of the titles shown as text, split after a hyphen as a
+    # line may break there
+    longest = min(30, max((len(word) for strip in made for _, text in strip
+                           for word in re.findall(r"[^\s-]+-?", text)), default=1))
+    for ranking, strip in zip(shown, made):
+        cards = [card for card, _ in strip]
         label, items = html.escape(str(ranking.get("label", ""))), ranking["items"]
         card = "minmax(0, 5.5rem)"     # one row, at most 5.5rem a card (phones: STYLE)
         if 0 < k < len(items):          # a cut after the last card would cut nothing
