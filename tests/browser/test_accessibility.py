@@ -41,7 +41,18 @@ RUN_AXE = """async ([nav, navRules]) => {
 
 
 def serious_violations(page) -> list[dict]:
-    """axe-core's serious and critical violations on the page as it is now."""
+    """axe-core's serious and critical violations on the page as it is now, at rest.
+
+    At rest: the pointer is moved off whatever a test clicked last, into the app's empty
+    header, and a help tooltip it opened is gone first. A tooltip caught fading in was once
+    read as faint text (its colour half-blended with the background) on a clean-clone CI run.
+    """
+    from playwright.sync_api import expect
+
+    from tests.browser.waiting import TIMEOUT_MS
+    size = page.viewport_size or {"width": 1366, "height": 768}
+    page.mouse.move(size["width"] // 2, 2)
+    expect(page.locator(".stTooltipContent")).to_have_count(0, timeout=TIMEOUT_MS)
     if not page.evaluate("() => typeof window.axe !== 'undefined'"):
         page.add_script_tag(path=str(AXE))
     return page.evaluate(RUN_AXE, [SIDEBAR_NAV, list(STREAMLIT_SIDEBAR_RULES)])

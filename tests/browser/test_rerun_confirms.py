@@ -12,7 +12,7 @@ import pytest
 from playwright.sync_api import expect
 
 from tests.browser.helpers import board_card, wait_for_app_run
-from tests.browser.waiting import wait_until
+from tests.browser.waiting import wait_for_app_idle, wait_until
 
 pytestmark = pytest.mark.browser
 
@@ -25,7 +25,10 @@ WATCH_JS = """(name) => {
     for (const el of root.querySelectorAll("*")) if (el.shadowRoot) out.push(el.shadowRoot, ...roots(el.shadowRoot));
     return out;
   };
-  const w = window.__watch = {rerun: null, after: [], last: performance.now()};
+  const w = window.__watch = {rerun: null, clicked: null, after: [], last: performance.now()};
+  // the rerun watched is the click's: a call of the element's code before any click is
+  // another run's (one the page asked for on its own) and arms nothing
+  document.addEventListener("pointerdown", () => { if (w.clicked === null) w.clicked = performance.now(); }, true);
   const where = (node) => {
     const el = node.nodeType === 1 ? node : node.parentElement;
     if (!el) return "?";
@@ -47,10 +50,27 @@ WATCH_JS = """(name) => {
     obs.observe(root, {subtree: true, childList: true, characterData: true, attributes: true});
   const code = globalThis.__irlabCode;
   const run = code[name];
+  // A preview's new axis and its formula are drawn a frame after the click (live_chart.js:
+  // rescaleAfterPaint, by an asynchronous Plotly.update; formula_view.js: afterPaint). A
+  // rerun that comes before that (a busy machine) draws them itself, once, and the preview's
+  // gives way: the claim here is about a rerun that finds the preview painted, as a rerun's
+  // tens of milliseconds usually do. So the rerun is held until neither has anything pending.
+  const pending = () => {
+    const charts = (document.querySelector(".lc-root") || {})._lcState;
+    const formula = (document.querySelector(".fm-root") || {})._fmState;
+    return (!!formula && !!formula.scheduled) ||
+      (!!charts && charts.cells.some((c) => c.scheduled || c.wanted || c.plot._transitioning ||
+                                            (c.plot._promises && c.plot._promises.length)));
+  };
   code[name] = (component) => {
+    if (w.clicked !== null && w.rerun === null && pending()) {
+      w.held = (w.held || 0) + 1;
+      setTimeout(() => code[name](component), 5);
+      return undefined;
+    }
     // the element's own mutations of the rerun come after this; the preview's all before
     obs.takeRecords();
-    if (w.rerun === null) w.rerun = performance.now();
+    if (w.rerun === null && w.clicked !== null) w.rerun = performance.now();
     return run(component);
   };
 }"""
@@ -75,6 +95,7 @@ def test_the_rerun_after_a_badge_click_changes_nothing_the_preview_showed(start_
     wait_until(page, lambda: all(page.locator(part).evaluate(
         f"root => !!(root.{state} && root.{state}.preview)")
         for part, state in ((".lc-root", "_lcState"), (".fm-root", "_fmState"))))
+    wait_for_app_idle(page)       # no run of the page's own is left to land after the click
     before = page.locator(".fm-formula").inner_text()
     page.evaluate(WATCH_JS, "irlab_board_and_charts")
     if "graded" in query:      # a grade from the badge's picker
@@ -87,5 +108,7 @@ def test_the_rerun_after_a_badge_click_changes_nothing_the_preview_showed(start_
     page.wait_for_function("() => performance.now() - window.__watch.last > 500", polling=100)
     after = page.evaluate("() => window.__watch.after")
     inside = [m for m in after if not m.split(" ", 2)[2].startswith("page:")]
-    assert [m for m in inside if not m.split(" ", 2)[2].startswith(CONFIRMED)] == [], "\n".join(inside)
+    held = page.evaluate("() => window.__watch.held || 0")
+    assert [m for m in inside if not m.split(" ", 2)[2].startswith(CONFIRMED)] == [], \
+        f"the rerun held {held} times for the preview:\n" + "\n".join(inside)
     assert page.locator(".fm-formula").inner_text() != before       # the formula followed
