@@ -1,6 +1,8 @@
 """The recommenders lesson through AppTest: every setting in the link and back, one notice for a
 bad link, and each trap's numbers moving with its setting."""
 
+import re
+
 from tests.apptest import address, run_page
 from ui.lessons import recommenders as rc
 from ui.shared.texts import md_escape
@@ -131,8 +133,9 @@ def test_trap_3_popularity_shows_the_lists_their_accuracy_and_what_accuracy_cann
                                       "novelty now (bits)", "genre diversity"]
     from course.reclab import lesson
     numbers = lesson.beyond_table(10)
-    assert beyond.loc["coverage@10", "Trending"] == f"{numbers.at['trending', 'Coverage']:.0%}"
-    assert beyond.loc["popular now", "Trending"] == f"{numbers.at['trending', 'Popularity']:.0%}"
+    assert beyond.loc["coverage@10", "Trending"] == "12 %"      # 24 of 200 films
+    assert beyond.loc["popular now", "Trending"] == "15.8 %"
+    assert beyond.loc["popular now", "Matrix factorisation"] == "4.6 %"
     assert numbers.at["mf", "Coverage"] > 2 * numbers.at["trending", "Coverage"]
     # the story and the numbers agree: the winner's films are the more popular ones now
     assert numbers.at["trending", "Popularity"] > 1.5 * numbers.at["mf", "Popularity"]
@@ -140,7 +143,7 @@ def test_trap_3_popularity_shows_the_lists_their_accuracy_and_what_accuracy_cann
     # the best of two charts against MF, picked after looking: Holm over both comparisons
     # (p = 0.032 alone, 0.065 corrected: no winner), the base of "15.8 %" said
     assert sentence.startswith("No clear winner on MRR@10: Trending 0.312 vs Matrix "
-                               "factorisation 0.18, a difference that could be chance (paired "
+                               "factorisation 0.180, a difference that could be chance (paired "
                                "randomization test over the users, corrected for the 2 "
                                "comparisons with Matrix factorisation, the baseline "
                                "(Holm–Bonferroni): p = 0.065; "
@@ -148,6 +151,11 @@ def test_trap_3_popularity_shows_the_lists_their_accuracy_and_what_accuracy_cann
     assert "15.8 % of users had them in the last 7 days of training (of its 45 active " \
         "users)" in sentence
     assert md_escape(sentence) in box
+    # every number the sentence says is printed as the table beside it prints it
+    shown = {v.removeprefix("★").strip() for row in table(at, 1).values() for v in row.values()}
+    said = re.findall(r"\d+\.\d{3}(?!\d)|\d+(?:\.\d)? %", sentence.split("(paired")[0]
+                      + sentence.split("Beyond accuracy:")[1])
+    assert said and set(said) <= shown, set(said) - shown
     assert any("**The trap:**" in m.value for m in at.markdown)   # in the expander
     assert not at.warning                           # no tested win: information, no alarm
     at.slider(key=P + "k").set_value(3).run()

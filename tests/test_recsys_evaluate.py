@@ -260,13 +260,13 @@ def test_a_narrow_winner_is_said_to_win_by_popularity_only_when_its_items_are_po
     # but also the hit: one item for everyone, yet a less popular one
     rare = _verdict_on_few_items("a")
     assert rare == (
-        "same wins on NDCG@1 (1 vs 0.25; a test: p = 0.010) but shows everyone the same few "
+        "same wins on NDCG@1 (1.000 vs 0.250; a test: p = 0.010) but shows everyone the same few "
         "items: its top-1 lists cover 20 % of the catalogue against 80 % for varied, yet its "
         "recommended items are less popular: on average 25 % of users had them in training, "
         "against 43.8 % for varied's.")
     assert "collapsing onto popular" not in rare and "more popular" not in rare
     hit = _verdict_on_few_items("hit")
-    assert hit.startswith("same wins on NDCG@1 (1 vs 0.25; a test: p = 0.010) by collapsing "
+    assert hit.startswith("same wins on NDCG@1 (1.000 vs 0.250; a test: p = 0.010) by collapsing "
                           "onto popular items:")
     assert hit.endswith("its recommended items are more popular: on average 100 % of users "
                         "had them in training, against 43.8 % for varied's.")
@@ -276,7 +276,7 @@ def test_four_users_name_no_winner_and_a_tie_is_a_tie(shop):
     """Issue 33: "wins" only where the paired test finds the difference; a difference below
     irlib.stats.ties' tolerance is a tie whatever a test says, and neither is a warning."""
     alone = _verdict_on_few_items("hit", finding=None)
-    assert alone.startswith("No clear winner on NDCG@1: same 1 vs varied 0.25, a difference "
+    assert alone.startswith("No clear winner on NDCG@1: same 1.000 vs varied 0.250, a difference "
                             "that could be chance (paired randomization test over the users, "
                             "at 0.05: p = 0.250).")
     assert "wins" not in alone and "collapsing" not in alone

@@ -89,8 +89,19 @@ class RecommenderComparison:
         return self.winner is not None and self.collapsed
 
 
-def _percent(x: float) -> str:
+def percent_text(x: float) -> str:
+    """A share as the sentences print it, and the tables beside them (Lesson 8's):
+    '15.8 %', '12 %'."""
     return f"{fmt(100 * x, 1)} %"
+
+
+def score_text(x: float) -> str:
+    """A mean as the sentences print it, and every accuracy table: three decimals, kept
+    ('0.180', not '0.18')."""
+    return f"{x:.3f}"
+
+
+_percent = percent_text
 
 
 def _p(p: float | None) -> str:
@@ -154,7 +165,7 @@ def compare_recommenders(a: RecommenderEvaluation, b: RecommenderEvaluation,
     >>> e_mine = evaluate_recommendations(personal, heldout, k=1, train=train)
     >>> print(compare_recommenders(e_pop, e_mine, ("popular", "personal")).sentence)
     ... # doctest: +NORMALIZE_WHITESPACE
-    popular wins on NDCG@1 (0.75 vs 0; paired randomization test over the users, at 0.05:
+    popular wins on NDCG@1 (0.750 vs 0.000; paired randomization test over the users, at 0.05:
     p = 0.004) by collapsing onto popular items: its top-1 lists cover 20 % of the
     catalogue against 80 % for personal, and its recommended items are more popular: on
     average 100 % of users had them in training, against 8.3 % for personal's.
@@ -166,7 +177,7 @@ def compare_recommenders(a: RecommenderEvaluation, b: RecommenderEvaluation,
     ...                            evaluate_recommendations(personal, few, k=1),
     ...                            ("popular", "personal")).sentence)
     ... # doctest: +NORMALIZE_WHITESPACE
-    No clear winner on NDCG@1: popular 0.5 vs personal 0, a difference that could be chance
+    No clear winner on NDCG@1: popular 0.500 vs personal 0.000, a difference that could be chance
     (paired randomization test over the users, at 0.05: p = 0.500). Beyond accuracy:
     popular's top-1 lists cover 33.3 % of the catalogue against 66.7 % for personal.
     """
@@ -191,8 +202,8 @@ def compare_recommenders(a: RecommenderEvaluation, b: RecommenderEvaluation,
         score_a, score_b = float(table.at[by, name_a]), float(table.at[by, name_b])
     k = a.k
     if is_tie(score_a, score_b):
-        sentence = (f"{name_a} and {name_b} are tied on {by} ({fmt(score_a, 3)} vs "
-                    f"{fmt(score_b, 3)}, a difference below {TIE_TOLERANCE:g}): no clear "
+        sentence = (f"{name_a} and {name_b} are tied on {by} ({score_text(score_a)} vs "
+                    f"{score_text(score_b)}, a difference below {TIE_TOLERANCE:g}): no clear "
                     "winner."
                     + _beyond(a, b, name_a, name_b, k, history))
         return RecommenderComparison(table, None, False, sentence, by, finding, True, None)
@@ -203,11 +214,11 @@ def compare_recommenders(a: RecommenderEvaluation, b: RecommenderEvaluation,
     if finding is None:
         finding = own_finding(a, b, by, test=test, alpha=alpha)
     if not finding.significant:
-        sentence = (f"No clear winner on {by}: {winner} {fmt(won, 3)} vs {loser} "
-                    f"{fmt(lost, 3)}, a difference that could be chance ({finding.method}: "
+        sentence = (f"No clear winner on {by}: {winner} {score_text(won)} vs {loser} "
+                    f"{score_text(lost)}, a difference that could be chance ({finding.method}: "
                     f"{finding.p_text()})." + _beyond(w_eval, l_eval, winner, loser, k, history))
         return RecommenderComparison(table, None, False, sentence, by, finding, False, winner)
-    head = (f"{winner} wins on {by} ({fmt(won, 3)} vs {fmt(lost, 3)}; {finding.method}: "
+    head = (f"{winner} wins on {by} ({score_text(won)} vs {score_text(lost)}; {finding.method}: "
             f"{finding.p_text()})")
     coverage = _pair(w_eval, l_eval, "Coverage")
     popularity = _pair(w_eval, l_eval, "Popularity")

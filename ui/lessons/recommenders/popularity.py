@@ -13,6 +13,7 @@ import pandas as pd
 import streamlit as st
 
 from course.reclab import lesson
+from irlib.recsys.compare import percent_text, score_text
 from irlib.recsys.standings import HIGHEST_MEAN_LEGEND, highest_mean_words
 from course.reclab.data import DAYS
 from course.reclab.models import MODELS, TRENDING_DAYS
@@ -61,11 +62,12 @@ BEYOND_COLUMNS = {"Coverage": "coverage", "Gini": "exposure Gini",
 
 
 def beyond_frame(table: pd.DataFrame, k: int) -> pd.DataFrame:
-    """Rows: the beyond-accuracy measures; columns: the models (as accuracy_frame)."""
+    """Rows: the beyond-accuracy measures; columns: the models (as accuracy_frame). Shares
+    printed as the verdict's sentence beside the table prints them (irlib.recsys.compare)."""
     shown = pd.DataFrame({
-        f"coverage@{k}": [f"{v:.0%}" for v in table["Coverage"]],
+        f"coverage@{k}": [percent_text(v) for v in table["Coverage"]],
         f"exposure Gini@{k}": [f"{v:.2f}" for v in table["Gini"]],
-        "popular now": [f"{v:.0%}" for v in table["Popularity"]],
+        "popular now": [percent_text(v) for v in table["Popularity"]],
         "novelty now (bits)": [f"{v:.2f}" for v in table["Novelty"]],
         "genre diversity": [f"{v:.2f}" for v in table["ILD"]]},
         index=[model_name(m) for m in table.index]).T
@@ -92,7 +94,7 @@ def accuracy_frame(table: pd.DataFrame) -> pd.DataFrame:
     shown = table.T.copy().astype(object)
     for metric, row in table.T.iterrows():
         won = winners(row)
-        shown.loc[metric] = [f"{WINNER_MARK}\u00a0{v:.3f}" if m in won else f"{v:.3f}"
+        shown.loc[metric] = [f"{WINNER_MARK}\u00a0{score_text(v)}" if m in won else score_text(v)
                              for m, v in row.items()]
     shown.columns = [model_name(m) for m in table.index]
     return shown.rename_axis("Metric")
