@@ -103,9 +103,13 @@ day_b = online.simulate_one_day(pair.order_b, pair.grades, pair.top_grade, int(S
 with chart:
     # the result beside the controls, side by side on a phone too
     with st.container(horizontal=True, key=P + "tiles"):
-        st.metric(f"Click-through, {pair.name_a}", f"{result.ctr_a:.1%}")
-        st.metric(f"Click-through, {pair.name_b}", f"{result.ctr_b:.1%}",
+        # the query's own rates; where the change touches only some searches, a line under
+        # the tiles says so (the product team's sentence gives the overall change)
+        st.metric(f"Click-through, {pair.name_a}", ol.rate_text(result.ctr_a))
+        st.metric(f"Click-through, {pair.name_b}", ol.rate_text(result.ctr_b),
                   delta=f"{100 * (result.ctr_b - result.ctr_a):+.1f} points")
+    if (scope := ol.tile_scope(result)) is not None:
+        st.caption(scope)
     st.plotly_chart(ol.clicks_figure(pair, result, day_a, day_b, height=290), key=P + "clicks",
                     config=plotly_config(displayModeBar=False))
     st.caption("Bars: each rank's chance of a click under the model (closed form). Diamonds: "

@@ -50,8 +50,14 @@ def test_every_section_draws_and_says_irlibs_sentences():
     assert "**For the product team** — " + claims["stakeholder"] in shown
     assert any(claims["offline"] in t for t in shown)
     tiles = {m.label: m.value for m in at.metric}
-    assert tiles["Click-through, A"] == f"{r.ctr_a:.1%}"
-    assert tiles["Click-through, B"] == f"{r.ctr_b:.1%}"
+    assert tiles["Click-through, A"] == f"{100 * r.ctr_a:.1f} %"
+    assert tiles["Click-through, B"] == f"{100 * r.ctr_b:.1f} %"
+    # the default change touches 10 % of searches: a line under the tiles says theirs are
+    # those searches', with the overall change the product team's sentence speaks of
+    overall = f"{100 * (r.traffic_ctr_b - r.traffic_ctr_a):+.1f} points"
+    (scope,) = [c.value for c in at.caption if c.value.startswith("The tiles:")]
+    assert "the 10 % of searches the change touches" in scope and overall in scope
+    assert f"by {overall.lstrip('+')}" in claims["stakeholder"]
     (experiments,) = [t.value for t in at.table if "Interleaving" in t.value.columns]
     assert experiments.columns.tolist() == ["A/B test", "Interleaving"]     # a column each
     assert experiments.loc["Users for 80 %"].tolist() == [f"{r.ab_needed:,}",
@@ -83,6 +89,9 @@ def test_a_link_opens_its_settings_and_the_page_writes_it_back(query):
     assert {k: written[k] for k in query} == query
     _, _, claims = expected(query)
     assert "**For the product team** — " + claims["stakeholder"] in texts(at)
+    # a change that touches every search: the tiles are all searches', no line says otherwise
+    scoped = [c.value for c in at.caption if c.value.startswith("The tiles:")]
+    assert bool(scoped) == (query.get("touched", "0.1") != "1.0")
     again = run_page("online", query=written)
     assert address(again) == written
 

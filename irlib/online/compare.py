@@ -145,8 +145,12 @@ def _users(n: int | None) -> str:
     return "no number of users" if n is None else f"about {n:,} users"
 
 
-def _percent(x: float) -> str:
+def percent_text(x: float) -> str:
+    """A share as the sentences print it, and the lesson's tables beside them: '32 %'."""
     return f"{100 * x:.0f} %"
+
+
+_percent = percent_text
 
 
 def _points(x: float) -> str:

@@ -15,6 +15,7 @@ import streamlit as st
 
 import irlib
 from irlib import online
+from irlib.online.compare import percent_text
 from irlib.measures.user_models import err, user_model
 from ui.shared import page_state as ps
 from ui.shared.catalog import load_catalog
@@ -200,6 +201,23 @@ def power_figure(data: dict[str, list], needed: dict[str, int | None],
     return fig
 
 
+def rate_text(x: float) -> str:
+    """A tile's click-through: one decimal, for its change in points ('89.2 %')."""
+    return f"{100 * x:.1f} %"
+
+
+def tile_scope(r: online.OnlineComparison) -> str | None:
+    """What the click-through tiles cover when the change alters only a share of searches:
+    those searches; and the rates over all searches, which the product team's sentence
+    speaks of. None when it alters every search (the tiles are all searches')."""
+    touched = r.setting.touched
+    if touched >= 1:
+        return None
+    return (f"The tiles: the {percent_text(touched)} of searches the change touches. Over all "
+            f"searches: {rate_text(r.traffic_ctr_a)} against {rate_text(r.traffic_ctr_b)}, "
+            f"{100 * (r.traffic_ctr_b - r.traffic_ctr_a):+.1f} points.")
+
+
 def per_result_rows(p: Pair, r: online.OnlineComparison) -> dict[str, list]:
     """Each result's clicks under A and under B: one result, two ranks, two click rates."""
     rank_a = {d: i for i, d in enumerate(p.order_a)}
@@ -208,9 +226,9 @@ def per_result_rows(p: Pair, r: online.OnlineComparison) -> dict[str, list]:
     return {"Result": [p.titles[d] for d in rows],
             "Grade": [p.grades[d] for d in rows],
             f"{p.name_a}: rank": [rank_a[d] + 1 for d in rows],
-            f"{p.name_a}: clicks": [f"{r.clicks_a[rank_a[d]]:.0%}" for d in rows],
+            f"{p.name_a}: clicks": [percent_text(r.clicks_a[rank_a[d]]) for d in rows],
             f"{p.name_b}: rank": [rank_b[d] + 1 for d in rows],
-            f"{p.name_b}: clicks": [f"{r.clicks_b[rank_b[d]]:.0%}" for d in rows]}
+            f"{p.name_b}: clicks": [percent_text(r.clicks_b[rank_b[d]]) for d in rows]}
 
 
 def experiments_rows(r: online.OnlineComparison) -> pd.DataFrame:
@@ -221,14 +239,14 @@ def experiments_rows(r: online.OnlineComparison) -> pd.DataFrame:
         return "—" if n is None else f"{n:,}"
 
     def share(o):
-        return "—" if o is None else f"{o.found:.0%}"
+        return "—" if o is None else percent_text(o.found)
     return pd.DataFrame.from_dict({
         "Users for 80 %": [users(r.ab_needed), users(r.interleaving_needed)],
         "Found, run at that size": [share(r.ab_at_needed), share(r.interleaving_at_needed)],
-        f"Found, {r.users:,} users": [f"{r.ab_at_users.found:.0%}",
-                                      f"{r.interleaving_at_users.found:.0%}"],
-        f"Wrong way, {r.users:,} users": [f"{r.ab_at_users.wrong_way:.0%}",
-                                          f"{r.interleaving_at_users.wrong_way:.0%}"],
+        f"Found, {r.users:,} users": [percent_text(r.ab_at_users.found),
+                                      percent_text(r.interleaving_at_users.found)],
+        f"Wrong way, {r.users:,} users": [percent_text(r.ab_at_users.wrong_way),
+                                          percent_text(r.interleaving_at_users.wrong_way)],
     }, orient="index", columns=["A/B test", "Interleaving"])
 
 
