@@ -1,5 +1,6 @@
 """Id codes remembered between reading a run and evaluating it (irlib/_codes.py)."""
 import gc
+import itertools
 
 import numpy as np
 import pandas as pd
@@ -147,7 +148,7 @@ def test_the_rows_where_a_grouped_id_changes(monkeypatch, piece, arrow_type):
         values = [pool[r] for r in runs for _ in range(rng.integers(1, 20))]
         cut = [0, 1, 150, 151, 2000, len(values)]
         chunks = [pa.array(["pad"] + values[a:b], arrow_type).slice(1)
-                  for a, b in zip(cut[:-1], cut[1:])]
+                  for a, b in itertools.pairwise(cut)]
         column = pa.chunked_array(chunks, arrow_type)
         assert irlib._codes._changes(column).tolist() == _reference_changes(values)
         grouped, grouped_names = irlib._codes._encode(column, grouped=True)
