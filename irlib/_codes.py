@@ -87,8 +87,9 @@ def short_keys(ids: pd.Series) -> np.ndarray | None:
     A key is the id's bytes, little-endian, with its length in the top byte when shorter
     than 8 (``0xF8 | length``: a byte UTF-8 never holds); an 8-byte id is its bytes, unless
     one ends in such a byte (then None). So two ids are equal exactly when their keys are:
-    no dictionary to build, no hash to check, and the run's 7,000,000 document ids take a
-    gather and two masks (~40 ms against ``dictionary_encode``'s ~125).
+    no dictionary to build, no hash to check, and the run's 7,000,000 document ids take
+    two gathers of aligned words and a few shifts (~45 ms of CPU against
+    ``dictionary_encode``'s ~125).
     """
     values = ids.array
     if not isinstance(values, pd.arrays.ArrowStringArray) or not len(values):
