@@ -1,5 +1,6 @@
 """Id codes remembered between reading a run and evaluating it (irlib/_codes.py)."""
 import gc
+import itertools
 
 import numpy as np
 import pandas as pd
@@ -125,3 +126,34 @@ def test_a_repeated_integer_id_is_named_as_text():
     qrels = pd.DataFrame({"query_id": [7, 7], "doc_id": [9, 9], "relevance": [1, 0]})
     with pytest.raises(ValueError, match=r"qrels has duplicate rows 0 and 1: query '7', doc '9' "):
         irlib.evaluate(qrels, qrels.rename(columns={"relevance": "score"}), ["P@1"])
+
+
+def _reference_changes(values: list) -> list[int]:
+    return [i for i in range(1, len(values)) if values[i] != values[i - 1]]
+
+
+@pytest.mark.parametrize("piece", [1 << 16, 7, 64])
+@pytest.mark.parametrize("arrow_type", ["string", "large_string"])
+def test_the_rows_where_a_grouped_id_changes(monkeypatch, piece, arrow_type):
+    """Runs of ids compared byte by byte in blocks of equal length, or by pyarrow where a
+    piece has many lengths: the same rows as comparing each id with the one before, with
+    empty ids, ids that repeat later, non-ASCII, chunk edges with and without a change."""
+    import pyarrow as pa
+    monkeypatch.setattr(irlib._codes, "_KEY_PIECE", piece)
+    rng = np.random.default_rng(piece)
+    names = ["q1", "q2", "q10", "", "é", "qé", "q2 ", "abcdefghijkl", "q1\0", "Q1"]
+    for mixed in (False, True):      # few lengths (blocks) or many (pyarrow's comparison)
+        pool = names if mixed else ["q1", "q2", "q3", "qq"]
+        runs = rng.choice(len(pool), 400)
+        values = [pool[r] for r in runs for _ in range(rng.integers(1, 20))]
+        cut = [0, 1, 150, 151, 2000, len(values)]
+        chunks = [pa.array(["pad"] + values[a:b], arrow_type).slice(1)
+                  for a, b in itertools.pairwise(cut)]
+        column = pa.chunked_array(chunks, arrow_type)
+        assert irlib._codes._changes(column).tolist() == _reference_changes(values)
+        grouped, grouped_names = irlib._codes._encode(column, grouped=True)
+        codes, code_names = irlib._codes._encode(column, grouped=False)
+        np.testing.assert_array_equal(grouped, codes)
+        assert list(grouped_names) == list(code_names)
+    ints = pa.chunked_array([pa.array([3, 3, 4]), pa.array([4, 4, 3, 3])])
+    assert irlib._codes._changes(ints).tolist() == [2, 5]

@@ -114,3 +114,56 @@ def test_a_repeated_keyed_document_is_refused():
     with pytest.raises(ValueError, match=f"run has duplicate rows 17 and {len(run)}: "
                                          f"query {q!r}, doc {d!r}"):
         irlib.evaluate(qrels, repeated, ["AP"])
+
+
+def _reference_key(data: bytes) -> int:
+    """A key as documented: the bytes little-endian, ``0xF8 | length`` on top when shorter."""
+    value = int.from_bytes(data, "little")
+    return value if len(data) == 8 else value | (0xF8 | len(data)) << 56
+
+
+def _chunk_at(ids, arrow_type, shift, slice_from=0):
+    """``ids`` as an Arrow array whose data starts ``shift`` bytes past an aligned address
+    (and ``slice_from`` rows of padding sliced off): ids read in place and from copies."""
+    data = b"".join(i.encode() for i in ids)
+    width = np.int64 if arrow_type == pa.large_string() else np.int32
+    lengths = [len(i.encode()) for i in ids]
+    offsets = np.concatenate([[0], np.cumsum(lengths)]).astype(width) + shift
+    buffer = pa.py_buffer(bytes(64) + bytes(shift) + data)[64:]   # aligned + shift bytes
+    assert buffer.address % 8 == 0
+    chunk = pa.Array.from_buffers(arrow_type, len(ids), [None, pa.py_buffer(
+        offsets.tobytes()), buffer])
+    return chunk.slice(slice_from)
+
+
+@pytest.mark.parametrize("arrow_type", [pa.string(), pa.large_string()])
+@pytest.mark.parametrize("shift", [0, 1, 3, 7, 8, 13])
+def test_keys_are_the_ids_bytes_at_every_address(arrow_type, shift):
+    """Every key equals its definition, wherever the data sits: buffers at each address
+    mod 8, ids of each length 0-8 at each byte of a word, the last id ending at the
+    buffer's end, empty ids at both ends, sliced arrays, long ids only without ``strict``."""
+    rng = np.random.default_rng(shift)
+    for longest, strict in ((8, True), (12, False)):
+        ids = [""] * 3 + _random_ids(rng, 3000, longest) + ["ÿ"] + [""] * 2
+        ids += ["abcdefgh"]                               # the buffer ends with an 8-byte id
+        for start in (0, 5):
+            chunk = _chunk_at(ids, arrow_type, shift, start)
+            out = np.zeros(len(chunk), np.uint64)
+            fits = _chunk_keys(chunk, out, strict=strict)
+            assert fits is not None
+            raws = [i.encode() for i in ids[start:]]
+            assert fits.tolist() == [len(r) <= 8 for r in raws]
+            expected = [_reference_key(r) if len(r) <= 8 else None for r in raws]
+            assert [int(k) if f else None for k, f in zip(out, fits)] == expected
+
+
+def test_keys_of_a_chunked_column_and_of_names_agree():
+    rng = np.random.default_rng(11)
+    ids = _random_ids(rng, 40_000)
+    column = pa.chunked_array([pa.array(["x"] + ids[:12_345], pa.large_string()).slice(1),
+                               pa.array(ids[12_345:], pa.large_string())])
+    keys = short_keys(pd.Series(pd.arrays.ArrowStringArray(column)))
+    assert keys.tolist() == [_reference_key(i.encode()) for i in ids]
+    names, fits = name_keys(pd.Index(ids[:50] + ["a" * 9], dtype="str"))
+    assert fits[:50].all() and not fits[50]
+    assert names[:50].tolist() == keys[:50].tolist()

@@ -81,3 +81,18 @@ def test_a_refused_name_is_never_listed_as_known(name):
     assert name not in [part.strip(" ;") for part in known.replace(";", ",").split(",")]
     if name in TREC_EVAL_NAMES:
         assert f"{name}_" in message           # says how to name one cut-off
+
+
+@pytest.mark.parametrize("bad", [float("nan"), float("inf"), -float("inf")])
+def test_a_score_that_is_not_finite_is_refused_and_huge_ones_are_scored(bad):
+    """One sum tells finite scores apart (NaN and inf carry through it); a sum that only
+    overflows (scores near the largest float) falls back to the row-by-row check."""
+    qrels, run = _frames()
+    with pytest.raises(ValueError, match=r"run row 2: score is (nan|inf|-inf) .*finite"):
+        irlib.evaluate(qrels, run.assign(score=[3.0, 2.0, bad, 5.0]), ["AP"])
+    with pytest.raises(ValueError, match=r"run row 0: score is inf"):
+        irlib.evaluate(qrels, run.assign(score=[float("inf"), -float("inf"), 1.0, 1.0]),
+                       ["AP"])
+    huge = run.assign(score=[1.7e308, 1.6e308, 1.5e308, 1.7e308])
+    pd.testing.assert_frame_equal(irlib.evaluate(qrels, huge, ["AP"]).per_query,
+                                  irlib.evaluate(qrels, run, ["AP"]).per_query)

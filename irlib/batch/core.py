@@ -99,8 +99,9 @@ def score_coded(measures: Sequence[Measure], *, grades, qrels_q, n_queries: int,
                             is_grouped)
     hit_q = run_to_qrels[run_q[hit_rows]]
     hit_grade = grades[judged_row]
-    # judged hits in rank order per query: one key, (query, rank) distinct (4 ms, lexsort 9-13)
-    by_rank = np.argsort(hit_q.astype(np.int64) * (len(run_q) + 1) + hit_rank)
+    # judged hits in rank order per query: one key, (query, rank) distinct (lexsort 9-13 ms);
+    # found piece by piece, so mostly in order already: timsort ("stable") ~1 ms, quicksort ~3
+    by_rank = np.argsort(hit_q.astype(np.int64) * (len(run_q) + 1) + hit_rank, kind="stable")
     hit_q, hit_rank, hit_grade = hit_q[by_rank], hit_rank[by_rank], hit_grade[by_rank]
     if depth is not None:                                # trec_eval -M: the first N results
         kept = hit_rank <= depth

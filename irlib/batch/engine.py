@@ -81,6 +81,10 @@ def _canonical_frames(qrels, run, names: dict) -> tuple[pd.DataFrame, pd.DataFra
 
 def _numeric(df, column, what) -> np.ndarray:
     values = df[column].to_numpy(dtype=float, na_value=np.nan)
+    with np.errstate(over="ignore", invalid="ignore"):     # inf - inf, an overflow: quiet
+        total = np.add.reduce(values)
+    if np.isfinite(total):          # then every value is (NaN and inf propagate; one pass,
+        return values               # ~2 ms on 7,000,000 against ~3.3)
     bad = ~np.isfinite(values)
     if bad.any():
         i = int(np.flatnonzero(bad)[0])
