@@ -10,12 +10,16 @@ class clicks (the playground's rank-1 badge, the bare page's st.toggle) N times,
 waited until the page has settled (bench_classroom.py's measure). Chrome's own counters
 (CDP ``Performance.getMetrics``) are read before and after: the main thread's task, script,
 layout and style time per click, and the DOM's size. With 30 browsers on the server's two
-cores, every millisecond here delays the server and everyone's last change.
+cores, every millisecond here delays the server and everyone's last change. Also each of
+Chromium's processes' CPU per click (/proc, this script's descendants): the browser process's
+share is work the class's 30 sessions queue for in one process (their contexts share it).
 """
 from __future__ import annotations
 
 import argparse
+import collections
 import json
+import os
 import sys
 from pathlib import Path
 
@@ -42,6 +46,36 @@ def metrics(cdp) -> dict[str, float]:
     return {name: got.get(name, 0.0) for name in METRICS}
 
 
+def chromium_cpu() -> dict[int, tuple[str, float]]:
+    """CPU seconds of each Chromium process started by this script, with its kind
+    (browser, renderer, gpu-process, a utility's sub-type)."""
+    def ours(pid: int) -> bool:
+        for _ in range(12):                       # up the tree to this script, or not
+            if pid == os.getpid():
+                return True
+            try:
+                pid = int(Path(f"/proc/{pid}/stat").read_text().rsplit(")", 1)[1].split()[1])
+            except (OSError, ValueError):
+                return False
+        return False
+    out = {}
+    for entry in os.listdir("/proc"):
+        try:
+            cmd = Path(f"/proc/{entry}/cmdline").read_bytes().replace(b"\0", b" ") if entry.isdigit() else b""
+            if b"chrom" not in cmd.split(b" ")[0] or not ours(int(entry)):
+                continue
+            fields = Path(f"/proc/{entry}/stat").read_text().rsplit(")", 1)[1].split()
+        except OSError:
+            continue
+        kind = "browser"
+        for flag in (b"--utility-sub-type=", b"--type="):
+            if flag in cmd:
+                kind = cmd.split(flag, 1)[1].split(b" ")[0].decode().split(".")[-1]
+                break
+        out[int(entry)] = (kind, (int(fields[11]) + int(fields[12])) / os.sysconf("SC_CLK_TCK"))
+    return out
+
+
 def per_click(browser, url: str, target: Target, clicks: int) -> dict[str, float]:
     context = browser.new_context(viewport={"width": 1280, "height": 800})
     page = context.new_page()
@@ -60,13 +94,17 @@ def per_click(browser, url: str, target: Target, clicks: int) -> dict[str, float
         page.wait_for_function(SETTLED, arg=400, timeout=60_000, polling=50)
 
     one()                                        # the first click's one-off work aside
-    before = metrics(cdp)
+    before, cpu0 = metrics(cdp), chromium_cpu()
     for _ in range(clicks):
         one()
-    after = metrics(cdp)
+    after, cpu1 = metrics(cdp), chromium_cpu()
     context.close()
     out = {k: (after[k] - before[k]) / clicks for k in METRICS if k != "Nodes"}
     out["Nodes"] = after["Nodes"]
+    kinds: collections.Counter = collections.Counter()
+    for pid, (kind, seconds) in cpu1.items():
+        kinds[kind] += (seconds - cpu0.get(pid, (kind, 0.0))[1]) / clicks
+    out["processes"] = dict(kinds)
     return out
 
 
@@ -93,6 +131,11 @@ def main() -> None:
         print(f"{name:12} | {m['TaskDuration'] * 1000:6.1f} | {m['ScriptDuration'] * 1000:6.1f} "
               f"| {m['LayoutDuration'] * 1000:6.1f} | {m['RecalcStyleDuration'] * 1000:6.1f} "
               f"| {m['LayoutCount']:5.1f} | {m['RecalcStyleCount']:5.1f} | {m['Nodes']:.0f}")
+    print("per click, each of Chromium's processes' CPU (/proc clock ticks), ms")
+    for name, m in rows.items():
+        kinds = sorted(m["processes"].items(), key=lambda kv: -kv[1])
+        print(f"{name:12} | all {sum(m['processes'].values()) * 1000:6.1f} | "
+              + ", ".join(f"{kind} {v * 1000:.1f}" for kind, v in kinds if v > 0))
 
 
 if __name__ == "__main__":

@@ -40,6 +40,7 @@ sys.path.insert(0, str(ROOT))
 
 from benchmarks.bench_interaction import hold_over, server_cpu_seconds  # noqa: E402
 from benchmarks.class_ports import free_ports, listener_pid
+from benchmarks.class_profile import profiler
 from tests.browser.helpers import (NET_SPY, REPO_ROOT, free_port, launch_browser, serve,  # noqa: E402
                                    streamlit_app, wait_for_app_loaded)
 from ui.lessons.playground import example_data as own_data
@@ -285,13 +286,34 @@ def open_many(browser, urls: list[str]) -> list:
     return pages
 
 
+def click_rounds(pages, server: Server, result: ClassResult, rounds: int, sessions: int,
+                 quiet_ms: int, target: Target) -> None:
+    """The click rounds: every session clicks at the same moment, each round waited out."""
+    for round_ in range(rounds):
+        for page in pages:
+            page.evaluate(ARM)
+        cpu0, t0 = cpu_seconds(server.pids), time.monotonic()
+        at = page.evaluate("() => Date.now()") + 300 + 10 * sessions
+        for page in pages:
+            page.evaluate(CLICK_AT, [at, target.click])
+        timings = wait_all(pages, result, f"click round {round_ + 1}", quiet_ms)
+        spent_ms = (cpu_seconds(server.pids) - cpu0) * 1000
+        result.click_cpu_ms.append(spent_ms / sessions)
+        idle_ms = result.idle_ms_per_s * (time.monotonic() - t0)
+        result.click_busy_ms.append((spent_ms - idle_ms) / sessions)
+        for t in filter(None, timings):
+            result.click_painted.append((t["painted"] - t["start"]) / 1000)
+            result.click_last.append((t["last"] - t["start"]) / 1000)
+
+
 def run_class(browser, server: Server, sessions: int = 30, rounds: int = 6, drag: bool = True,
               quiet_ms: int = 400, target: Target = PLAYGROUND,
-              keep_open: list | None = None) -> ClassResult:
+              keep_open: list | None = None, profile: Path | None = None) -> ClassResult:
     """Open ``sessions`` sessions, run the rounds, check the address bars (the playground's).
 
     ``keep_open``: a list that receives the sessions' pages, left open for the caller (who
-    closes their contexts), so a test can go on in the same sessions."""
+    closes their contexts), so a test can go on in the same sessions. ``profile``: py-spy
+    records the server over the click rounds into this file (raw, collapsed stacks)."""
     result = ClassResult(sessions, rounds)
     symbols = target.symbols or PLAYGROUND.symbols
     links = [with_different_top_two(session_link(i, symbols=symbols), rounds, symbols)
@@ -307,21 +329,9 @@ def run_class(browser, server: Server, sessions: int = 30, rounds: int = 6, drag
             page.locator(target.shown).first.wait_for()
             page.locator(target.click).first.wait_for(state="attached")
         result.idle_ms_per_s = idle_cpu_rate(server.pids) * 1000
-        for round_ in range(rounds):
-            for page in pages:
-                page.evaluate(ARM)
-            cpu0, t0 = cpu_seconds(server.pids), time.monotonic()
-            at = page.evaluate("() => Date.now()") + 300 + 10 * sessions
-            for page in pages:
-                page.evaluate(CLICK_AT, [at, target.click])
-            timings = wait_all(pages, result, f"click round {round_ + 1}", quiet_ms)
-            spent_ms = (cpu_seconds(server.pids) - cpu0) * 1000
-            result.click_cpu_ms.append(spent_ms / sessions)
-            idle_ms = result.idle_ms_per_s * (time.monotonic() - t0)
-            result.click_busy_ms.append((spent_ms - idle_ms) / sessions)
-            for t in filter(None, timings):
-                result.click_painted.append((t["painted"] - t["start"]) / 1000)
-                result.click_last.append((t["last"] - t["start"]) / 1000)
+        spy = profiler(server.pids[0], profile) if profile else contextlib.nullcontext()
+        with spy:
+            click_rounds(pages, server, result, rounds, sessions, quiet_ms, target)
         if drag:
             for page in pages:
                 page.evaluate(ARM)
@@ -398,6 +408,9 @@ def main() -> None:
     parser.add_argument("--own", type=int, default=0, metavar="N",
                         help="a lecturer's own example of N text results (3-12, one shared link) "
                              "instead of the cats")
+    parser.add_argument("--profile", type=Path, default=None, metavar="PREFIX",
+                        help="py-spy records each server over its click rounds into "
+                             "PREFIX.playground.txt and PREFIX.reference.txt (collapsed stacks)")
     parser.add_argument("--no-reference", action="store_true",
                         help="skip the reference class (the same clicks on a bare st.toggle page)")
     args = parser.parse_args()
@@ -406,12 +419,14 @@ def main() -> None:
         browser = launch_browser(pw)
         with class_server(args.processes) as server:
             result = run_class(browser, server, args.sessions, args.rounds, drag=not args.no_drag,
-                               target=own_example(args.own) if args.own else PLAYGROUND)
+                               target=own_example(args.own) if args.own else PLAYGROUND,
+                               profile=args.profile and Path(f"{args.profile}.playground.txt"))
         reference = None
         if not args.no_reference:
             with streamlit_app("toggle_app.py") as app:
                 reference = run_class(browser, Server(app.url, [app.process.pid]), args.sessions,
-                                      args.rounds, drag=False, target=REFERENCE)
+                                      args.rounds, drag=False, target=REFERENCE,
+                                      profile=args.profile and Path(f"{args.profile}.reference.txt"))
         browser.close()
     if args.own:
         print(f"A lecturer's own example of {args.own} results (one shared link), judged binary:")
