@@ -92,6 +92,10 @@ OUTCOME_TEXT = {
 _MD_SPECIAL = re.compile(r"([\\`*_{}\[\]()#+\-.!|<>~$&:=\"'])")
 
 
+#: A number's space before its per cent sign.
+_PERCENT_SPACE = re.compile(r"(?<=\d) %")
+
+
 def md_escape(text: object) -> str:
     """User text (file names, query texts, system names) made literal inside Streamlit Markdown.
 
@@ -100,6 +104,12 @@ def md_escape(text: object) -> str:
 
     >>> print(md_escape("**bold** $x$"))
     \\*\\*bold\\*\\* \\$x\\$
+
+    A number keeps its per cent sign on its line (a no-break space: "4.6 %" never wraps
+    between them):
+
+    >>> md_escape("46 % of users") == "46\\u00a0% of users"
+    True
     """
-    flat = " ".join(str(text).split())
+    flat = _PERCENT_SPACE.sub("\u00a0%", " ".join(str(text).split()))
     return _MD_SPECIAL.sub(r"\\\1", flat)
