@@ -85,6 +85,14 @@ function fit(s, cell, width = cell.width) {
   if (!cell.drawn || !window.Plotly) return;
   cell.plot.style.height = `${height}px`;
   window.Plotly.relayout(cell.plot, { width, height });
+  // the chart now has this size: a rerun bringing the same look moves its points instead
+  // of drawing it all again (drawOne's frame: look|range|width|height|...)
+  if (cell.frame) {
+    const parts = cell.frame.split("|");
+    parts[2] = String(width);
+    parts[3] = String(height);
+    cell.frame = parts.join("|");
+  }
 }
 
 function dropCell(cell) {
