@@ -107,7 +107,7 @@ with chart:
         # the tiles says so (the product team's sentence gives the overall change)
         st.metric(f"Click-through, {pair.name_a}", ol.rate_text(result.ctr_a))
         st.metric(f"Click-through, {pair.name_b}", ol.rate_text(result.ctr_b),
-                  delta=f"{100 * (result.ctr_b - result.ctr_a):+.1f} points")
+                  delta=ol.change_text(result.ctr_a, result.ctr_b))
     if (scope := ol.tile_scope(result)) is not None:
         st.caption(scope)
     st.plotly_chart(ol.clicks_figure(pair, result, day_a, day_b, height=290), key=P + "clicks",

@@ -150,9 +150,6 @@ def percent_text(x: float) -> str:
     return f"{100 * x:.0f} %"
 
 
-_percent = percent_text
-
-
 def _points(x: float) -> str:
     """A click-through change in percentage points, with the digits it needs."""
     return f"{format_number(100 * abs(x))} points"
@@ -173,7 +170,7 @@ def _checked(o: Outcomes | None) -> str:
     if o is None:
         return ""
     return (f" Run {o.experiments:,} times at that size, it found it "
-            f"{_percent(o.found)} of the time.")
+            f"{percent_text(o.found)} of the time.")
 
 
 def online_claims(r: OnlineComparison, name_a: str = "A", name_b: str = "B",
@@ -189,42 +186,42 @@ def online_claims(r: OnlineComparison, name_a: str = "A", name_b: str = "B",
     'Offline, B scores 0.3 NDCG above A (0.96 against 0.66).'
     """
     s = r.setting
-    share = "" if s.touched == 1 else f" (the change touches {_percent(s.touched)} of searches)"
+    share = "" if s.touched == 1 else f" (the change touches {percent_text(s.touched)} of searches)"
     if r.ab_needed is None:
-        ab = (f"Simulated users click through on {_percent(r.ctr_a)} of the searches shown "
+        ab = (f"Simulated users click through on {percent_text(r.ctr_a)} of the searches shown "
               f"{name_a} and as many of those shown {name_b}: no A/B test on that rate can "
               f"tell them apart.")
     else:
         ab_side = name_b if r.traffic_ctr_b > r.traffic_ctr_a else name_a
         # with part of the traffic touched, the rates of the touched searches and of all
         # searches are two scales: say which one the test needs users for
-        rates = (f"{_percent(r.ctr_a)} of the searches shown {name_a} and {_percent(r.ctr_b)} "
-                 f"of those shown {name_b}")
+        rates = (f"{percent_text(r.ctr_a)} of the searches shown {name_a} and "
+                 f"{percent_text(r.ctr_b)} of those shown {name_b}")
         ab = ((f"Simulated users click through on {rates}; an A/B test on that rate"
                if s.touched == 1 else
-               f"On the {_percent(s.touched)} of searches the change touches, simulated users "
+               f"On the {percent_text(s.touched)} of searches the change touches, simulated users "
                f"click through on {rates}; over all searches that is "
-               f"{_percent(r.traffic_ctr_a)} against {_percent(r.traffic_ctr_b)}, and an A/B "
-               f"test on this overall rate")
+               f"{percent_text(r.traffic_ctr_a)} against {percent_text(r.traffic_ctr_b)}, and "
+               f"an A/B test on this overall rate")
               + f" needs {_users(r.ab_needed)} (both groups) to find the difference 80 % of "
               f"the time, in favour of {ab_side}." + _checked(r.ab_at_needed))
     method = METHOD_NAMES[s.method]
     if r.interleaving_needed is None:
         il = (f"Interleaved ({method}), the users' clicks favour {name_a} and {name_b} "
-              f"equally often ({_percent(r.votes.a)} each): no number of users tells them "
+              f"equally often ({percent_text(r.votes.a)} each): no number of users tells them "
               f"apart.")
     else:
         il_side = name_a if r.votes.a > r.votes.b else name_b
-        il = (f"Interleaved ({method}), {_percent(r.votes.a)} of users' clicks favour "
-              f"{name_a} and {_percent(r.votes.b)} favour {name_b}{share}; a sign test needs "
+        il = (f"Interleaved ({method}), {percent_text(r.votes.a)} of users' clicks favour "
+              f"{name_a} and {percent_text(r.votes.b)} favour {name_b}{share}; a sign test needs "
               f"{_users(r.interleaving_needed)} to find the preference 80 % of the time, in "
               f"favour of {il_side}." + _checked(r.interleaving_at_needed))
     ab_u, il_u = r.ab_at_users, r.interleaving_at_users
     budget = (f"With {r.users:,} users, the A/B test finds the difference in "
-              f"{_percent(ab_u.found)} of {ab_u.experiments:,} simulated experiments and "
-              f"points the wrong way in {_percent(ab_u.wrong_way)} (the worse ranking ahead, "
-              f"found or not); interleaving finds it in {_percent(il_u.found)} and points the "
-              f"wrong way in {_percent(il_u.wrong_way)}.")
+              f"{percent_text(ab_u.found)} of {ab_u.experiments:,} simulated experiments and "
+              f"points the wrong way in {percent_text(ab_u.wrong_way)} (the worse ranking ahead, "
+              f"found or not); interleaving finds it in {percent_text(il_u.found)} and points the "
+              f"wrong way in {percent_text(il_u.wrong_way)}.")
     d = r.ndcg_difference
     if abs(d) < 1e-9:
         stakeholder = ("The two rankings have the same offline score here; in this simulation "
@@ -237,7 +234,7 @@ def online_claims(r: OnlineComparison, name_a: str = "A", name_b: str = "B",
         online_side = name_b if r.traffic_ctr_b > r.traffic_ctr_a else name_a
         gain = (f"an offline gain of {format_number(abs(r.mean_ndcg_difference))} {measure} "
                 f"on average for {offline_side} ({format_number(abs(d))} on the "
-                f"{_percent(s.touched)} of searches the change touches)"
+                f"{percent_text(s.touched)} of searches the change touches)"
                 if s.touched < 1 else
                 f"an offline gain of {format_number(abs(d))} {measure} for {offline_side}")
         ratio = r.ab_needed / r.interleaving_needed
@@ -250,7 +247,7 @@ def online_claims(r: OnlineComparison, name_a: str = "A", name_b: str = "B",
                f", the other way: towards {online_side}")
             + f". An A/B test needs {_users(r.ab_needed)} to see it 80 % of the time; an "
             f"interleaving {_users(r.interleaving_needed)} ({fewer}). With {r.users:,} users "
-            f"the A/B test puts the worse ranking ahead {_percent(ab_u.wrong_way)} of the "
+            f"the A/B test puts the worse ranking ahead {percent_text(ab_u.wrong_way)} of the "
             f"time (significant or not). One "
             f"query, one user model: a reason to size an experiment, not a forecast.")
     return {"offline": _offline(r, name_a, name_b, measure), "ab": ab, "interleaving": il,
@@ -280,9 +277,9 @@ def position_bias_claim(order: Sequence, grades: Mapping, clicks: Sequence[float
     i, j = best
     low, high = order[i], order[j]
     return (f"{titles.get(low, low)} (grade {grades[low]}) at rank {i + 1} is clicked on "
-            f"{_percent(clicks[i])} of searches, {titles.get(high, high)} (grade "
-            f"{grades[high]}) at rank {j + 1} on only {_percent(clicks[j])}: read as judgments, "
-            f"clicks would rank them the other way round.")
+            f"{percent_text(clicks[i])} of searches, {titles.get(high, high)} (grade "
+            f"{grades[high]}) at rank {j + 1} on only {percent_text(clicks[j])}: read as "
+            f"judgments, clicks would rank them the other way round.")
 
 
 __all__ = ["POWER", "position_bias_claim", "Setting", "OnlineComparison", "compare_online", "simulate_one_day",

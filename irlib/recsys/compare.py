@@ -101,9 +101,6 @@ def score_text(x: float) -> str:
     return f"{x:.3f}"
 
 
-_percent = percent_text
-
-
 def _p(p: float | None) -> str:
     """'= 0.066', or '< 0.001'."""
     return "= n/a" if p is None else ("< 0.001" if p < 0.001 else f"= {p:.3f}")
@@ -227,8 +224,8 @@ def compare_recommenders(a: RecommenderEvaluation, b: RecommenderEvaluation,
         popularity[0] >= COLLAPSE["popularity_ratio"] * popularity[1]
     facts = []
     if coverage is not None:
-        facts.append(f"its top-{k} lists cover {_percent(coverage[0])} of the catalogue "
-                     f"against {_percent(coverage[1])} for {loser}")
+        facts.append(f"its top-{k} lists cover {percent_text(coverage[0])} of the catalogue "
+                     f"against {percent_text(coverage[1])} for {loser}")
     if popularity is not None:
         more = _more_popular(popularity)
         # few items for everyone need not be popular ones (a trending list shows recent
@@ -255,8 +252,8 @@ def _beyond(first: RecommenderEvaluation, second: RecommenderEvaluation, name_fi
     facts = []
     coverage = _pair(first, second, "Coverage")
     if coverage is not None:
-        facts.append(f"{name_first}'s top-{k} lists cover {_percent(coverage[0])} of the "
-                     f"catalogue against {_percent(coverage[1])} for {name_second}")
+        facts.append(f"{name_first}'s top-{k} lists cover {percent_text(coverage[0])} of the "
+                     f"catalogue against {percent_text(coverage[1])} for {name_second}")
     popularity = _pair(first, second, "Popularity")
     if popularity is not None:
         more = _more_popular(popularity)
@@ -265,14 +262,11 @@ def _beyond(first: RecommenderEvaluation, second: RecommenderEvaluation, name_fi
     return f" Beyond accuracy: {'; '.join(facts)}." if facts else ""
 
 
-
-
-
 def _more_popular(popularity: tuple[float, float]) -> bool | None:
     """Are the winner's recommended items the more popular ones? None: as popular (the same
     percentage as shown)."""
     won, lost = popularity
-    return None if _percent(won) == _percent(lost) else won > lost
+    return None if percent_text(won) == percent_text(lost) else won > lost
 
 
 def _popularity_fact(popularity: tuple[float, float], more: bool | None, loser: str,
@@ -282,9 +276,9 @@ def _popularity_fact(popularity: tuple[float, float], more: bool | None, loser: 
     won, lost = popularity
     if more is None:
         return (f"its recommended items are as popular as {loser}'s: on average "
-                f"{_percent(won)} of users had them in {history}")
+                f"{percent_text(won)} of users had them in {history}")
     return (f"its recommended items are {'more' if more else 'less'} popular: on average "
-            f"{_percent(won)} of users had them in {history}, against {_percent(lost)} for "
+            f"{percent_text(won)} of users had them in {history}, against {percent_text(lost)} for "
             f"{loser}'s")
 
 

@@ -16,7 +16,7 @@ from dataclasses import dataclass
 import pandas as pd
 
 from ..stats.compare_many import CORRECTIONS, TESTS, ManyComparison, compare_many
-from .compare import Finding, RecommenderComparison, compare_recommenders
+from .compare import Finding, RecommenderComparison, compare_recommenders, score_text
 from .evaluate import RecommenderEvaluation
 
 __all__ = ["RecommenderVerdicts", "finding_of", "recommender_verdicts", "rule_changes"]
@@ -149,8 +149,8 @@ def _outcome(c: RecommenderComparison, system: str, against: str) -> str:
     if c.winner is not None:
         loser = against if c.winner == system else system
         won, lost = (a, b) if c.winner == system else (b, a)
-        return f"{c.winner} wins ({won:.3f} vs {lost:.3f} for {loser})"
-    return f"no clear winner ({system} {a:.3f} vs {against} {b:.3f})"
+        return f"{c.winner} wins ({score_text(won)} vs {score_text(lost)} for {loser})"
+    return f"no clear winner ({system} {score_text(a)} vs {against} {score_text(b)})"
 
 
 def method(result: ManyComparison, measure: str) -> str:

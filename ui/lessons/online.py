@@ -206,6 +206,11 @@ def rate_text(x: float) -> str:
     return f"{100 * x:.1f} %"
 
 
+def change_text(a: float, b: float) -> str:
+    """A click-through change from ``a`` to ``b`` as the tiles print it ('+8.0 points')."""
+    return f"{100 * (b - a):+.1f} points"
+
+
 def tile_scope(r: online.OnlineComparison) -> str | None:
     """What the click-through tiles cover when the change alters only a share of searches:
     those searches; and the rates over all searches, which the product team's sentence
@@ -215,7 +220,7 @@ def tile_scope(r: online.OnlineComparison) -> str | None:
         return None
     return (f"The tiles: the {percent_text(touched)} of searches the change touches. Over all "
             f"searches: {rate_text(r.traffic_ctr_a)} against {rate_text(r.traffic_ctr_b)}, "
-            f"{100 * (r.traffic_ctr_b - r.traffic_ctr_a):+.1f} points.")
+            f"{change_text(r.traffic_ctr_a, r.traffic_ctr_b)}.")
 
 
 def per_result_rows(p: Pair, r: online.OnlineComparison) -> dict[str, list]:
