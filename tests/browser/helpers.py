@@ -34,6 +34,7 @@ from pathlib import Path
 
 from playwright.sync_api import Browser, Locator, Page, Playwright
 
+from tests.browser.chromium_features import disable_features_args
 from tests.browser.gestures import (  # noqa: F401  (this module is the one to import from)
     CARD_PLACE_JS,
     drag_card,
@@ -238,9 +239,8 @@ def chromium_available() -> bool:
 
 def launch_browser(playwright: Playwright, **kwargs) -> Browser:
     """Headless Debian Chromium with the flags that keep it quiet and offline."""
-    return playwright.chromium.launch(
-        executable_path=CHROMIUM, headless=True, args=list(CHROMIUM_ARGS), **kwargs
-    )
+    args = [*CHROMIUM_ARGS, *disable_features_args(), *kwargs.pop("args", ())]
+    return playwright.chromium.launch(executable_path=CHROMIUM, headless=True, args=args, **kwargs)
 
 
 def open_app(
