@@ -319,16 +319,18 @@ def test_the_own_board_and_its_popover_pass_axe(own, scheme):
 
 #: Counts the page's script runs (the app's script state going to "running"), and the title
 #: keystrokes typed while one ran.
-COUNT_RUNS_JS = """() => {
-  window.__runs = 0;
+#: Counts titles typed while a script run is in flight: from its start message to its end
+#: message (NET_SPY's ``running``, read from the websocket). Not the root's
+#: ``data-test-script-state``: React may never draw "running" for a short run, so a run
+#: counted from that attribute can be missed (a CI run waited 25 s for one that way).
+COUNT_TYPED_IN_RUN_JS = """() => {
   window.__typedInRun = 0;
-  const app = document.querySelector('[data-testid=stApp]');
-  new MutationObserver(() => { if (app.dataset.testScriptState === 'running') window.__runs++; })
-    .observe(app, {attributes: true, attributeFilter: ['data-test-script-state']});
-  document.addEventListener('input', (e) => {
-    if (app.dataset.testScriptState === 'running') window.__typedInRun++;
+  document.addEventListener('input', () => {
+    if (window.__stNet.running) window.__typedInRun++;
   }, true);
 }"""
+#: NET_SPY's sequence number: any rerun asked for or started moves it.
+NET_SEQ_JS = "() => window.__stNet.seq"
 
 
 def _open_table(page):
@@ -355,13 +357,13 @@ def test_quick_title_edits_are_all_kept_and_rerun_nothing(own):
     says why)."""
     page = own(width=1366, height=768)
     table = _open_table(page)
-    page.evaluate(COUNT_RUNS_JS)
+    before = page.evaluate(NET_SEQ_JS)
     # "r" and "c" are Streamlit's rerun and clear-cache keys outside a text box
     new = [f"Carbon racer {i}, red" for i in range(1, 7)]
     inputs = table.locator(".ot-title")
     for row, title in enumerate(new):
         _retype(page, inputs.nth(row), title)
-    assert page.evaluate("() => window.__runs") == 0      # no edit reran the page
+    assert page.evaluate(NET_SEQ_JS) == before      # no edit asked for a run
     table.get_by_role("button", name="Show on the board").click()
     expect(page.locator(".rb-root .rb-card .rb-title")).to_have_text(new)
 
@@ -372,7 +374,7 @@ def test_edits_typed_during_a_rerun_are_kept(own, tmp_path):
     during and after that run reaches the board with the button."""
     page = own(width=1366, height=768)
     table = _open_table(page)
-    page.evaluate(COUNT_RUNS_JS)
+    page.evaluate(COUNT_TYPED_IN_RUN_JS)
     inputs = table.locator(".ot-title")
     new = [f"Typed while running {i}" for i in range(1, 7)]
     # a run takes a few hundred ms, the typing of five titles longer; should one run end
@@ -383,12 +385,11 @@ def test_edits_typed_during_a_rerun_are_kept(own, tmp_path):
         (tmp_path / f"sky{attempt}.png").write_bytes(buffer.getvalue())
         new = [f"Typed while running {i}.{attempt}" for i in range(1, 7)]
         _retype(page, inputs.nth(0), new[0])
-        runs = page.evaluate("() => window.__runs")
+        mark = page.evaluate(NET_SEQ_JS)
         page.get_by_test_id("stFileUploaderDropzoneInput").nth(0).set_input_files(
             str(tmp_path / f"sky{attempt}.png"))
-        # the upload's rerun has started (counted, not caught running: on a loaded machine
-        # a short run could start and end between two polls of the script state)
-        page.wait_for_function("(before) => window.__runs > before", arg=runs)
+        # the upload's rerun has started (its start message came after the mark)
+        page.wait_for_function("(mark) => window.__stNet.started > mark", arg=mark)
         for row in range(1, 6):
             _retype(page, inputs.nth(row), new[row])
         # the run reached the table: the picture is a choice
