@@ -3,6 +3,8 @@
     python benchmarks/bench_classroom.py                    # 30 sessions x 6 rounds + a drag round
     python benchmarks/bench_classroom.py --processes 2      # the same through deploy/run_class.py
     python benchmarks/bench_classroom.py --own 12           # a lecturer's own example of 12 results
+    python benchmarks/bench_classroom.py --order alternate  # the two classes' rounds alternated
+    python benchmarks/bench_classroom.py --root DIR         # the playground of another checkout
 
 Each session is its own Playwright context, opened from its own playground link (its own
 order, judgments and K). In each round every session clicks the relevance badge of its
@@ -27,7 +29,6 @@ import argparse
 import contextlib
 import json
 import os
-import statistics
 import sys
 import time
 from dataclasses import dataclass, field, replace
@@ -41,6 +42,7 @@ sys.path.insert(0, str(ROOT))
 from benchmarks.bench_interaction import hold_over, server_cpu_seconds  # noqa: E402
 from benchmarks.class_ports import free_ports, listener_pid
 from benchmarks.class_profile import profiler
+from benchmarks.class_report import quantile, report, report_ratio  # noqa: F401  (report: tests)
 from tests.browser.helpers import (NET_SPY, REPO_ROOT, free_port, launch_browser, serve,  # noqa: E402
                                    streamlit_app, wait_for_app_loaded)
 from ui.lessons.playground import example_data as own_data
@@ -213,19 +215,19 @@ class Server:
 
 
 @contextlib.contextmanager
-def class_server(processes: int = 1, options: Sequence[str] = ()):
+def class_server(processes: int = 1, options: Sequence[str] = (), root: Path = REPO_ROOT):
     """One ``streamlit run app.py``, or ``deploy/run_class.py`` with N processes behind HAProxy
-    (and its ``options``, e.g. ``["--sessions-per-minute", "10"]``)."""
+    (and its ``options``, e.g. ``["--sessions-per-minute", "10"]``); ``root``: the checkout."""
     if processes == 1:
-        with streamlit_app("app.py") as app:
+        with streamlit_app("app.py", root=root) as app:
             yield Server(app.url, [app.process.pid], app.log)
         return
     port, first_app_port = free_port(), free_ports(processes)
     app_ports = [first_app_port + i for i in range(processes)]
-    argv = [sys.executable, str(REPO_ROOT / "deploy" / "run_class.py"), "--processes", str(processes),
+    argv = [sys.executable, str(root / "deploy" / "run_class.py"), "--processes", str(processes),
             "--port", str(port), "--bind", "127.0.0.1", "--app-port", str(first_app_port),
             *options, "--", "--browser.gatherUsageStats", "false"]
-    with serve(argv, port, cwd=REPO_ROOT, env=dict(os.environ), timeout_s=120) as running:
+    with serve(argv, port, cwd=root, env=dict(os.environ), timeout_s=120) as running:
         yield Server(running.url, [listener_pid(p) for p in app_ports], running.log)
 
 
@@ -248,11 +250,6 @@ class ClassResult:
     errors: list[str] = field(default_factory=list)
     wrong_state: list[str] = field(default_factory=list)
     server_of_session: list[str] = field(default_factory=list)
-
-
-def quantile(values: list[float], q: float) -> float:
-    ordered = sorted(values)
-    return ordered[min(len(ordered) - 1, round(q * (len(ordered) - 1)))]
 
 
 def wait_all(pages, result: ClassResult, label: str, quiet_ms: int) -> list[dict | None]:
@@ -286,24 +283,80 @@ def open_many(browser, urls: list[str]) -> list:
     return pages
 
 
-def click_rounds(pages, server: Server, result: ClassResult, rounds: int, sessions: int,
-                 quiet_ms: int, target: Target) -> None:
-    """The click rounds: every session clicks at the same moment, each round waited out."""
-    for round_ in range(rounds):
+def click_round(pages, server: Server, result: ClassResult, label: str, quiet_ms: int,
+                target: Target) -> None:
+    """One round: every session clicks at the same moment; the round is waited out."""
+    for page in pages:
+        page.evaluate(ARM)
+    cpu0, t0 = cpu_seconds(server.pids), time.monotonic()
+    at = page.evaluate("() => Date.now()") + 300 + 10 * len(pages)
+    for page in pages:
+        page.evaluate(CLICK_AT, [at, target.click])
+    timings = wait_all(pages, result, label, quiet_ms)
+    spent_ms = (cpu_seconds(server.pids) - cpu0) * 1000
+    result.click_cpu_ms.append(spent_ms / len(pages))
+    idle_ms = result.idle_ms_per_s * (time.monotonic() - t0)
+    result.click_busy_ms.append((spent_ms - idle_ms) / len(pages))
+    for t in filter(None, timings):
+        result.click_painted.append((t["painted"] - t["start"]) / 1000)
+        result.click_last.append((t["last"] - t["start"]) / 1000)
+
+
+@dataclass
+class OpenClass:
+    """A class's sessions, open on their server and ready to click."""
+    server: Server
+    target: Target
+    result: ClassResult
+    links: list[dict[str, str]]
+    pages: list
+
+
+def open_class(browser, server: Server, sessions: int, rounds: int, target: Target,
+               pages: list) -> OpenClass:
+    """Open ``sessions`` sessions (into ``pages``, for the caller to close) from their own links."""
+    result = ClassResult(sessions, rounds)
+    symbols = target.symbols or PLAYGROUND.symbols
+    links = [with_different_top_two(session_link(i, symbols=symbols), rounds, symbols)
+             for i in range(sessions)]
+    urls = [server.url + target.path + "?" + target.query + "&".join(f"{k}={v}" for k, v in link.items())
+            for link in links]
+    pages.extend(open_many(browser, urls))
+    for i, page in enumerate(pages):
+        page.on("pageerror", lambda exc, i=i: result.errors.append(f"session {i}: page error {exc}"))
+        page.evaluate(f"{PAGE_TOOLS}({json.dumps(target.shown)})")
+        page.locator(target.shown).first.wait_for()
+        page.locator(target.click).first.wait_for(state="attached")
+    return OpenClass(server, target, result, links, pages)
+
+
+def finish_class(c: OpenClass, drag: bool, quiet_ms: int) -> None:
+    """The drag round (if ``drag``), then each session's address bar and errors checked."""
+    result, pages, server = c.result, c.pages, c.server
+    if drag:
         for page in pages:
             page.evaluate(ARM)
-        cpu0, t0 = cpu_seconds(server.pids), time.monotonic()
-        at = page.evaluate("() => Date.now()") + 300 + 10 * sessions
+            hold_over(page, 2, 1)
+        cpu0 = cpu_seconds(server.pids)
+        released = time.perf_counter()
         for page in pages:
-            page.evaluate(CLICK_AT, [at, target.click])
-        timings = wait_all(pages, result, f"click round {round_ + 1}", quiet_ms)
-        spent_ms = (cpu_seconds(server.pids) - cpu0) * 1000
-        result.click_cpu_ms.append(spent_ms / sessions)
-        idle_ms = result.idle_ms_per_s * (time.monotonic() - t0)
-        result.click_busy_ms.append((spent_ms - idle_ms) / sessions)
+            page.mouse.up()
+        result.drop_spread_ms = (time.perf_counter() - released) * 1000
+        timings = wait_all(pages, result, "drag", quiet_ms)
+        result.drag_cpu_ms = (cpu_seconds(server.pids) - cpu0) * 1000 / len(pages)
         for t in filter(None, timings):
-            result.click_painted.append((t["painted"] - t["start"]) / 1000)
-            result.click_last.append((t["last"] - t["start"]) / 1000)
+            result.drag_painted.append((t["painted"] - t["start"]) / 1000)
+            result.drag_last.append((t["last"] - t["start"]) / 1000)
+    symbols = c.target.symbols
+    for i, (page, link) in enumerate(zip(pages, c.links) if symbols else ()):
+        want = expected_state(link, result.rounds, drag, symbols)
+        got = address_state(page.evaluate("() => location.href"))
+        if got != want:
+            result.wrong_state.append(f"session {i}: address bar {got}, its own actions give {want}")
+        if page.get_by_test_id("stException").count():
+            result.errors.append(f"session {i}: an exception is shown")
+        cookies = {k["name"]: k["value"] for k in page.context.cookies()}
+        result.server_of_session.append(cookies.get("irlab_server", "single"))
 
 
 def run_class(browser, server: Server, sessions: int = 30, rounds: int = 6, drag: bool = True,
@@ -314,91 +367,26 @@ def run_class(browser, server: Server, sessions: int = 30, rounds: int = 6, drag
     ``keep_open``: a list that receives the sessions' pages, left open for the caller (who
     closes their contexts), so a test can go on in the same sessions. ``profile``: py-spy
     records the server over the click rounds into this file (raw, collapsed stacks)."""
-    result = ClassResult(sessions, rounds)
-    symbols = target.symbols or PLAYGROUND.symbols
-    links = [with_different_top_two(session_link(i, symbols=symbols), rounds, symbols)
-             for i in range(sessions)]
-    pages = []
+    pages: list = []
     try:
-        urls = [server.url + target.path + "?" + target.query + "&".join(f"{k}={v}" for k, v in link.items())
-                for link in links]
-        pages = open_many(browser, urls)
-        for i, page in enumerate(pages):
-            page.on("pageerror", lambda exc, i=i: result.errors.append(f"session {i}: page error {exc}"))
-            page.evaluate(f"{PAGE_TOOLS}({json.dumps(target.shown)})")
-            page.locator(target.shown).first.wait_for()
-            page.locator(target.click).first.wait_for(state="attached")
-        result.idle_ms_per_s = idle_cpu_rate(server.pids) * 1000
+        c = open_class(browser, server, sessions, rounds, target, pages)
+        c.result.idle_ms_per_s = idle_cpu_rate(server.pids) * 1000
         spy = profiler(server.pids[0], profile) if profile else contextlib.nullcontext()
         with spy:
-            click_rounds(pages, server, result, rounds, sessions, quiet_ms, target)
-        if drag:
-            for page in pages:
-                page.evaluate(ARM)
-                hold_over(page, 2, 1)
-            cpu0 = cpu_seconds(server.pids)
-            released = time.perf_counter()
-            for page in pages:
-                page.mouse.up()
-            result.drop_spread_ms = (time.perf_counter() - released) * 1000
-            timings = wait_all(pages, result, "drag", quiet_ms)
-            result.drag_cpu_ms = (cpu_seconds(server.pids) - cpu0) * 1000 / sessions
-            for t in filter(None, timings):
-                result.drag_painted.append((t["painted"] - t["start"]) / 1000)
-                result.drag_last.append((t["last"] - t["start"]) / 1000)
-        for i, (page, link) in enumerate(zip(pages, links) if target.symbols else ()):
-            want = expected_state(link, rounds, drag, symbols)
-            got = address_state(page.evaluate("() => location.href"))
-            if got != want:
-                result.wrong_state.append(f"session {i}: address bar {got}, its own actions give {want}")
-            if page.get_by_test_id("stException").count():
-                result.errors.append(f"session {i}: an exception is shown")
-            cookies = {c["name"]: c["value"] for c in page.context.cookies()}
-            result.server_of_session.append(cookies.get("irlab_server", "single"))
+            for round_ in range(rounds):
+                click_round(pages, server, c.result, f"click round {round_ + 1}", quiet_ms, target)
+        finish_class(c, drag, quiet_ms)
     finally:
         if keep_open is None:
             for page in pages:
                 page.context.close()
         else:
             keep_open.extend(pages)
-    return result
-
-
-def report(result: ClassResult, processes: int, targets: bool = True) -> None:
-    def ms(values, q):
-        return f"{quantile(values, q) * 1000:6.0f}" if values else "     -"
-    print(f"{result.sessions} sessions x {result.rounds} click rounds"
-          f"{' + a drag round' if result.drag_painted or result.drag_cpu_ms else ''}"
-          f" on {processes} process(es)")
-    print("                      p50 ms  p95 ms   (event -> ...)")
-    print(f"click -> numbers      {ms(result.click_painted, .5)}  {ms(result.click_painted, .95)}")
-    print(f"click -> last change  {ms(result.click_last, .5)}  {ms(result.click_last, .95)}")
-    if result.drag_cpu_ms is not None:
-        print(f"drag  -> numbers      {ms(result.drag_painted, .5)}  {ms(result.drag_painted, .95)}")
-        print(f"drag  -> last change  {ms(result.drag_last, .5)}  {ms(result.drag_last, .95)}"
-              f"   (drops released within {result.drop_spread_ms:.0f} ms)")
-    if result.click_cpu_ms:
-        print(f"server CPU per badge click: median {statistics.median(result.click_cpu_ms):.2f} ms "
-              f"(rounds: {', '.join(f'{v:.1f}' for v in result.click_cpu_ms)})")
-        print(f"  less the idle server's {result.idle_ms_per_s:.1f} ms/s over each round: median "
-              f"{statistics.median(result.click_busy_ms):.2f} ms "
-              f"(rounds: {', '.join(f'{v:.1f}' for v in result.click_busy_ms)})")
-    if result.drag_cpu_ms is not None:
-        print(f"server CPU per drag: {result.drag_cpu_ms:.1f} ms")
-    spread = {name: result.server_of_session.count(name) for name in sorted(set(result.server_of_session))}
-    print(f"sessions per process: {spread}")
-    print(f"errors: {len(result.errors)}   sessions whose address bar is not their own: "
-          f"{len(result.wrong_state)}")
-    for line in (result.errors + result.wrong_state)[:10]:
-        print("  ", line)
-    if targets and result.click_last:
-        p95 = quantile(result.click_last, .95)
-        cpu = statistics.median(result.click_cpu_ms)
-        print(f"targets: click p95 {p95 * 1000:.0f} ms (<= 1000: {'met' if p95 <= 1 else 'NOT met'}), "
-              f"CPU {cpu:.1f} ms per click (<= 8: {'met' if cpu <= 8 else 'NOT met'})")
+    return c.result
 
 
 def main() -> None:
+    from benchmarks import class_order  # it imports this module
     parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
     parser.add_argument("--sessions", type=int, default=30)
     parser.add_argument("--rounds", type=int, default=6)
@@ -413,20 +401,14 @@ def main() -> None:
                              "PREFIX.playground.txt and PREFIX.reference.txt (collapsed stacks)")
     parser.add_argument("--no-reference", action="store_true",
                         help="skip the reference class (the same clicks on a bare st.toggle page)")
+    class_order.add_options(parser)
     args = parser.parse_args()
     from playwright.sync_api import sync_playwright
+    load = os.getloadavg()[0]
     with sync_playwright() as pw:
         browser = launch_browser(pw)
-        with class_server(args.processes) as server:
-            result = run_class(browser, server, args.sessions, args.rounds, drag=not args.no_drag,
-                               target=own_example(args.own) if args.own else PLAYGROUND,
-                               profile=args.profile and Path(f"{args.profile}.playground.txt"))
-        reference = None
-        if not args.no_reference:
-            with streamlit_app("toggle_app.py") as app:
-                reference = run_class(browser, Server(app.url, [app.process.pid]), args.sessions,
-                                      args.rounds, drag=False, target=REFERENCE,
-                                      profile=args.profile and Path(f"{args.profile}.reference.txt"))
+        result, reference = class_order.run_both(
+            browser, args, own_example(args.own) if args.own else PLAYGROUND)
         browser.close()
     if args.own:
         print(f"A lecturer's own example of {args.own} results (one shared link), judged binary:")
@@ -434,11 +416,9 @@ def main() -> None:
     if reference is not None:
         print("\nReference, the same class on a bare st.toggle page (Streamlit's floor per rerun):")
         report(reference, 1, targets=False)
-        if result.click_last and reference.click_last:
-            print(f"playground / reference: click -> last change p95 "
-                  f"{quantile(result.click_last, .95) / quantile(reference.click_last, .95):.2f}x, "
-                  f"server CPU {statistics.median(result.click_cpu_ms) / statistics.median(reference.click_cpu_ms):.2f}x "
-                  f"(less idle CPU: {statistics.median(result.click_busy_ms) / statistics.median(reference.click_busy_ms):.2f}x)")
+        report_ratio(result, reference)
+    print(f"order: {args.order}; load average (1 min) {load:.1f} at the start, "
+          f"{os.getloadavg()[0]:.1f} at the end")
 
 
 if __name__ == "__main__":
