@@ -62,6 +62,14 @@ WATCH_JS = """(name) => {
       (!!charts && charts.cells.some((c) => c.scheduled || c.wanted || c.plot._transitioning ||
                                             (c.plot._promises && c.plot._promises.length)));
   };
+  // each chart's size as the element last fitted it (live_chart.js: fit), and the window's:
+  // for the message when the rerun did write (a chart resized under the rerun redraws)
+  const sizes = () => {
+    const charts = (document.querySelector(".lc-root") || {})._lcState;
+    return JSON.stringify({window: [innerWidth, innerHeight],
+                           charts: charts ? charts.cells.map((c) => [c.width, c.height]) : null});
+  };
+  w.sizes = sizes;
   code[name] = (component) => {
     if (w.clicked !== null && w.rerun === null && pending()) {
       w.held = (w.held || 0) + 1;
@@ -70,7 +78,10 @@ WATCH_JS = """(name) => {
     }
     // the element's own mutations of the rerun come after this; the preview's all before
     obs.takeRecords();
-    if (w.rerun === null && w.clicked !== null) w.rerun = performance.now();
+    if (w.rerun === null && w.clicked !== null) {
+      w.rerun = performance.now();
+      w.sizesAtRerun = sizes();
+    }
     return run(component);
   };
 }"""
@@ -108,7 +119,9 @@ def test_the_rerun_after_a_badge_click_changes_nothing_the_preview_showed(start_
     page.wait_for_function("() => performance.now() - window.__watch.last > 500", polling=100)
     after = page.evaluate("() => window.__watch.after")
     inside = [m for m in after if not m.split(" ", 2)[2].startswith("page:")]
-    held = page.evaluate("() => window.__watch.held || 0")
+    held, sizes = page.evaluate(
+        "() => [window.__watch.held || 0, [window.__watch.sizesAtRerun, window.__watch.sizes()]]")
     assert [m for m in inside if not m.split(" ", 2)[2].startswith(CONFIRMED)] == [], \
-        f"the rerun held {held} times for the preview:\n" + "\n".join(inside)
+        (f"the rerun held {held} times for the preview; sizes at the rerun and after: "
+         f"{sizes}:\n" + "\n".join(inside))
     assert page.locator(".fm-formula").inner_text() != before       # the formula followed
