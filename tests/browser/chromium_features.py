@@ -1,13 +1,14 @@
 """Chromium features the tests and benchmarks turn off, on top of Playwright's own.
 
-Headless Chromium 150+ opens, for every browser context, a WebUI page for the address bar's
-suggestion popup (``chrome://omnibox-popup.top-chrome/``) in a renderer process of its own,
-which nobody sees in a headless browser: ~0.6-0.9 s of CPU per new context, out of ~4 s for
-a context that loads the playground (docs/benchmarks.md, "The browser tests' CPU").
+Headless Chromium 156 (Debian's) opens, for every browser context, a WebUI page for the
+address bar's suggestion popup (``chrome://omnibox-popup.top-chrome/``) in a renderer process
+of its own, which nobody sees in a headless browser: that renderer's ~0.55-0.75 s of CPU per
+new context, out of ~4 s for a context that loads the playground (docs/benchmarks.md, "The
+browser tests' CPU").
 
 Chromium reads one ``--disable-features`` switch (the last one given), and Playwright passes
-its own list (features whose absence keeps the browser from calling Google at start-up and
-keeps its tests deterministic). So the switch given here repeats Playwright's list, read from
+its own list (features it turns off so that the browser calls no Google service at start-up
+and its tests stay deterministic). So the switch given here repeats Playwright's list, read from
 the installed Playwright, and adds ours; if that list cannot be read, nothing is added and the
 popup stays (tests/browser/test_chromium_features.py then fails and says so).
 """
