@@ -48,6 +48,8 @@ from tests.browser.helpers import (NET_SPY, REPO_ROOT, free_port, launch_browser
 from ui.lessons.playground import example_data as own_data
 
 N_CARDS = 8
+#: A page has settled after this long without a change (ms).
+QUIET_MS = 400
 #: In-page tools: find elements through open shadow roots, read the numbers the
 #: playground shows, and time one interaction. The only place that knows how "numbers
 #: painted" is detected: the tiles' values (``.lc-tile-value``) differ from before.
@@ -360,7 +362,7 @@ def finish_class(c: OpenClass, drag: bool, quiet_ms: int) -> None:
 
 
 def run_class(browser, server: Server, sessions: int = 30, rounds: int = 6, drag: bool = True,
-              quiet_ms: int = 400, target: Target = PLAYGROUND,
+              quiet_ms: int = QUIET_MS, target: Target = PLAYGROUND,
               keep_open: list | None = None, profile: Path | None = None) -> ClassResult:
     """Open ``sessions`` sessions, run the rounds, check the address bars (the playground's).
 

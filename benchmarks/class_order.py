@@ -19,6 +19,7 @@ import argparse
 from pathlib import Path
 
 from benchmarks.bench_classroom import (
+    QUIET_MS,
     REFERENCE,
     ClassResult,
     Server,
@@ -33,7 +34,6 @@ from benchmarks.bench_classroom import (
 from tests.browser.helpers import REPO_ROOT, streamlit_app
 
 ORDERS = ("playground-first", "bare-first", "alternate")
-QUIET_MS = 400   # run_class's default: a page has settled after this long without a change
 
 
 def add_options(parser: argparse.ArgumentParser) -> None:
