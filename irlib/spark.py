@@ -12,8 +12,9 @@ holding its doc ids and its grades (or scores) as two lists of plain values (bui
 the shuffle where a query's rows sit together, as Spark's own aggregations do), and joined by
 query id in a shuffled hash join (the qrels' side hashed: no sort); each shuffle partition,
 thousands of whole queries, goes to a Python worker as Arrow batches (``mapInArrow``), where
-:func:`irlib.evaluate` scores it in one vectorised call (integer ids stay integers on the
-way: irlib turns only the distinct ones into the text it compares). The
+:func:`irlib.batch.lists.score_lists` scores it in one vectorised call, the lists straight
+into irlib's kernels (integer ids stay integers: only tied scores compare them as text);
+a partition with something to refuse goes through :func:`irlib.evaluate` for its message. The
 per-query values come back as a Spark DataFrame; the line over all queries is made in Spark
 SQL by each measure's registry rule (``aggregate``: mean, geometric mean, sum or count, as
 :func:`irlib.batch.engine.summarize` makes it), so no query's values are collected to the driver.
@@ -188,6 +189,18 @@ def _text(values) -> pd.Series:
     return pd.Series(np.asarray(values, dtype=object), dtype=object)
 
 
+def _scored_batch(found, names: list[str], schema):
+    """:func:`irlib.batch.lists.score_lists`' answer as the rows ``mapInArrow`` returns."""
+    import pyarrow as pa
+    n_ignored = len(found.ignored_ids)
+    status = np.where(found.answered, ANSWERED, MISSING).tolist() + [IGNORED] * n_ignored
+    ids = pa.concat_arrays([found.query_ids, found.ignored_ids])
+    columns = [pa.array(np.concatenate([found.values[name], np.full(n_ignored, np.nan)]),
+                        from_pandas=True) for name in names]   # NaN as null, as pandas
+    return pa.RecordBatch.from_arrays([ids, pa.array(status, pa.string()), *columns],
+                                      schema=schema)
+
+
 def _partition_evaluator(measures: tuple[Measure, ...], names: list[str], complete: bool,
                          depth: int | None, judged_only: bool, schema, convention: str):
     """The function each Spark task runs on one partition's Arrow batches: judgments and
@@ -225,6 +238,13 @@ def _partition_evaluator(measures: tuple[Measure, ...], names: list[str], comple
         if not batches:
             return
         table = pa.Table.from_batches(batches)   # one row per query: its rows as lists
+        if convention == "trec_eval":            # the lists straight to irlib's kernels
+            from irlib.batch.lists import score_lists
+            found = score_lists(table, measures, complete=complete, depth=depth,
+                                judged_only=judged_only)
+            if found is not None:
+                yield _scored_batch(found, names, schema)
+                return
 
         def flat(side: str, value: str, what: str) -> pd.DataFrame:
             # a query on one side only has null lists on the other (the outer join)

@@ -2,7 +2,8 @@
 
 :func:`irlib.batch.engine.evaluate` checks and codes DataFrames, then calls
 :func:`score_coded`; the command line (:mod:`irlib.cli.trec_eval`) codes the columns it reads
-with pyarrow and calls the same function, so both print the same numbers from one
+with pyarrow and calls the same function, and so does irlib.spark's partition function with
+its lists (:mod:`irlib.batch.lists`), so all of them give the same numbers from one
 implementation of every measure. :func:`summary_value` makes trec_eval's ``all`` line.
 """
 from __future__ import annotations
