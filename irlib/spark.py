@@ -237,9 +237,9 @@ def _partition_evaluator(measures: tuple[Measure, ...], names: list[str], comple
         batches = [b for b in batches if b.num_rows]
         if not batches:
             return
+        from irlib.batch.lists import list_lengths, score_lists
         table = pa.Table.from_batches(batches)   # one row per query: its rows as lists
         if convention == "trec_eval":            # the lists straight to irlib's kernels
-            from irlib.batch.lists import score_lists
             found = score_lists(table, measures, complete=complete, depth=depth,
                                 judged_only=judged_only)
             if found is not None:
@@ -249,10 +249,7 @@ def _partition_evaluator(measures: tuple[Measure, ...], names: list[str], comple
         def flat(side: str, value: str, what: str) -> pd.DataFrame:
             # a query on one side only has null lists on the other (the outer join)
             docs, values = table[f"{side}_doc"], table[f"{side}_value"]
-            lengths = pc.fill_null(pc.list_value_length(values), 0).to_numpy(
-                zero_copy_only=False)
-            doc_lengths = pc.fill_null(pc.list_value_length(docs), 0).to_numpy(
-                zero_copy_only=False)
+            lengths, doc_lengths = list_lengths(values), list_lengths(docs)
             if not np.array_equal(lengths, doc_lengths):   # collect_list drops null ids
                 query = table["query_id"][int(np.flatnonzero(lengths != doc_lengths)[0])]
                 raise ValueError(f"{what} row of query {query}: doc_id is empty")

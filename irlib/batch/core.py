@@ -34,6 +34,15 @@ def check_options(measures, *, complete, depth, judged_only) -> list[Measure]:
     return parsed
 
 
+def all_finite(values: np.ndarray) -> bool:
+    """Whether every value is a finite number: one sum first (NaN and inf propagate; ~2 ms on
+    7,000,000 values against ~3.3 for ``isfinite``), the values themselves only when it is
+    not (an overflow)."""
+    with np.errstate(over="ignore", invalid="ignore"):     # inf - inf, an overflow: quiet
+        total = np.add.reduce(values)
+    return bool(np.isfinite(total)) or bool(np.isfinite(values).all())
+
+
 def segment_rank(q, n_queries, key):
     """Per query, the 1-based position of each row when sorted by key within its query."""
     order = np.lexsort((key, q))

@@ -31,7 +31,8 @@ import pandas as pd
 from irlib._codes import factorize, integer_ids, name_keys, positions_in, short_keys
 from irlib._columns import choose_columns, not_numbers_message
 from irlib.batch._judged import match_judged
-from irlib.batch.core import check_options, score_coded, summary_value  # noqa: F401 (spark)
+from irlib.batch.core import (all_finite, check_options, score_coded,  # noqa: F401 (spark)
+                              summary_value)
 from irlib.measures.registry import Measure
 
 QRELS_COLUMNS = ("query_id", "doc_id", "relevance")
@@ -81,10 +82,8 @@ def _canonical_frames(qrels, run, names: dict) -> tuple[pd.DataFrame, pd.DataFra
 
 def _numeric(df, column, what) -> np.ndarray:
     values = df[column].to_numpy(dtype=float, na_value=np.nan)
-    with np.errstate(over="ignore", invalid="ignore"):     # inf - inf, an overflow: quiet
-        total = np.add.reduce(values)
-    if np.isfinite(total):          # then every value is (NaN and inf propagate; one pass,
-        return values               # ~2 ms on 7,000,000 against ~3.3)
+    if all_finite(values):
+        return values
     bad = ~np.isfinite(values)
     if bad.any():
         i = int(np.flatnonzero(bad)[0])

@@ -23,7 +23,7 @@ from irlib._arrow import CastOptions, call_function
 from irlib._codes import _chunk_keys
 from irlib.batch._judged import match_judged
 from irlib.batch.arrow import _encode, _positions
-from irlib.batch.core import score_coded
+from irlib.batch.core import all_finite, score_coded
 from irlib.io.trec_columns import numpy_of
 from irlib.measures.registry import Measure
 
@@ -37,8 +37,8 @@ class ListScores:
     ignored_ids: pa.Array                # the run's queries without judgments, as text
 
 
-def _lengths(lists: pa.Array) -> np.ndarray:
-    """Each row's list length, 0 for a null list."""
+def list_lengths(lists: pa.Array | pa.ChunkedArray) -> np.ndarray:
+    """Each row's list length, 0 for a null list (a query on the outer join's other side)."""
     lengths = call_function("list_value_length", [lists])
     return numpy_of(call_function("coalesce", [lengths, pa.scalar(0, lengths.type)]))
 
@@ -49,9 +49,7 @@ def _finite(lists: pa.Array) -> np.ndarray | None:
     if values.null_count:
         return None
     out = numpy_of(values).astype(float, copy=False)
-    with np.errstate(over="ignore", invalid="ignore"):     # inf - inf, an overflow: quiet
-        total = np.add.reduce(out)
-    return out if np.isfinite(total) else None
+    return out if all_finite(out) else None
 
 
 def _documents(qrels_doc: pa.Array, run_doc: pa.Array):
@@ -88,9 +86,9 @@ def score_lists(table: pa.Table, measures: Sequence[Measure], *, complete: bool 
     if table["query_id"].null_count:
         return None                          # an empty query id: irlib.evaluate names it
     qrels_value, run_value = table["qrels_value"].chunk(0), table["run_value"].chunk(0)
-    qrels_lengths, run_lengths = _lengths(qrels_value), _lengths(run_value)
-    if not (np.array_equal(qrels_lengths, _lengths(table["qrels_doc"].chunk(0)))
-            and np.array_equal(run_lengths, _lengths(table["run_doc"].chunk(0)))):
+    qrels_lengths, run_lengths = list_lengths(qrels_value), list_lengths(run_value)
+    if not (np.array_equal(qrels_lengths, list_lengths(table["qrels_doc"].chunk(0)))
+            and np.array_equal(run_lengths, list_lengths(table["run_doc"].chunk(0)))):
         return None                          # an empty doc id: irlib.evaluate names it
     has_qrels, has_run = qrels_lengths > 0, run_lengths > 0
     n_queries = int(np.count_nonzero(has_qrels))
