@@ -42,7 +42,7 @@ sys.path.insert(0, str(ROOT))
 from benchmarks.bench_interaction import hold_over, server_cpu_seconds  # noqa: E402
 from benchmarks.class_ports import free_ports, listener_pid
 from benchmarks.class_profile import profiler
-from benchmarks.class_report import quantile, report, report_ratio  # noqa: F401  (report: tests)
+from benchmarks.class_report import quantile, report, report_classes, report_ratio  # noqa: F401  (report: tests)
 from tests.browser.helpers import (NET_SPY, REPO_ROOT, free_port, launch_browser, serve,  # noqa: E402
                                    streamlit_app, wait_for_app_loaded)
 from ui.lessons.playground import example_data as own_data
@@ -414,13 +414,7 @@ def main() -> None:
         browser.close()
     if args.own:
         print(f"A lecturer's own example of {args.own} results (one shared link), judged binary:")
-    report(result, args.processes)
-    if reference is not None:
-        print("\nReference, the same class on a bare st.toggle page (Streamlit's floor per rerun):")
-        report(reference, 1, targets=False)
-        report_ratio(result, reference)
-    print(f"order: {args.order}; load average (1 min) {load:.1f} at the start, "
-          f"{os.getloadavg()[0]:.1f} at the end")
+    report_classes(result, reference, args.processes, args.order, load)
 
 
 if __name__ == "__main__":

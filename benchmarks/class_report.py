@@ -55,3 +55,16 @@ def report_ratio(result: ClassResult, reference: ClassResult) -> None:
               f"{quantile(result.click_last, .95) / quantile(reference.click_last, .95):.2f}x, "
               f"server CPU {median(result.click_cpu_ms) / median(reference.click_cpu_ms):.2f}x "
               f"(less idle CPU: {median(result.click_busy_ms) / median(reference.click_busy_ms):.2f}x)")
+
+
+def report_classes(result: ClassResult, reference: ClassResult | None, processes: int,
+                   order: str, load_at_start: float, targets: bool = True) -> None:
+    """The playground's class, the bare page's (if it ran), their ratio and the machine's load."""
+    import os
+    report(result, processes, targets=targets)
+    if reference is not None:
+        print("\nReference, the same class on a bare st.toggle page (Streamlit's floor per rerun):")
+        report(reference, 1, targets=False)
+        report_ratio(result, reference)
+    print(f"order: {order}; load average (1 min) {load_at_start:.1f} at the start, "
+          f"{os.getloadavg()[0]:.1f} at the end")
