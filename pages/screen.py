@@ -43,9 +43,12 @@ try:
 except RoomError as error:
     st.title("Projector screen")
     if error.reason == "forbidden":     # the same words for a live, ended or unknown room
-        st.error(f"This projector link opens no room: its key is wrong, or its room has ended "
-                 f"(closed, or expired after {error.details.get('hours', 4)} hours). Use the "
-                 "link under *Projector screen* on the teacher's page.", icon=":material/block:")
+        # Most often the lecturer has just closed the room, with the class watching: the ended
+        # room first, and no red alarm on the projector.
+        st.info(f"This projector link opens no room: its room has ended (closed, or expired "
+                f"after {error.details.get('hours', 4)} hours), or its key is wrong. To show a "
+                "room, use the link under *Projector screen* on the teacher's page.",
+                icon=":material/block:")
     else:
         view.say(error)
     S.keep_address()

@@ -59,3 +59,5 @@ def test_the_frame_given_is_not_changed():
 
 def test_the_note_is_one_line():
     assert "\n" not in DOWNLOAD_NOTE and "'" in DOWNLOAD_NOTE
+    # the note says what formula_safe does, plain numbers included (+1 stays +1)
+    assert "+1" in DOWNLOAD_NOTE and formula_safe("+1") == "+1" and formula_safe("+x") == "'+x"

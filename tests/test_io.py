@@ -527,3 +527,20 @@ def test_run_id_is_the_last_lines_tag_as_in_trec_eval():
     run = read_run(b"q1 Q0 d1 1 2 first\nq2 Q0 d1 1 2 second\n# done\n", name="run.txt")
     assert run.attrs["run_id"] == "second"
     assert "run_id" not in read_run(b"q1 d1 2\n", name="run.txt").attrs
+
+
+def test_a_header_column_is_offered_for_one_missing_name_only():
+    # a results table read as a ratings sheet (a lecturer's report, 30 Nov 2026): 'query_id'
+    # was offered for both 'queryid' and 'query'
+    with pytest.raises(InputError) as err:
+        read_ratings(SAMPLES / "results.csv")
+    message = str(err.value)
+    assert "did you mean 'query_id' for 'queryid', 'doc_id' for 'document'?" in message
+    assert message.count("'query_id' for") == 1
+
+
+@pytest.mark.parametrize("reader", [read_qrels, read_run])
+def test_a_csv_given_as_a_trec_file_is_named_a_csv(reader):
+    # an engineer's report, 30 Nov 2026: "found 1" column, and nothing about the commas
+    expect_error(reader, b"topic,passage,grade\n1,a,1\n", "odd.csv", line=1,
+                 contains=["found 1", "separated by commas, as in a CSV table"])

@@ -530,7 +530,8 @@ def test_the_projector_screen_shows_what_the_class_may_see(rooms_db):
     assert "Right answer:" in texts(screen, "success")
     for wrong in (key, "0" * 64):
         refused = run_page("screen", query={"room": code, "view": wrong})
-        assert "projector link opens no room" in texts(refused, "error")
+        assert "projector link opens no room" in texts(refused, "info")     # not an alarm
+        assert "its room has ended" in texts(refused, "info") and not texts(refused, "error")
         assert "After" not in texts(refused, "markdown")
 
 

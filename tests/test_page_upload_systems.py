@@ -290,3 +290,44 @@ def test_each_input_kind_keeps_its_systems_and_a_stale_label_never_crashes():
     assert {k: shown[k] for k in ("upload_baseline", "upload_system")} == _pickers(at)
     table = next(d.value for d in at.dataframe if "system" in d.value.columns)
     assert table["system"].tolist() == ["test", "control", "rm3"]      # the baseline first
+
+
+def test_the_cards_p_is_the_sentences_and_the_tables_p():
+    """The randomization test's p on the pair's card is the same draw as the verdict's and the
+    systems table's (an engineer's report, 30 Nov 2026: card 0.070 ± 0.005 beside a sentence's
+    uncorrected 0.062, so the corrected p looked smaller than the uncorrected one)."""
+    at = page(input="trec")
+    at.session_state["upload_inject"] = [("qrels", "qrels.txt", (SAMPLES / "qrels.txt").read_bytes())] + [
+        ("run", name, (SAMPLES / name).read_bytes())
+        for name in ("run_control.txt", "run_rm3.txt", "run_dense.txt")]
+    at.run()
+    for pairs in (False, True):
+        if pairs:
+            at.toggle(key=next(t.key for t in at.toggle if t.label == "Compare every pair")).set_value(True)
+        at.selectbox(key="upload_versus_pick").set_value(3).run()       # dense against control
+        assert not at.exception, at.exception
+        cards = {m.label: m.value for m in at.metric}
+        card = cards["randomization test p (uncorrected)"].split(" ± ")[0]
+        sentence = next(i.value for i in at.info if "uncorrected p" in i.value).replace("\\", "")
+        assert f"uncorrected p = {card})" in sentence, (card, sentence)
+        assert float(cards["randomization test p, corrected"]) >= float(card)
+
+
+def test_a_links_system_not_loaded_yet_is_kept_and_said():
+    """A link with vs=3 opened, its runs loaded one by one: until the third arrives the page
+    says so and keeps vs=3 (it used to drop it at the second run, and compare another system
+    from then on without a word)."""
+    at = page(input="trec", vs="3")
+    runs = [("run", name, (SAMPLES / name).read_bytes())
+            for name in ("run_control.txt", "run_rm3.txt", "run_dense.txt")]
+    at.session_state["upload_inject"] = [("qrels", "qrels.txt", (SAMPLES / "qrels.txt").read_bytes()),
+                                         *runs[:2]]
+    at.run()
+    assert not at.exception, at.exception
+    assert any("The link compares system 3" in c.value for c in at.caption)
+    assert address(at)["vs"] == "3"
+    at.session_state["upload_inject"] = runs[2:]
+    at.run()
+    assert not any("The link compares system 3" in c.value for c in at.caption)
+    assert at.selectbox(key="upload_versus_pick").value == 3               # dense
+    assert address(at)["vs"] == "3"

@@ -268,13 +268,15 @@ def resolve_columns(table: Table, required: list[str], *, optional=(), one_of=()
         if len(missing) > 1:
             label = "missing columns " + ", ".join(
                 m if " or " in m else repr(m) for m in missing)
-        hints = []
+        hints, offered = [], set()      # a header column is offered for one missing name only
         for m in missing:
             if " or " in m:
                 continue
-            close = [a for a in _ALIASES.get(m, ()) if a in lookup] or \
-                difflib.get_close_matches(m, list(lookup), n=1, cutoff=0.6)
+            free = [h for h in lookup if h not in offered]
+            close = [a for a in _ALIASES.get(m, ()) if a in free] or \
+                difflib.get_close_matches(m, free, n=1, cutoff=0.6)
             if close:
+                offered.add(close[0])
                 hints.append(f"{lookup[close[0]].strip()!r} for {m!r}")
         hint = f"; did you mean {', '.join(hints)}?" if hints else ""
         if "query_id" in missing and any(w in h for h in lookup for w in ("user", "item")):

@@ -104,6 +104,9 @@ def _read_trec_located(data: bytes, name: str, *, layouts: dict, value: str,
     expected = " or ".join(_layout_text(n, spec) for n, (_, spec) in layouts.items())
     if ncols not in layouts:
         hint = f"; this looks like a {other[ncols]} file" if ncols in other else ""
+        if not hint and b"," in data.split(b"\n", first + 1)[first]:
+            hint = ("; its fields are separated by commas, as in a CSV table: TREC files "
+                    "separate them by spaces or tabs")
         raise InputError(f"expected {expected}, found {ncols}{hint}", source=name, line=first + 1)
     wrong = counts[used] != ncols
     if wrong.any():

@@ -288,7 +288,9 @@ MEASURES = {
     "IPrecAvg": MeasureInfo(
         label="11-pt avg", title="11-point average interpolated precision",
         description="Mean interpolated precision at recall 0, 0.1, ..., 1: the area under "
-                    "the precision-recall graph, the old way.",
+                    "the precision-recall graph, the old way. Recall levels as trec_eval 9 and "
+                    "pytrec_eval count them (rule v9); trec_eval 10's rule (v10) can differ in "
+                    "the third decimal.",
         family="rank", cutoff="none", params=("rel", "rule"), bounded=True,
         per_ranking=eleven_point_average, curve=curves.eleven_point_average,
         explain=steps.explain_eleven_point, kernel=kernels._eleven_point_average, tile=False,

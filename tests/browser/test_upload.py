@@ -96,6 +96,27 @@ def test_upload_trec_qrels_and_runs_compares_them(upload_page):
     expect(systems.get_by_text("more", exact=True)).to_have_count(1)   # named by its tag
 
 
+def test_each_refused_run_keeps_its_own_message_while_the_uploader_lists_it(upload_page):
+    """Two bad runs, then a good one: each bad file's message stays (an engineer's report,
+    30 Nov 2026: the second refusal took the first's message, a good file took both)."""
+    page = upload_page
+    page.get_by_test_id("stRadio").first.get_by_text("TREC qrels + runs").click()
+    wait_for_app_run(page)
+    upload(page, 0, str(SAMPLES / "qrels.txt"))
+    upload(page, 1, str(SAMPLES / "run_control.txt"))
+    errors = page.get_by_test_id("stAlertContentError")
+    for name, body in (("badscore_run.txt", b"1 Q0 d1 1 high bad\n"),
+                       ("short_run.txt", b"1 Q0 d1 1\n")):
+        upload(page, 1, {"name": name, "mimeType": "text/plain", "buffer": body})
+        expect(errors.filter(has_text=name)).to_have_count(1)
+    expect(errors).to_have_count(2)
+    upload(page, 1, str(SAMPLES / "run_test.txt"))
+    expect(page.get_by_test_id("stAlertContentInfo").filter(has_text="test is better on")
+           ).to_have_count(1)
+    expect(errors).to_have_count(2)
+    expect(errors.filter(has_text="badscore_run.txt")).to_contain_text("line 1")
+
+
 def test_loading_the_samples_brings_the_scores_into_view_and_a_setting_does_not(start_app, open_page):
     # On a laptop the loader fills the first screen: without the scroll the scores appear
     # below the fold and nothing the user can see changes.

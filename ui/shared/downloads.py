@@ -17,8 +17,9 @@ import re
 import pandas as pd
 
 #: One line for next to a download button.
-DOWNLOAD_NOTE = ("Cells that start with =, +, −, @, a tab or a line break get a leading ' "
-                 "so that a spreadsheet shows them as text instead of running them as formulas.")
+DOWNLOAD_NOTE = ("Text cells that start with =, +, -, @, a tab or a line break get a leading ' "
+                 "so that a spreadsheet shows them as text instead of running them as formulas; "
+                 "a plain number such as +1 or -0.5 is left as it is.")
 
 FORMULA_STARTS = ("=", "+", "-", "@", "\t", "\r")
 _NUMBER = re.compile(r"[+-]?(?:\d+(?:\.\d*)?|\.\d+)(?:[eE][+-]?\d+)?")

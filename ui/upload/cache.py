@@ -10,7 +10,7 @@ import streamlit as st
 
 from irlib import InputError, recsys
 from irlib.stats.compare import Comparison, compare_systems
-from irlib.stats.compare_many import ManyComparison, compare_many
+from irlib.stats.compare_many import ManyComparison, compare_many, comparison_seed
 from ui.upload.model import Dataset, Settings, read_upload, score
 from ui.upload.tables import per_query_table, recommender_evaluations
 
@@ -53,8 +53,11 @@ def cached_table(key: tuple, settings: Settings, system: str, include_missing: b
 
 @st.cache_data(max_entries=16, ttl=CACHE_TTL, show_spinner=False)
 def cached_compare(key: tuple, _a: pd.Series, _b: pd.Series) -> Comparison:
-    """compare_systems, keyed on (dataset key, measure, systems, include_missing)."""
-    return compare_systems(_a, _b)
+    """compare_systems, keyed on (dataset key, measure, systems, include_missing): the
+    randomization test seeded as the systems table seeds the same pair (``comparison_seed``),
+    so the cards' p is the sentence's and the table's, not another random draw."""
+    _, measure, (name_a, name_b), _ = key
+    return compare_systems(_a, _b, seed=comparison_seed(0, measure, name_b, name_a))
 
 
 @st.cache_data(max_entries=8, ttl=CACHE_TTL, show_spinner=False)

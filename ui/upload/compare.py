@@ -65,15 +65,20 @@ def pick_versus(names: list[str], baseline: str, marked: str | None) -> str:
     baseline. Until one is picked ``vs`` stays empty, so the address (and a link made from it)
     follows the table's mark rather than pinning a system nobody chose."""
     others = [n for n in names if n != baseline]
-    if len(others) == 1:
-        return others[0]
     fields = page_state()
     picked = fields.get("versus")
-    if picked is not None and not (1 <= picked <= len(names) and names[picked - 1] != baseline):
-        fields.set("versus", None)      # past the systems loaded, or now the baseline itself
+    waiting = picked is not None and picked > len(names)
+    if waiting:
+        # a link's system not loaded yet (its files come one by one): kept, and said
+        st.caption(f"The link compares system {picked} with the baseline; {len(names)} systems "
+                   f"are loaded so far. Until it is, this compares another one.")
+    if len(others) == 1:
+        return others[0]
+    if not waiting and picked is not None and not (1 <= picked and names[picked - 1] != baseline):
+        fields.set("versus", None)      # now the baseline itself
         picked = None
-    shown = names[picked - 1] if picked is not None else (marked if marked in others
-                                                          else others[0])
+    shown = names[picked - 1] if picked is not None and not waiting else (
+        marked if marked in others else others[0])
     widget = "upload_versus_pick"       # drawn from the field each run; a pick sets the field
     st.session_state[widget] = names.index(shown) + 1
     st.selectbox("Compare with the baseline", [names.index(o) + 1 for o in others],

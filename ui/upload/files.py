@@ -4,7 +4,9 @@ Session state: ``upload_files`` maps a slot position ("qrels", "run_1", "run_2",
 :class:`~ui.upload.model.LoadedFile` in use, ``upload_errors`` a position to the message of
 the last file that failed there (the position keeps its earlier file), ``upload_error_files``
 a position to the name of the uploaded file its message is about (the message goes when the
-uploader no longer lists that file), ``upload_names`` a
+uploader no longer lists that file), ``upload_refused`` a systems slot's id to the messages
+about its refused uploads by file name (several refused files, each with its own message,
+while the uploader lists them; they hold no position), ``upload_names`` a
 system file's SHA-256 to the name the user gave it. ``upload_inject`` is a seam for tests
 and scripts: a list of ``(slot, file name, bytes)`` handled exactly like uploads on the next
 run; ``slot`` is a position ("run_2") or a systems slot ("run": the next free position, or
@@ -135,6 +137,12 @@ def ingest(slot_id: str, name: str, data: bytes, *, sample: bool = False,
         else:
             message = _unmatched(position, candidate)
     pending = st.session_state.setdefault("upload_pending", {})
+    refused = _refused(slot_id)
+    if (message is not None and uploaded and slot.systems and position not in files
+            and slot.reader not in READER_ROLES):
+        refused[name] = message      # a new file: its own message while the uploader lists it
+        return False
+    refused.pop(name, None)
     if message is not None:
         _refuse(position, message, name if uploaded else None)
         if slot.reader in READER_ROLES and candidate is not None:
@@ -200,6 +208,11 @@ def unmatched(kind: str) -> str | None:
     return None
 
 
+def _refused(slot_id: str) -> dict[str, str]:
+    """The messages about a systems slot's refused uploads, by file name."""
+    return st.session_state.setdefault("upload_refused", {}).setdefault(slot_id, {})
+
+
 def new_data_token() -> int:
     """How many files were loaded in this session: raised by every file that loads."""
     return st.session_state.get("upload_new_data", 0)
@@ -225,6 +238,7 @@ def _clear(kind: str) -> None:
         for position in slot.positions():
             for kept in (files, errors, pending, about):
                 kept.pop(position, None)
+        _refused(slot.id).clear()
 
 
 def load_samples(kind: str, *, bring_scores_into_view: bool = True) -> None:
@@ -298,8 +312,8 @@ def data_section(kind: str) -> None:
             # a refused file's message right under the uploader (which still lists it),
             # not below the files in use
             refused = [p for p in slot.positions() if p in errors and p not in files]
-            for position in refused:
-                st.error(md_escape(errors[position]), icon=":material/error:")
+            for message in [*(errors[p] for p in refused), *_refused(slot.id).values()]:
+                st.error(md_escape(message), icon=":material/error:")
             for position in slot.positions():
                 _slot_status(position, files.get(position), errors.get(position), slot,
                              error_shown=position in refused)
@@ -316,6 +330,9 @@ def _forget_removed(slot: Slot, listed: set[str]) -> None:
     or a Remove or the samples, which empty the uploaders)."""
     _, errors, _ = _state()
     about = st.session_state.setdefault("upload_error_files", {})
+    refused = _refused(slot.id)
+    for name in [n for n in refused if n not in listed]:
+        del refused[name]
     for position in slot.positions():
         if position in about and about[position] not in listed:
             del about[position]
