@@ -157,6 +157,21 @@ def test_a_lecturers_own_example_reads_from_the_back_row(rooms, open_page):
     shot(projector, "screen_1920_own_example")
 
 
+def test_a_phone_shows_each_ranking_in_one_row(rooms, open_page):
+    """The lecture's two rankings of six documents with the K cut, on a 390 px phone: one row
+    each (a lecturer's walk, 30 Nov 2026: the cut's label is 16.6 px wide, not its 1.4em, and
+    each strip wrapped its sixth card to a row of its own)."""
+    url, _ = rooms
+    _, code = open_room(open_page, url)               # "A or B?": the lecture's rankings
+    student = open_page(f"{url}/join?code={code}", **PHONE)
+    strips = student.locator(".room-cards")
+    expect(strips).to_have_count(2)
+    expect(student.locator(".room-cut")).to_have_count(2)
+    rows = strips.evaluate_all("ss => ss.map(s => new Set([...s.children].map("
+                               "c => Math.round(c.getBoundingClientRect().top))).size)")
+    assert rows == [1, 1]
+
+
 def test_a_phone_never_breaks_a_word_of_the_lecturers_titles(rooms, open_page):
     """A lecturer's own titles on a 390 px phone: eight cards in a row are 39 px wide, and
     "Dishwasher", "Refrigerator," or "Loudspeakers" broke mid-letter ("Dishwas/her") even at

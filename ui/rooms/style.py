@@ -52,7 +52,9 @@ STYLE = """<style>
      that hold it ("Dishwas/her" broke mid-letter: Linux has no hyphenation dictionary) */
   .room-cards { display: flex; flex-wrap: wrap; }
   .room-cut { flex: 0 0 1.4em; }
-  .room-card { flex: 0 0 max(min(5.5rem, (100% - 1.4em - var(--n, 1) * .2rem) / var(--n, 1)),
+  /* 1.7em for the cut: its vertical label is wider than its 1.4em (16.6 px, not 14.6), and a
+     strip of 6 or 8 cards wrapped its last card to a row of its own by half a pixel */
+  .room-card { flex: 0 0 max(min(5.5rem, (100% - 1.7em - var(--n, 1) * .2rem) / var(--n, 1)),
                               var(--w, 1) * .62 * .55rem + .5rem); }
   .room-card .doc.text { font-size: clamp(.55rem, 100cqw / (var(--w, 1) * .62), .75rem); }
 }
