@@ -331,3 +331,9 @@ def test_a_links_system_not_loaded_yet_is_kept_and_said():
     assert not any("The link compares system 3" in c.value for c in at.caption)
     assert at.selectbox(key="upload_versus_pick").value == 3               # dense
     assert address(at)["vs"] == "3"
+
+
+def test_the_precision_recall_caption_names_the_unit_and_the_rule(three_runs):
+    caption = next(c.value for c in three_runs.caption if "Precision against recall" in c.value)
+    assert "the chosen query's precision at each rank" in caption     # no "{dataset.unit}"
+    assert "{" not in caption and "trec_eval 9 and pytrec_eval" in caption

@@ -230,8 +230,8 @@ def pr_section(dataset: Dataset, evaluation: irlib.Evaluation, settings: Setting
                f"interpolated precision at recall 0, 0.1, …, 1, averaged over the "
                f"{dataset.units} (recall levels counted as trec_eval 9 and pytrec_eval count "
                "them; trec_eval 10 rounds them differently, which can move this line and the "
-               "11-point average in the third decimal); the dots are the chosen {dataset.unit}'s precision at each "
-               "rank, the purple steps their interpolation (the highest precision at that recall "
+               f"11-point average in the third decimal); the dots are the chosen {dataset.unit}'s "
+               "precision at each rank, the purple steps their interpolation (the highest precision at that recall "
                "or beyond).")
 
 
