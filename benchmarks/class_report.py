@@ -2,6 +2,7 @@
 bare page's class."""
 from __future__ import annotations
 
+import os
 import statistics
 from typing import TYPE_CHECKING
 
@@ -60,7 +61,6 @@ def report_ratio(result: ClassResult, reference: ClassResult) -> None:
 def report_classes(result: ClassResult, reference: ClassResult | None, processes: int,
                    order: str, load_at_start: float, targets: bool = True) -> None:
     """The playground's class, the bare page's (if it ran), their ratio and the machine's load."""
-    import os
     report(result, processes, targets=targets)
     if reference is not None:
         print("\nReference, the same class on a bare st.toggle page (Streamlit's floor per rerun):")

@@ -67,18 +67,18 @@ def pick_versus(names: list[str], baseline: str, marked: str | None) -> str:
     others = [n for n in names if n != baseline]
     fields = page_state()
     picked = fields.get("versus")
-    waiting = picked is not None and picked > len(names)
-    if waiting:
+    if picked is not None and picked > len(names):
         # a link's system not loaded yet (its files come one by one): kept, and said
         st.caption(f"The link compares system {picked} with the baseline; {len(names)} systems "
                    f"are loaded so far. Until it is, this compares another one.")
+        picked = None                   # for this run only: the field keeps it
     if len(others) == 1:
         return others[0]
-    if not waiting and picked is not None and not (1 <= picked and names[picked - 1] != baseline):
+    if picked is not None and (picked < 1 or names[picked - 1] == baseline):
         fields.set("versus", None)      # now the baseline itself
         picked = None
-    shown = names[picked - 1] if picked is not None and not waiting else (
-        marked if marked in others else others[0])
+    shown = names[picked - 1] if picked is not None else (marked if marked in others
+                                                          else others[0])
     widget = "upload_versus_pick"       # drawn from the field each run; a pick sets the field
     st.session_state[widget] = names.index(shown) + 1
     st.selectbox("Compare with the baseline", [names.index(o) + 1 for o in others],

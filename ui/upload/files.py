@@ -137,7 +137,7 @@ def ingest(slot_id: str, name: str, data: bytes, *, sample: bool = False,
         else:
             message = _unmatched(position, candidate)
     pending = st.session_state.setdefault("upload_pending", {})
-    refused = _refused(slot_id)
+    refused = _refused(slot.id)         # the uploader's slot, as data_section shows it
     if (message is not None and uploaded and slot.systems and position not in files
             and slot.reader not in READER_ROLES):
         refused[name] = message      # a new file: its own message while the uploader lists it
