@@ -9,7 +9,6 @@ the code (simulated here by forgetting it) asks for it, and the next run brings 
 from __future__ import annotations
 
 import statistics
-import time
 
 import pytest
 
@@ -68,31 +67,25 @@ def test_a_badge_click_sends_the_numbers_not_the_code(start_app, open_page):
 
 
 #: Server CPU per badge click over a bare ``st.toggle`` rerun's, one session at a time (the
-#: lean form of ``benchmarks/bench_classroom.py``'s ratio; issue 48's target there is 1.5).
-#: Measured with the board and the charts in one element: 1.50-1.78, median 1.57 (five runs,
-#: medians of 30 clicks; docs/benchmarks.md), but 1.97 once in a clean-clone CI run with 12
-#: clicks, where a limit of 1.9 failed. The page with two elements measured 1.71-2.04 in six
-#: such runs. So this is a guard against growth, not the target: a limit under 2.04 cannot
-#: hold against the machine's noise; past 2.2 a click costs clearly more than either design.
-#: With the formula drawn in the element too (ui/shared/formula_view.py): 1.36, 1.44, 1.56 in
-#: three runs of 30 clicks; three runs do not show that a lower limit would hold in CI.
+#: lean form of ``benchmarks/bench_classroom.py``'s ratio, whose headline figure is this one:
+#: the process's whole CPU per click; issue 48's target there is 1.5). A guard against growth,
+#: not the target. Until 30 Nov 2026 the idle server's CPU over each click's wall time was
+#: subtracted, which left the bare page's few milliseconds at the mercy of one idle reading:
+#: with the idle servers at 26-36 ms/s that day, the same commit measured 1.66, 2.76 and 2.94
+#: (a bare click 0.9 ms in places) while the whole CPU measured 1.19, 1.23 and 1.37 in the same
+#: runs, and 1.39-1.72 in six more; the seventh look measured it at 1.48 (docs/benchmarks.md).
+#: Past 2.2 a click costs clearly more than today's page.
 MAX_CPU_RATIO = 2.2
 CLICKS = 20
 
 
-def idle_rate(pid: int, seconds: float = 1.0) -> float:
-    """The server's CPU seconds per second with nobody clicking (Streamlit's own polling)."""
-    before, start = server_cpu_seconds(pid), time.monotonic()
-    time.sleep(seconds)          # a stretch of nothing is the point
-    return (server_cpu_seconds(pid) - before) / (time.monotonic() - start)
-
-
-def click_cpu(page, pid: int, click, idle: float) -> float:
-    """The server's CPU seconds for one click's run, less its idle CPU over the same time."""
-    before, start = server_cpu_seconds(pid), time.monotonic()
+def click_cpu(page, pid: int, click) -> float:
+    """The server's CPU seconds over one click's run (its polling meanwhile included, as in
+    bench_classroom.py's headline figure)."""
+    before = server_cpu_seconds(pid)
     click()
     wait_for_app_run(page)
-    return server_cpu_seconds(pid) - before - idle * (time.monotonic() - start)
+    return server_cpu_seconds(pid) - before
 
 
 def test_a_badge_clicks_server_cpu_stays_near_a_bare_rerun(start_app, open_page):
@@ -107,10 +100,9 @@ def test_a_badge_clicks_server_cpu_stays_near_a_bare_rerun(start_app, open_page)
         wait_for_app_run(page)
         toggle.click()
         wait_for_app_run(ref)
-    idle = {app.process.pid: idle_rate(app.process.pid), bare.process.pid: idle_rate(bare.process.pid)}
     playground, reference = [], []
     for _ in range(CLICKS):                  # interleaved: a slow spell hits both alike
-        playground.append(click_cpu(page, app.process.pid, badge.click, idle[app.process.pid]))
-        reference.append(click_cpu(ref, bare.process.pid, toggle.click, idle[bare.process.pid]))
+        playground.append(click_cpu(page, app.process.pid, badge.click))
+        reference.append(click_cpu(ref, bare.process.pid, toggle.click))
     ratio = statistics.median(playground) / statistics.median(reference)
     assert ratio <= MAX_CPU_RATIO, (ratio, playground, reference)
